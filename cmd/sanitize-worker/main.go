@@ -1,0 +1,81 @@
+// Command sanitize-worker sanitizes the outputs of MCP servers: one message
+// from a file or standard input (scan), or a stream of JSON-lines records
+// (scan --jsonl), and manages the keys of sealed request state (keys).
+//
+// Usage:
+//
+//	sanitize-worker scan [flags] < result.json > clean.json
+//	sanitize-worker scan --jsonl [flags] < records.jsonl > clean.jsonl
+//	sanitize-worker keys new|rotate|list [flags]
+//	sanitize-worker version
+//
+// Exit codes: 0 the output was written (clean, sanitized or truncated);
+// 3 the message was rejected and a sanitized error result was written in its
+// place (scan of one message only); 2 usage error; 1 any other failure.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const (
+	exitOK       = 0
+	exitFailure  = 1
+	exitUsage    = 2
+	exitRejected = 3
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"scan", "sanitize one MCP message, or a stream of JSON-lines records with --jsonl", runScan},
+		{"keys", "manage the key ring that seals MRTR requestState (new, rotate, list)", runKeys},
+		{"version", "print the guard and evidence versions", runVersion},
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: sanitize-worker <command> [flags]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'sanitize-worker <command> -h' for the flags of a command.")
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := dispatch(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "sanitize-worker: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}

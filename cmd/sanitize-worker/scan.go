@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+)
+
+type scanFlags struct {
+	in, out, evidence, policy, tool, kind, outputSchema string
+	jsonl                                               bool
+	workers                                             int
+	timeout                                             time.Duration
+	maxRecord                                           int
+}
+
+func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f scanFlags
+	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.in, "in", "", "read the message from `FILE` instead of standard input")
+	fs.StringVar(&f.out, "out", "", "write the sanitized message to `FILE` instead of standard output")
+	fs.StringVar(&f.evidence, "evidence", "", "write the evidence record (JSON; JSON lines with --jsonl) to `FILE`")
+	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (JSON or YAML); the built-in defaults without it")
+	fs.StringVar(&f.tool, "tool", "", "tool `NAME` for the untrusted-output label")
+	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), "message `KIND`: tool-result, resource-result, prompt-result, completion-result, elicitation-request, elicitation-response, input-required")
+	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (checked to be JSON; validation against it is not enforced yet)")
+	fs.BoolVar(&f.jsonl, "jsonl", false, `read records {"tool","outputSchema","result"} one a line and write one sanitized record a line, in order`)
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parallel passes with --jsonl")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "deadline of one message (TIMEOUT when it runs out)")
+	fs.IntVar(&f.maxRecord, "max-record-bytes", 64<<20, "largest record line accepted with --jsonl")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sanitize-worker scan: unexpected argument %q (the message comes from standard input or --in)\n", fs.Arg(0))
+		return exitUsage
+	}
+	kind, ok := pipeline.ParseKind(f.kind)
+	if !ok {
+		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --kind %q\n", f.kind)
+		return exitUsage
+	}
+	if f.workers < 1 || f.workers > 1024 {
+		fmt.Fprintln(stderr, "sanitize-worker scan: --workers must be between 1 and 1024")
+		return exitUsage
+	}
+	if f.timeout <= 0 {
+		fmt.Fprintln(stderr, "sanitize-worker scan: --timeout must be positive")
+		return exitUsage
+	}
+	if f.maxRecord < 1024 {
+		fmt.Fprintln(stderr, "sanitize-worker scan: --max-record-bytes must be at least 1024")
+		return exitUsage
+	}
+	if f.jsonl && (f.outputSchema != "" || f.tool != "") {
+		fmt.Fprintln(stderr, "sanitize-worker scan: --tool and --output-schema come from each record with --jsonl")
+		return exitUsage
+	}
+	pol := pipeline.DefaultPolicy()
+	if f.policy != "" {
+		p, err := pipeline.LoadPolicy(f.policy)
+		if err != nil {
+			fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
+			return exitUsage
+		}
+		pol = p
+	}
+	if f.outputSchema != "" {
+		if err := checkSchemaFile(f.outputSchema); err != nil {
+			fmt.Fprintf(stderr, "sanitize-worker scan: --output-schema: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintln(stderr, "sanitize-worker scan: note: outputSchema validation is not enforced yet; structuredContent is sanitized and bounded only")
+	}
+	eng, err := pipeline.NewEngine(pol)
+	if err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
+		return exitUsage
+	}
+	if eng.RandomFingerprintKey() && f.evidence != "" {
+		fmt.Fprintln(stderr, "sanitize-worker scan: note: no fingerprint key configured (policy fingerprint.keyEnv or keyFile); fingerprints use a random key and correlate within this run only")
+	}
+
+	in := stdin
+	if f.in != "" {
+		file, err := os.Open(f.in)
+		if err != nil {
+			fmt.Fprintf(stderr, "sanitize-worker scan: cannot open --in: %v\n", errors.Unwrap(err))
+			return exitFailure
+		}
+		defer file.Close()
+		in = file
+	}
+	out := stdout
+	var outFile *os.File
+	if f.out != "" {
+		outFile, err = os.Create(f.out)
+		if err != nil {
+			fmt.Fprintf(stderr, "sanitize-worker scan: cannot create --out: %v\n", errors.Unwrap(err))
+			return exitFailure
+		}
+		out = outFile
+	}
+	var evw io.Writer = io.Discard
+	var evFile *os.File
+	if f.evidence != "" {
+		evFile, err = os.Create(f.evidence)
+		if err != nil {
+			fmt.Fprintf(stderr, "sanitize-worker scan: cannot create --evidence: %v\n", errors.Unwrap(err))
+			return exitFailure
+		}
+		evw = evFile
+	}
+	var code int
+	if f.jsonl {
+		code = scanJSONL(ctx, eng, kind, f, in, out, evw, stderr)
+	} else {
+		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool}, f.timeout, in, out, evw, stderr)
+	}
+	for _, c := range []*os.File{outFile, evFile} {
+		if c != nil {
+			if err := c.Close(); err != nil && code == exitOK {
+				fmt.Fprintf(stderr, "sanitize-worker scan: closing output: %v\n", errors.Unwrap(err))
+				code = exitFailure
+			}
+		}
+	}
+	return code
+}
+
+func checkSchemaFile(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("cannot read it: %v", errors.Unwrap(err))
+	}
+	if len(b) > 4<<20 {
+		return errors.New("larger than 4 MiB")
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return errors.New("not valid JSON")
+	}
+	switch v.(type) {
+	case map[string]any, bool:
+		return nil
+	}
+	return errors.New("a JSON Schema is an object or a boolean")
+}
+
+// scanOne sanitizes one message through a spool, so a rejected message is
+// never partly written.
+func scanOne(ctx context.Context, eng *pipeline.Engine, info pipeline.MessageInfo, timeout time.Duration, in io.Reader, out, evw, stderr io.Writer) int {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	spool := &pipeline.Spool{}
+	defer spool.Close()
+	ev, err := eng.Sanitize(ctx, bufio.NewReaderSize(in, 64<<10), spool, info)
+	if err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
+		return exitFailure
+	}
+	bw := bufio.NewWriterSize(out, 64<<10)
+	if err := spool.Commit(bw); err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: writing output: %v\n", errors.Unwrap(err))
+		return exitFailure
+	}
+	bw.WriteByte('\n')
+	if err := bw.Flush(); err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: writing output: %v\n", errors.Unwrap(err))
+		return exitFailure
+	}
+	if err := writeEvidence(evw, ev); err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: writing evidence: %v\n", err)
+		return exitFailure
+	}
+	if ev.Outcome == pipeline.OutcomeRejected {
+		fmt.Fprintf(stderr, "sanitize-worker scan: rejected: %s (%s); a sanitized error result was written\n", ev.Code, ev.Reason)
+		return exitRejected
+	}
+	return exitOK
+}
+
+func writeEvidence(w io.Writer, ev *pipeline.Evidence) error {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,18 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+)
+
+func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "sanitize-worker version: takes no arguments")
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "guard %s\nevidence %s\n", pipeline.GuardVersion, pipeline.EvidenceVersion)
+	return exitOK
+}

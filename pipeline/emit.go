@@ -1,0 +1,206 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"hash"
+	"unicode/utf8"
+)
+
+// emitter buffers sanitized output and flushes it to the Output. While a
+// tool's _meta object is held for merging, writes go to a side buffer
+// instead (see pass.redirect).
+type emitter struct {
+	out     Output
+	buf     []byte
+	side    *[]byte // non-nil while redirected
+	written int64   // bytes flushed to out
+	counted int64   // bytes written anywhere (budget accounting)
+	h       hash.Hash
+	err     error
+}
+
+const emitFlushAt = 32 << 10
+
+func (e *emitter) reset(out Output) {
+	e.out = out
+	e.buf = e.buf[:0]
+	e.side = nil
+	e.written = 0
+	e.counted = 0
+	if e.h == nil {
+		e.h = sha256.New()
+	}
+	e.h.Reset()
+	e.err = nil
+}
+
+func (e *emitter) target() *[]byte {
+	if e.side != nil {
+		return e.side
+	}
+	return &e.buf
+}
+
+func (e *emitter) byte1(c byte) {
+	t := e.target()
+	*t = append(*t, c)
+	e.counted++
+	e.maybeFlush()
+}
+
+func (e *emitter) raw(b []byte) {
+	t := e.target()
+	*t = append(*t, b...)
+	e.counted += int64(len(b))
+	e.maybeFlush()
+}
+
+func (e *emitter) rawString(s string) {
+	t := e.target()
+	*t = append(*t, s...)
+	e.counted += int64(len(s))
+	e.maybeFlush()
+}
+
+// escaped writes s as the inside of a JSON string.
+func (e *emitter) escaped(s []byte) {
+	t := e.target()
+	before := len(*t)
+	*t = appendEscaped(*t, s)
+	e.counted += int64(len(*t) - before)
+	e.maybeFlush()
+}
+
+func (e *emitter) escapedString(s string) {
+	t := e.target()
+	before := len(*t)
+	*t = appendEscapedString(*t, s)
+	e.counted += int64(len(*t) - before)
+	e.maybeFlush()
+}
+
+func (e *emitter) maybeFlush() {
+	if e.side == nil && len(e.buf) >= emitFlushAt {
+		e.flush()
+	}
+}
+
+func (e *emitter) flush() {
+	if len(e.buf) == 0 || e.err != nil {
+		e.buf = e.buf[:0]
+		return
+	}
+	e.h.Write(e.buf)
+	n, err := e.out.Write(e.buf)
+	e.written += int64(n)
+	if err == nil && n != len(e.buf) {
+		err = errShortWrite
+	}
+	if err != nil {
+		e.err = err
+	}
+	e.buf = e.buf[:0]
+}
+
+var errShortWrite = &Error{Code: CodeInternal, Reason: "short-write"}
+
+// escTable marks bytes that need escaping inside a JSON string.
+var escTable = func() (t [256]bool) {
+	for i := 0; i < 0x20; i++ {
+		t[i] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	t[0x7f] = true
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+func appendEscaped(dst, s []byte) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !escTable[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscByte(dst, c)
+		start = i + 1
+	}
+	return append(dst, s[start:]...)
+}
+
+func appendEscapedString(dst []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !escTable[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscByte(dst, c)
+		start = i + 1
+	}
+	return append(dst, s[start:]...)
+}
+
+func appendEscByte(dst []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(dst, '\\', '"')
+	case '\\':
+		return append(dst, '\\', '\\')
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+}
+
+// escapedLen is the length of s once escaped.
+func escapedLen(s []byte) int {
+	n := len(s)
+	for _, c := range s {
+		if escTable[c] {
+			switch c {
+			case '"', '\\', '\n', '\r', '\t':
+				n++
+			default:
+				n += 5
+			}
+		}
+	}
+	return n
+}
+
+// cutRunes returns the byte length of the first n runes of s (all of s when
+// it has fewer), and how many runes that is.
+func cutRunes(s []byte, n int64) (int, int64) {
+	var count int64
+	i := 0
+	for i < len(s) && count < n {
+		if s[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRune(s[i:])
+			i += size
+		}
+		count++
+	}
+	return i, count
+}
+
+// countRunes counts the runes of valid UTF-8 text, fast for ASCII.
+func countRunes(s []byte) int64 {
+	n := int64(0)
+	for _, c := range s {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}

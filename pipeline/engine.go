@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+)
+
+// Kind names the MCP message a pass sanitizes. Only KindToolResult has a
+// specific shape today; the other kinds are sanitized as generic JSON (every
+// string and key normalized and redacted, every bound enforced).
+type Kind string
+
+const (
+	KindToolResult          Kind = "tool-result"
+	KindResourceResult      Kind = "resource-result"
+	KindPromptResult        Kind = "prompt-result"
+	KindCompletionResult    Kind = "completion-result"
+	KindElicitationRequest  Kind = "elicitation-request"
+	KindElicitationResponse Kind = "elicitation-response"
+	KindInputRequired       Kind = "input-required"
+)
+
+// Kinds lists every kind in a stable order.
+func Kinds() []Kind {
+	return []Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
+		KindElicitationRequest, KindElicitationResponse, KindInputRequired}
+}
+
+// ParseKind checks a kind name.
+func ParseKind(s string) (Kind, bool) {
+	for _, k := range Kinds() {
+		if string(k) == s {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// MessageInfo is the context of one message. Every field is untrusted input
+// as far as the pass is concerned: Tool is restricted to a safe charset
+// before it reaches a label, and the others reach only evidence, restricted
+// the same way.
+type MessageInfo struct {
+	Kind      Kind
+	Tool      string
+	Server    string
+	Tenant    string
+	RequestID string
+}
+
+// Output receives the sanitized message. A pass writes to it as it goes; on
+// failure it calls Discard and then writes the error result from the start,
+// so an Output must be able to forget what it was given (a buffer, a spool
+// file, a temporary object). Discard must not fail for an Output that has
+// not been written to.
+type Output interface {
+	io.Writer
+	Discard() error
+}
+
+// Engine holds everything compiled from a policy: the limits, the scanner
+// catalog and the fingerprint key. It is immutable and safe for concurrent
+// use; each Sanitize call takes its own pass state from a pool.
+type Engine struct {
+	pol     *Policy
+	lim     bounds.Limits
+	cat     *scanners.Catalog
+	fpKey   []byte
+	mime    map[string]bool
+	randKey bool
+	pool    sync.Pool
+}
+
+// NewEngine compiles a policy. A nil policy means DefaultPolicy.
+func NewEngine(p *Policy) (*Engine, error) {
+	if p == nil {
+		p = DefaultPolicy()
+	}
+	cp := *p
+	if err := cp.Validate(); err != nil {
+		return nil, err
+	}
+	lim, err := cp.limits()
+	if err != nil {
+		return nil, err
+	}
+	cat, err := scanners.NewCatalog(cp.catalogOptions())
+	if err != nil {
+		return nil, fmt.Errorf("%w: rules: %v", ErrPolicy, err)
+	}
+	key, ok, err := cp.fingerprintKey()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}}
+	if !ok {
+		e.fpKey = make([]byte, 32)
+		if _, err := rand.Read(e.fpKey); err != nil {
+			return nil, fmt.Errorf("pipeline: drawing a fingerprint key: %w", err)
+		}
+		e.randKey = true
+	}
+	for _, m := range cp.AllowedMIME {
+		e.mime[m] = true
+	}
+	e.pool.New = func() any { return newPass(e) }
+	return e, nil
+}
+
+// Policy returns a copy of the validated policy with its defaults filled.
+func (e *Engine) Policy() Policy { return *e.pol }
+
+// Catalog returns the compiled scanner catalog.
+func (e *Engine) Catalog() *scanners.Catalog { return e.cat }
+
+// RandomFingerprintKey reports whether fingerprints use a per-process random
+// key (no key source was configured).
+func (e *Engine) RandomFingerprintKey() bool { return e.randKey }
+
+// Sanitize runs one pass: it reads one message from in and writes the
+// sanitized message (or a sanitized error result) to out, and returns the
+// evidence of the pass. The returned error is non-nil only when out itself
+// failed (a write or discard error); every failure of the input is an
+// outcome recorded in the evidence, with an error result written to out.
+// The deadline of ctx bounds the pass (code TIMEOUT).
+func (e *Engine) Sanitize(ctx context.Context, in io.Reader, out Output, info MessageInfo) (*Evidence, error) {
+	p := e.pool.Get().(*pass)
+	defer p.release()
+	return p.run(ctx, in, out, info)
+}
+
+// errOutput wraps failures of the Output, which are the caller's to handle.
+type errOutput struct{ err error }
+
+func (e errOutput) Error() string { return "pipeline: output: " + e.err.Error() }
+func (e errOutput) Unwrap() error { return e.err }
+
+// IsOutputError reports whether err came from the Output given to Sanitize.
+func IsOutputError(err error) bool {
+	var o errOutput
+	return errors.As(err, &o)
+}
+
+// Reject writes the sanitized error result for code and reason in place of a
+// message that the caller could not hand to Sanitize (a record without a
+// result, a payload that failed to decompress). in, when not nil, is read to
+// the end only to digest it for the evidence.
+func (e *Engine) Reject(in io.Reader, out Output, info MessageInfo, code Code, reason string) (*Evidence, error) {
+	p := e.pool.Get().(*pass)
+	defer p.release()
+	start := time.Now()
+	p.reset(context.Background(), out, info)
+	p.inReader = in
+	p.fail = &Error{Code: code, Reason: reason}
+	return p.finishError(out, start)
+}

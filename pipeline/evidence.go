@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"encoding/hex"
+	"sort"
+	"strings"
+)
+
+// EvidenceVersion names the evidence record format.
+const EvidenceVersion = "mcp-sanitize.evidence/1"
+
+// Outcome summarizes a pass.
+type Outcome string
+
+const (
+	// OutcomeClean: nothing was changed but the labels.
+	OutcomeClean Outcome = "clean"
+	// OutcomeSanitized: something was removed, redacted or neutralized.
+	OutcomeSanitized Outcome = "sanitized"
+	// OutcomeTruncated: the result was cut to its bounds (code OUTPUT_TRUNCATED).
+	OutcomeTruncated Outcome = "truncated"
+	// OutcomeRejected: an error result replaced the message.
+	OutcomeRejected Outcome = "rejected"
+)
+
+// Digest is a byte count and a SHA-256.
+type Digest struct {
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// FindingRecord is one finding in evidence. It never holds matched text:
+// the rule, where it was (JSON pointer of the value, whether in its key, the
+// input offset of the string token, offset and length in the normalized
+// string) and a keyed fingerprint.
+type FindingRecord struct {
+	Rule        string `json:"rule"`
+	Kind        string `json:"kind"`
+	Pointer     string `json:"pointer"`
+	InKey       bool   `json:"inKey,omitempty"`
+	InputOffset int64  `json:"inputOffset"`
+	Offset      int64  `json:"offset"`
+	Length      int    `json:"length"`
+	Checksum    string `json:"checksum,omitempty"`
+	Fingerprint string `json:"fingerprint,omitempty"`
+}
+
+// BoundHit records a crossed bound.
+type BoundHit struct {
+	Bound   string `json:"bound"`
+	Action  string `json:"action"`
+	Pointer string `json:"pointer"`
+	Count   int64  `json:"count"`
+}
+
+// Evidence is the record of one pass. It holds rule ids, JSON pointers,
+// offsets, lengths, counts, digests and keyed fingerprints; never raw input,
+// secrets or key material.
+type Evidence struct {
+	Version       string           `json:"version"`
+	Kind          string           `json:"kind"`
+	Tool          string           `json:"tool,omitempty"`
+	Server        string           `json:"server,omitempty"`
+	Tenant        string           `json:"tenant,omitempty"`
+	RequestID     string           `json:"requestId,omitempty"`
+	PolicyVersion string           `json:"policyVersion"`
+	GuardVersion  string           `json:"guardVersion"`
+	Outcome       Outcome          `json:"outcome"`
+	Code          Code             `json:"code,omitempty"`
+	Reason        string           `json:"reason,omitempty"`
+	ErrorOffset   int64            `json:"errorOffset,omitempty"`
+	ErrorPointer  string           `json:"errorPointer,omitempty"`
+	Input         Digest           `json:"input"`
+	Output        Digest           `json:"output"`
+	Nodes         int64            `json:"nodes"`
+	Depth         int64            `json:"depth"`
+	Strings       int64            `json:"strings"`
+	Rules         map[string]int64 `json:"rules,omitempty"`
+	Removed       map[string]int64 `json:"removed,omitempty"`
+	InvalidUTF8   int64            `json:"invalidUTF8,omitempty"`
+	NFKCChanged   int64            `json:"nfkcChangedStrings,omitempty"`
+	DroppedKeys   int64            `json:"droppedMetaKeys,omitempty"`
+	Bounds        []BoundHit       `json:"bounds,omitempty"`
+	Findings      []FindingRecord  `json:"findings,omitempty"`
+	FindingsCut   int64            `json:"findingsNotListed,omitempty"`
+	SchemaSHA256  string           `json:"schemaSha256,omitempty"`
+	DurationNanos int64            `json:"durationNanos"`
+}
+
+// Redactions returns the number of secret and tag findings.
+func (e *Evidence) Redactions() int64 {
+	var n int64
+	for _, v := range e.Rules {
+		n += v
+	}
+	return n
+}
+
+// RemovedChars returns the number of characters removed by normalization.
+func (e *Evidence) RemovedChars() int64 {
+	var n int64
+	for _, v := range e.Removed {
+		n += v
+	}
+	return n
+}
+
+// RuleNames returns the rule ids with findings, sorted.
+func (e *Evidence) RuleNames() []string {
+	s := make([]string, 0, len(e.Rules))
+	for k := range e.Rules {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+func hexFP(b [16]byte) string {
+	if b == ([16]byte{}) {
+		return ""
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// safeLabel restricts an untrusted identifier (tool, server, tenant, request
+// id) to [A-Za-z0-9_.:/-] and 128 bytes, so it can go into labels, evidence,
+// subjects' documentation and logs without carrying text.
+func safeLabel(s string) string {
+	if len(s) > 128 {
+		s = s[:128]
+	}
+	ok := true
+	for i := 0; i < len(s); i++ {
+		if !labelByte(s[i]) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if labelByte(s[i]) {
+			b.WriteByte(s[i])
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func labelByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '.' || c == '-' || c == '/' || c == ':'
+}

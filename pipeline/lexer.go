@@ -1,0 +1,461 @@
+package pipeline
+
+import "unicode/utf8"
+
+// wsTable marks JSON whitespace.
+var wsTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// strSafe marks ASCII bytes that stand for themselves inside a JSON string.
+var strSafe = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = true
+	}
+	t['"'] = false
+	t['\\'] = false
+	return t
+}()
+
+// feed runs the lexer over one chunk. State survives the chunk boundary, so
+// any split of the input gives the same result.
+func (p *pass) feed(b []byte) {
+	i := 0
+	n := len(b)
+	for i < n && p.fail == nil {
+		switch p.st {
+		case lxString:
+			i = p.lexString(b, i)
+		case lxNumber:
+			i = p.lexNumber(b, i)
+		case lxLiteral:
+			for i < n && p.litPos < len(p.lit) {
+				if b[i] != p.lit[p.litPos] {
+					p.failf(CodeInvalidJSON, "bad-literal", p.inOff+int64(i))
+					return
+				}
+				i++
+				p.litPos++
+			}
+			if p.litPos == len(p.lit) {
+				if !p.curSkip() {
+					p.em.rawString(p.lit)
+				}
+				p.endValue()
+			}
+		default:
+			c := b[i]
+			if wsTable[c] {
+				i++
+				continue
+			}
+			i = p.structural(b, i, c)
+		}
+	}
+}
+
+// structural handles one non-whitespace byte outside strings, numbers and
+// literals, and returns the next index.
+func (p *pass) structural(b []byte, i int, c byte) int {
+	off := p.inOff + int64(i)
+	switch p.st {
+	case lxValue, lxArrFirst:
+		if p.st == lxArrFirst && c == ']' {
+			p.closeContainer(false, off)
+			return i + 1
+		}
+		p.beginValue(b, i, c)
+		if p.st == lxNumber {
+			return i // the number lexer consumes its first byte
+		}
+		return i + 1
+	case lxObjFirst, lxObjKey:
+		if c == '}' && p.st == lxObjFirst {
+			p.closeContainer(true, off)
+			return i + 1
+		}
+		if c != '"' {
+			p.failf(CodeInvalidJSON, "expected-key", off)
+			return i
+		}
+		p.beginKey(off)
+		return i + 1
+	case lxColon:
+		if c != ':' {
+			p.failf(CodeInvalidJSON, "expected-colon", off)
+			return i
+		}
+		p.st = lxValue
+		return i + 1
+	case lxAfter:
+		top := &p.stack[len(p.stack)-1]
+		switch {
+		case c == ',':
+			if top.obj {
+				p.st = lxObjKey
+			} else {
+				p.st = lxValue
+			}
+		case c == ']' && !top.obj:
+			p.closeContainer(false, off)
+		case c == '}' && top.obj:
+			p.closeContainer(true, off)
+		default:
+			p.failf(CodeInvalidJSON, "expected-comma-or-close", off)
+		}
+		return i + 1
+	case lxEnd:
+		p.failf(CodeInvalidJSON, "trailing-data", off)
+		return i
+	}
+	p.failf(CodeInternal, "lexer-state", off)
+	return i
+}
+
+// curSkip reports whether output is suppressed for the current value.
+func (p *pass) curSkip() bool { return p.nx.drop }
+
+// beginValue starts the value whose first byte is c.
+func (p *pass) beginValue(b []byte, i int, c byte) {
+	off := p.inOff + int64(i)
+	if !p.cnt.Node() {
+		p.failf(CodeBoundExceeded, "nodes", off)
+		return
+	}
+	if len(p.stack) > 0 && !p.stack[len(p.stack)-1].obj {
+		p.nx = p.itemNext(&p.stack[len(p.stack)-1], off)
+		if p.fail != nil {
+			return
+		}
+	}
+	if p.nx.deferM != deferNone && c != '{' {
+		// A _meta that is not an object is dropped: its key was held back.
+		p.nx.drop = true
+		p.ev.DroppedKeys++
+	}
+	nx := p.nx
+	switch {
+	case c == '{' || c == '[':
+		p.openContainer(c == '{', nx, off)
+	case c == '"':
+		p.beginValueString(nx, off)
+	case c == '-' || c >= '0' && c <= '9':
+		p.st = lxNumber
+		p.numSt = 0
+		p.numLen = 0
+		p.numEmit = !nx.drop
+	case c == 't':
+		p.beginLiteral("true")
+	case c == 'f':
+		p.beginLiteral("false")
+	case c == 'n':
+		p.beginLiteral("null")
+	default:
+		p.failf(CodeInvalidJSON, "expected-value", off)
+	}
+	if p.fail == nil && nx.role == roleTop && c != '{' && p.info.Kind == KindToolResult {
+		p.failf(CodeInvalidContent, "result-not-object", off)
+	}
+}
+
+func (p *pass) beginLiteral(lit string) {
+	p.st = lxLiteral
+	p.lit = lit
+	p.litPos = 1
+}
+
+// endValue finishes any value: the parent expects a comma or its close.
+func (p *pass) endValue() {
+	p.nx = next{}
+	if len(p.stack) == 0 {
+		p.st = lxEnd
+		return
+	}
+	p.st = lxAfter
+}
+
+// lexNumber validates a number and copies it through verbatim.
+func (p *pass) lexNumber(b []byte, i int) int {
+	start := i
+	n := len(b)
+	for i < n {
+		c := b[i]
+		ok := false
+		switch p.numSt {
+		case 0: // start: '-' or digit
+			if c == '-' {
+				p.numSt, ok = 1, true
+			} else if c == '0' {
+				p.numSt, ok = 2, true
+			} else if c >= '1' && c <= '9' {
+				p.numSt, ok = 3, true
+			}
+		case 1: // after '-'
+			if c == '0' {
+				p.numSt, ok = 2, true
+			} else if c >= '1' && c <= '9' {
+				p.numSt, ok = 3, true
+			}
+		case 2: // after leading zero
+			if c == '.' {
+				p.numSt, ok = 4, true
+			} else if c == 'e' || c == 'E' {
+				p.numSt, ok = 6, true
+			}
+		case 3: // integer digits
+			if c >= '0' && c <= '9' {
+				ok = true
+			} else if c == '.' {
+				p.numSt, ok = 4, true
+			} else if c == 'e' || c == 'E' {
+				p.numSt, ok = 6, true
+			}
+		case 4: // after '.'
+			if c >= '0' && c <= '9' {
+				p.numSt, ok = 5, true
+			}
+		case 5: // fraction digits
+			if c >= '0' && c <= '9' {
+				ok = true
+			} else if c == 'e' || c == 'E' {
+				p.numSt, ok = 6, true
+			}
+		case 6: // after 'e'
+			if c == '+' || c == '-' {
+				p.numSt, ok = 7, true
+			} else if c >= '0' && c <= '9' {
+				p.numSt, ok = 8, true
+			}
+		case 7: // after exponent sign
+			if c >= '0' && c <= '9' {
+				p.numSt, ok = 8, true
+			}
+		case 8: // exponent digits
+			ok = c >= '0' && c <= '9'
+		}
+		if !ok {
+			break
+		}
+		i++
+		p.numLen++
+	}
+	if p.numLen > maxNumberLen {
+		p.failf(CodeBoundExceeded, "number-length", p.inOff+int64(i))
+		return i
+	}
+	if p.numEmit && i > start {
+		p.em.raw(b[start:i])
+	}
+	if i < n {
+		// The number ended at b[i], which belongs to what follows.
+		p.endNumber()
+		if p.fail != nil {
+			return i
+		}
+		if p.st == lxNumber {
+			p.failf(CodeInvalidJSON, "bad-number", p.inOff+int64(i))
+		}
+	}
+	return i
+}
+
+func (p *pass) endNumber() {
+	switch p.numSt {
+	case 2, 3, 5, 8:
+		p.endValue()
+	default:
+		p.failf(CodeInvalidJSON, "bad-number", p.inOff)
+	}
+}
+
+// lexString consumes string bytes from b[i:], decoding escapes and
+// validating UTF-8, and hands decoded text to the string chain.
+func (p *pass) lexString(b []byte, i int) int {
+	n := len(b)
+	if p.partN > 0 {
+		i = p.finishPartial(b, i)
+	}
+	for i < n && p.fail == nil {
+		if p.esc != 0 {
+			i = p.lexEscape(b, i)
+			continue
+		}
+		j := i
+		for j < n {
+			c := b[j]
+			if c < utf8.RuneSelf {
+				if strSafe[c] {
+					j++
+					continue
+				}
+				break
+			}
+			r, size := utf8.DecodeRune(b[j:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			j += size
+		}
+		if j > i {
+			p.strBytes(b[i:j])
+			i = j
+		}
+		if i == n {
+			break
+		}
+		c := b[i]
+		switch {
+		case c == '"':
+			p.endString(p.inOff + int64(i))
+			return i + 1
+		case c == '\\':
+			p.esc = 1
+			i++
+		case c < 0x20:
+			p.failf(CodeInvalidJSON, "control-in-string", p.inOff+int64(i))
+			return i
+		default: // an invalid or incomplete UTF-8 sequence
+			if !utf8.FullRune(b[i:]) {
+				p.partN = copy(p.part[:], b[i:])
+				return n
+			}
+			p.invalidUTF8(p.inOff + int64(i))
+			i++
+		}
+	}
+	return i
+}
+
+// finishPartial completes a UTF-8 sequence split by the chunk boundary.
+func (p *pass) finishPartial(b []byte, i int) int {
+	var tmp [8]byte
+	for p.partN > 0 && p.fail == nil {
+		k := copy(tmp[:], p.part[:p.partN])
+		k += copy(tmp[k:4], b[i:])
+		if !utf8.FullRune(tmp[:k]) {
+			// Still incomplete: the chunk is exhausted.
+			p.partN += copy(p.part[p.partN:], b[i:])
+			return len(b)
+		}
+		r, size := utf8.DecodeRune(tmp[:k])
+		if r == utf8.RuneError && size == 1 {
+			p.invalidUTF8(p.inOff + int64(i))
+			copy(p.part[:], p.part[1:p.partN])
+			p.partN--
+			continue
+		}
+		p.strBytes(tmp[:size])
+		i += size - p.partN
+		p.partN = 0
+	}
+	return i
+}
+
+func unhex(c byte) rune {
+	switch {
+	case c >= '0' && c <= '9':
+		return rune(c - '0')
+	case c >= 'a' && c <= 'f':
+		return rune(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return rune(c-'A') + 10
+	}
+	return -1
+}
+
+// lexEscape consumes the bytes of one escape sequence.
+func (p *pass) lexEscape(b []byte, i int) int {
+	off := p.inOff + int64(i)
+	c := b[i]
+	if p.esc == 1 {
+		var d byte
+		switch c {
+		case '"', '\\', '/':
+			d = c
+		case 'b':
+			d = '\b'
+		case 'f':
+			d = '\f'
+		case 'n':
+			d = '\n'
+		case 'r':
+			d = '\r'
+		case 't':
+			d = '\t'
+		case 'u':
+			p.esc = 2
+			p.uacc = 0
+			return i + 1
+		default:
+			p.failf(CodeInvalidJSON, "bad-escape", off)
+			return i
+		}
+		p.esc = 0
+		one := [1]byte{d}
+		p.strBytes(one[:])
+		return i + 1
+	}
+	v := unhex(c)
+	if v < 0 {
+		p.failf(CodeInvalidJSON, "bad-escape", off)
+		return i
+	}
+	p.uacc = p.uacc<<4 | v
+	p.esc++
+	if p.esc < 6 {
+		return i + 1
+	}
+	p.esc = 0
+	r := p.uacc
+	switch {
+	case r >= 0xD800 && r <= 0xDBFF:
+		if p.hiSur != 0 {
+			p.hiSur = 0
+			p.invalidUTF8(off)
+		}
+		p.hiSur = r
+		return i + 1
+	case r >= 0xDC00 && r <= 0xDFFF:
+		if p.hiSur == 0 {
+			p.invalidUTF8(off)
+			return i + 1
+		}
+		r = 0x10000 + (p.hiSur-0xD800)<<10 + (r - 0xDC00)
+		p.hiSur = 0
+	}
+	var buf [4]byte
+	k := utf8.EncodeRune(buf[:], r)
+	p.strBytes(buf[:k])
+	return i + 1
+}
+
+// invalidUTF8 replaces one invalid sequence (or lone surrogate escape) with
+// U+FFFD, or fails, as the policy says.
+func (p *pass) invalidUTF8(off int64) {
+	if p.e.pol.InvalidUTF8 == "reject" {
+		p.failf(CodeInvalidJSON, "invalid-utf8", off)
+		return
+	}
+	if p.hiSur != 0 {
+		p.hiSur = 0
+		p.ev.InvalidUTF8++
+		p.appendDecoded(replacementChar)
+	}
+	p.ev.InvalidUTF8++
+	p.appendDecoded(replacementChar)
+}
+
+var replacementChar = []byte("\uFFFD")
+
+// strBytes takes decoded, valid UTF-8 string content. A high surrogate
+// escape still waiting for its pair is invalid once anything else follows.
+func (p *pass) strBytes(d []byte) {
+	if p.hiSur != 0 {
+		p.hiSur = 0
+		if p.e.pol.InvalidUTF8 == "reject" {
+			p.failf(CodeInvalidJSON, "invalid-utf8", p.inOff)
+			return
+		}
+		p.ev.InvalidUTF8++
+		p.appendDecoded(replacementChar)
+	}
+	p.appendDecoded(d)
+}

@@ -1,0 +1,370 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"hash"
+	"io"
+	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+)
+
+// role is what a value means in its MCP message.
+type role uint8
+
+const (
+	roleGeneric    role = iota
+	roleTop             // the top-level value: a result or a JSON-RPC envelope
+	roleResult          // a result object (top level, or "result" of an envelope)
+	roleContent         // CallToolResult.content
+	roleBlock           // one content block
+	roleResource        // EmbeddedResource.resource
+	roleMeta            // a _meta object: reserved keys dropped
+	roleText            // content[i].text: labelled, TextChars bound
+	roleResText         // resource text: TextChars bound
+	roleBinary          // base64 data or blob: checked, not scanned
+	roleMime            // mimeType: captured for the allow-list
+	roleStructured      // structuredContent and everything below it
+)
+
+// region decides the action of a crossed bound.
+type region uint8
+
+const (
+	regionOther region = iota
+	regionText
+	regionStructured
+	regionMeta
+)
+
+// deferKind marks a _meta object held in a side buffer until its owner
+// closes, so the sanitizer's labels can be merged into it.
+type deferKind uint8
+
+const (
+	deferNone deferKind = iota
+	deferResult
+	deferBlock
+)
+
+type frame struct {
+	obj     bool
+	skip    bool // the whole container is being dropped
+	role    role
+	region  region
+	deferM  deferKind // this object is a held _meta
+	items   int64     // members or items seen in the input
+	emitted int64     // members or items written
+	dropped int64     // members or items dropped by a truncate bound
+	key     []byte    // current member key (sanitized) for pointers
+	keys    keySet
+
+	// result and block state
+	envelope  bool  // top-level object that holds a "result" or "method"
+	heldMeta  bool  // a _meta member was held for merging
+	binary    bool  // holds base64 data
+	mimeState int8  // 0 none, 1 allowed, -1 not allowed
+	cut       bool  // a text in this block was truncated
+	labelled  int64 // text blocks labelled (result level)
+}
+
+// next describes the value that comes after a key or array comma.
+type next struct {
+	role   role
+	region region
+	deferM deferKind
+	drop   bool
+}
+
+type lexState uint8
+
+const (
+	lxValue lexState = iota
+	lxArrFirst
+	lxObjFirst
+	lxObjKey
+	lxColon
+	lxAfter
+	lxString
+	lxNumber
+	lxLiteral
+	lxEnd
+)
+
+type strMode uint8
+
+const (
+	smSkip strMode = iota
+	smKey
+	smText
+	smBinary
+)
+
+// maxNumberLen bounds the bytes of one number token.
+const maxNumberLen = 4096
+
+type pass struct {
+	e   *Engine
+	ctx context.Context
+
+	info  MessageInfo
+	label string // resolved label text
+
+	// input
+	inbuf    []byte
+	inOff    int64 // offset of inbuf[0] in the input
+	inH      hash.Hash
+	inN      int64
+	inReader io.Reader
+
+	// lexer
+	st      lexState
+	stack   []frame
+	depthN  int
+	nx      next
+	lit     string
+	litPos  int
+	numSt   uint8
+	numLen  int
+	numEmit bool
+
+	// string state
+	sm        strMode
+	sRole     role
+	sRegion   region
+	esc       uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2
+	uacc      rune
+	hiSur     rune
+	part      [4]byte
+	partN     int
+	strStart  int64 // input offset of the opening quote
+	strChars  int64
+	strCut    bool
+	strNoted  bool
+	b64n      int64
+	b64pad    int
+	dbuf      []byte // decoded, not yet normalized
+	nbuf      []byte
+	rbuf      []byte
+	keyBuf    []byte
+	mimeBuf   []byte
+	fs        []scanners.Finding
+	norm      scanners.Normalizer
+	red       *scanners.Redactor
+	outBudget int64
+
+	cnt       bounds.Counter
+	em        emitter
+	exhausted bool
+	truncs    int64
+
+	ev       Evidence
+	fail     *Error
+	resultMs [2][]byte // held _meta members: [0] result, [1] block
+	ptrBuf   []byte
+}
+
+func newPass(e *Engine) *pass {
+	p := &pass{e: e}
+	p.inbuf = make([]byte, e.pol.ChunkBytes)
+	p.inH = sha256.New()
+	p.red = e.cat.NewRedactor(e.fpKey)
+	p.norm.DisableNFKC = e.pol.DisableNFKC
+	return p
+}
+
+// release returns the pass to the pool, dropping buffers that grew large so
+// the pool does not pin them.
+func (p *pass) release() {
+	const keep = 256 << 10
+	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.resultMs[0], &p.resultMs[1]} {
+		if cap(*b) > keep {
+			*b = nil
+		}
+	}
+	if cap(p.stack) > 256 {
+		p.stack = nil
+	}
+	p.ctx = nil
+	p.inReader = nil
+	p.em.out = nil
+	p.e.pool.Put(p)
+}
+
+func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
+	p.ctx = ctx
+	p.info = info
+	p.inOff = 0
+	p.inH.Reset()
+	p.inN = 0
+	p.st = lxValue
+	p.stack = p.stack[:0]
+	p.nx = next{role: roleTop}
+	p.esc, p.hiSur, p.partN = 0, 0, 0
+	p.exhausted = false
+	p.truncs = 0
+	p.fail = nil
+	p.resultMs[0] = p.resultMs[0][:0]
+	p.resultMs[1] = p.resultMs[1][:0]
+	p.cnt.Reset(&p.e.lim)
+	p.em.reset(out)
+	reserve := int64(4096 + 4*p.e.lim[bounds.Depth])
+	if reserve > p.e.lim[bounds.OutputBytes]/2 {
+		reserve = p.e.lim[bounds.OutputBytes] / 2
+	}
+	p.outBudget = p.e.lim[bounds.OutputBytes] - reserve
+	p.ev = Evidence{
+		Version:       EvidenceVersion,
+		Kind:          string(info.Kind),
+		Tool:          safeLabel(info.Tool),
+		Server:        safeLabel(info.Server),
+		Tenant:        safeLabel(info.Tenant),
+		RequestID:     safeLabel(info.RequestID),
+		PolicyVersion: p.e.pol.Version,
+		GuardVersion:  GuardVersion,
+	}
+	p.label = ""
+	if !p.e.pol.Label.Disabled && info.Kind == KindToolResult {
+		p.label = replaceAll(p.e.pol.Label.Template, "{tool}", p.toolName())
+	}
+}
+
+// toolName is the restricted tool name, or "unknown-tool".
+func (p *pass) toolName() string {
+	if p.ev.Tool == "" {
+		return "unknown-tool"
+	}
+	return p.ev.Tool
+}
+
+func replaceAll(s, old, new string) string {
+	out := make([]byte, 0, len(s)+len(new))
+	for {
+		i := indexOf(s, old)
+		if i < 0 {
+			return string(append(out, s...))
+		}
+		out = append(out, s[:i]...)
+		out = append(out, new...)
+		s = s[i+len(old):]
+	}
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// errFail is the panic-free way the lexer stops: every handler checks
+// p.fail after calling something that may set it.
+func (p *pass) failf(code Code, reason string, off int64) {
+	if p.fail != nil {
+		return
+	}
+	p.fail = &Error{Code: code, Reason: reason, Offset: off, Pointer: p.pointer()}
+}
+
+func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
+	start := time.Now()
+	p.reset(ctx, out, info)
+	p.inReader = in
+	defer func() {
+		if r := recover(); r != nil {
+			// A fault of our own: fail closed, never pass input through.
+			p.fail = &Error{Code: CodeInternal, Reason: "internal-fault", Offset: p.inOff}
+			ev, err = p.finishError(out, start)
+		}
+	}()
+	p.readAll(in)
+	if p.fail == nil {
+		p.finishDoc()
+	}
+	if p.fail == nil && p.em.err != nil {
+		return p.outputFailed(start)
+	}
+	if p.fail != nil {
+		return p.finishError(out, start)
+	}
+	p.em.flush()
+	if p.em.err != nil {
+		return p.outputFailed(start)
+	}
+	p.finishEvidence(start)
+	return p.evidenceCopy(), nil
+}
+
+func (p *pass) outputFailed(start time.Time) (*Evidence, error) {
+	err := p.em.err
+	p.fail = &Error{Code: CodeInternal, Reason: "output-error", Offset: p.inOff}
+	p.ev.Outcome = OutcomeRejected
+	p.ev.Code = CodeInternal
+	p.ev.Reason = "output-error"
+	p.finishEvidence(start)
+	return p.evidenceCopy(), errOutput{err}
+}
+
+func (p *pass) evidenceCopy() *Evidence {
+	ev := p.ev
+	p.ev.Findings = nil
+	p.ev.Bounds = nil
+	p.ev.Rules = nil
+	p.ev.Removed = nil
+	return &ev
+}
+
+func (p *pass) readAll(in io.Reader) {
+	for p.fail == nil {
+		if err := p.ctx.Err(); err != nil {
+			p.failf(CodeTimeout, "deadline", p.inOff)
+			return
+		}
+		n, err := in.Read(p.inbuf)
+		if n > 0 {
+			b := p.inbuf[:n]
+			p.inH.Write(b)
+			p.inN += int64(n)
+			p.feed(b)
+			p.inOff += int64(n)
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				p.failf(CodeTimeout, "deadline", p.inOff)
+			} else {
+				p.failf(CodeInternal, "read-error", p.inOff)
+			}
+			return
+		}
+	}
+}
+
+// finishDoc checks the end of input.
+func (p *pass) finishDoc() {
+	switch p.st {
+	case lxEnd:
+	case lxNumber:
+		p.endNumber()
+		if p.fail == nil && len(p.stack) == 0 {
+			p.st = lxEnd
+			return
+		}
+		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
+	case lxValue:
+		if p.cnt.Nodes() == 0 {
+			p.failf(CodeInvalidJSON, "empty-input", p.inOff)
+			return
+		}
+		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
+	default:
+		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
+	}
+}

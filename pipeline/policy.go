@@ -1,0 +1,306 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+	"sigs.k8s.io/yaml"
+)
+
+// MetaPrefix is the reserved _meta key prefix. Keys under it are written only
+// by the sanitizer; a tool's own keys with this prefix are dropped so a tool
+// cannot forge our labels.
+const MetaPrefix = "dev.mcp-sanitize/"
+
+// GuardVersion identifies this implementation of the guards in _meta and
+// evidence. It changes when sanitized output for the same input and policy
+// would change.
+const GuardVersion = "mcp-sanitize/1"
+
+// Action says what happens when a bound is crossed.
+type Action string
+
+const (
+	// ActionTruncate cuts deterministically, marks the cut and adds a note
+	// that tells the agent how to narrow the request.
+	ActionTruncate Action = "truncate"
+	// ActionReject replaces the whole result with a sanitized error result.
+	ActionReject Action = "reject"
+)
+
+// Actions sets the bound action per region of a message.
+type Actions struct {
+	// Text governs the content blocks of a result (text, resource text,
+	// the list of blocks). Default truncate.
+	Text Action `json:"text,omitempty"`
+	// Structured governs structuredContent. Default reject: a cut structure
+	// would silently break the tool's outputSchema.
+	Structured Action `json:"structured,omitempty"`
+	// Other governs everything else: unknown members, the JSON-RPC
+	// envelope, and every string of kinds without a specific shape.
+	// Default truncate.
+	Other Action `json:"other,omitempty"`
+}
+
+// Label configures the untrusted-output label of text blocks.
+type Label struct {
+	// Disabled turns the text prefix off; the _meta flags stay.
+	Disabled bool `json:"disabled,omitempty"`
+	// Template is prefixed to every text block of a tool result; "{tool}"
+	// is replaced by the tool name (restricted to [A-Za-z0-9_.-/], at most 128
+	// characters). Default: the seed's "Untrusted tool output from {tool}:\n".
+	Template string `json:"template,omitempty"`
+}
+
+// CustomRule is a policy-level secret rule: keywords that trigger it and a
+// body pattern checked around each keyword hit (see scanners.CustomRule).
+type CustomRule struct {
+	ID          string   `json:"id"`
+	Keywords    []string `json:"keywords"`
+	Pattern     string   `json:"pattern"`
+	Description string   `json:"description,omitempty"`
+}
+
+// Rules configures the scanner catalog.
+type Rules struct {
+	Disabled     []string     `json:"disabled,omitempty"`
+	Custom       []CustomRule `json:"custom,omitempty"`
+	Allowlist    []string     `json:"allowlist,omitempty"`
+	SecretMarker string       `json:"secretMarker,omitempty"`
+	TagMarker    string       `json:"tagMarker,omitempty"`
+	DisableTags  bool         `json:"disableTags,omitempty"`
+}
+
+// Fingerprint says where the HMAC key for finding fingerprints comes from.
+// With neither set, a random key is drawn per process: fingerprints then
+// correlate repeats within one process only.
+type Fingerprint struct {
+	// KeyEnv names an environment variable holding the key (at least 16
+	// bytes; hex or base64 are used as given).
+	KeyEnv string `json:"keyEnv,omitempty"`
+	// KeyFile names a file holding the key.
+	KeyFile string `json:"keyFile,omitempty"`
+}
+
+// Policy is everything that decides how a message is sanitized. The zero
+// Policy is not used directly: DefaultPolicy and LoadPolicy fill defaults.
+type Policy struct {
+	// Version is recorded in _meta and evidence. Default "default".
+	Version string `json:"version,omitempty"`
+	// Limits by bound id (see package bounds); unset bounds keep their
+	// defaults.
+	Limits map[string]int64 `json:"limits,omitempty"`
+	// Actions per region.
+	Actions Actions `json:"actions,omitempty"`
+	// InvalidUTF8 is "replace" (default: each invalid byte sequence or lone
+	// surrogate escape becomes U+FFFD and is counted) or "reject".
+	InvalidUTF8 string `json:"invalidUTF8,omitempty"`
+	// DisableNFKC skips Unicode NFKC (invisible characters are still
+	// removed). Default false.
+	DisableNFKC bool `json:"disableNFKC,omitempty"`
+	// Label of text blocks.
+	Label Label `json:"label,omitempty"`
+	// AllowedMIME lists the media types allowed for image, audio and blob
+	// data. Default: common image and audio types and application/pdf.
+	AllowedMIME []string `json:"allowedMIME,omitempty"`
+	// Rules of the scanner catalog.
+	Rules Rules `json:"rules,omitempty"`
+	// Fingerprint key source.
+	Fingerprint Fingerprint `json:"fingerprint,omitempty"`
+	// ChunkBytes is the read size of the pass. Default 64 KiB.
+	ChunkBytes int `json:"chunkBytes,omitempty"`
+	// MaxFindings caps the findings listed one by one in evidence; counts
+	// per rule stay exact. Default 1000.
+	MaxFindings int `json:"maxFindings,omitempty"`
+}
+
+// DefaultLabelTemplate is the seed's G001 label.
+const DefaultLabelTemplate = "Untrusted tool output from {tool}:\n"
+
+var defaultMIME = []string{
+	"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/avif",
+	"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm",
+	"audio/flac", "audio/aac", "audio/mp4",
+	"application/pdf",
+}
+
+// DefaultPolicy returns the policy used with no policy file.
+func DefaultPolicy() *Policy {
+	p := &Policy{}
+	p.fillDefaults()
+	return p
+}
+
+func (p *Policy) fillDefaults() {
+	if p.Version == "" {
+		p.Version = "default"
+	}
+	if p.Actions.Text == "" {
+		p.Actions.Text = ActionTruncate
+	}
+	if p.Actions.Structured == "" {
+		p.Actions.Structured = ActionReject
+	}
+	if p.Actions.Other == "" {
+		p.Actions.Other = ActionTruncate
+	}
+	if p.InvalidUTF8 == "" {
+		p.InvalidUTF8 = "replace"
+	}
+	if p.Label.Template == "" {
+		p.Label.Template = DefaultLabelTemplate
+	}
+	if p.AllowedMIME == nil {
+		p.AllowedMIME = append([]string(nil), defaultMIME...)
+	}
+	if p.ChunkBytes == 0 {
+		p.ChunkBytes = 64 << 10
+	}
+	if p.MaxFindings == 0 {
+		p.MaxFindings = 1000
+	}
+}
+
+// ErrPolicy is wrapped by every policy validation error.
+var ErrPolicy = errors.New("invalid policy")
+
+var versionRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// limits resolves the bound limits, validating ids and values.
+func (p *Policy) limits() (bounds.Limits, error) {
+	l := bounds.Defaults()
+	for k, v := range p.Limits {
+		b, ok := bounds.Parse(k)
+		if !ok {
+			return l, fmt.Errorf("%w: limits: unknown bound %q (known: %s)", ErrPolicy, k, boundIDs())
+		}
+		l[b] = v
+	}
+	if err := l.Validate(); err != nil {
+		return l, fmt.Errorf("%w: limits: %v", ErrPolicy, err)
+	}
+	return l, nil
+}
+
+func boundIDs() string {
+	var s []string
+	for _, b := range bounds.All() {
+		s = append(s, b.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// Validate fills defaults and checks every field, returning an error that
+// names the field.
+func (p *Policy) Validate() error {
+	p.fillDefaults()
+	if !versionRE.MatchString(p.Version) {
+		return fmt.Errorf("%w: version must match %s", ErrPolicy, versionRE)
+	}
+	if _, err := p.limits(); err != nil {
+		return err
+	}
+	for name, a := range map[string]Action{"text": p.Actions.Text, "structured": p.Actions.Structured, "other": p.Actions.Other} {
+		if a != ActionTruncate && a != ActionReject {
+			return fmt.Errorf("%w: actions.%s must be %q or %q, not %q", ErrPolicy, name, ActionTruncate, ActionReject, a)
+		}
+	}
+	if p.InvalidUTF8 != "replace" && p.InvalidUTF8 != "reject" {
+		return fmt.Errorf("%w: invalidUTF8 must be \"replace\" or \"reject\"", ErrPolicy)
+	}
+	if len(p.Label.Template) > 512 {
+		return fmt.Errorf("%w: label.template longer than 512 bytes", ErrPolicy)
+	}
+	for _, m := range p.AllowedMIME {
+		if m == "" || strings.ContainsAny(m, " \t\r\n;") || !strings.Contains(m, "/") {
+			return fmt.Errorf("%w: allowedMIME: %q is not a media type", ErrPolicy, m)
+		}
+	}
+	if p.ChunkBytes < 512 || p.ChunkBytes > 16<<20 {
+		return fmt.Errorf("%w: chunkBytes must be between 512 and 16777216", ErrPolicy)
+	}
+	if p.MaxFindings < 0 || p.MaxFindings > 1_000_000 {
+		return fmt.Errorf("%w: maxFindings must be between 0 and 1000000", ErrPolicy)
+	}
+	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
+		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
+	}
+	return nil
+}
+
+func (p *Policy) catalogOptions() scanners.CatalogOptions {
+	o := scanners.CatalogOptions{
+		Disabled:     p.Rules.Disabled,
+		Allowlist:    p.Rules.Allowlist,
+		SecretMarker: p.Rules.SecretMarker,
+		TagMarker:    p.Rules.TagMarker,
+		DisableTags:  p.Rules.DisableTags,
+	}
+	for _, c := range p.Rules.Custom {
+		o.Custom = append(o.Custom, scanners.CustomRule{ID: c.ID, Keywords: c.Keywords, Pattern: c.Pattern, Description: c.Description})
+	}
+	return o
+}
+
+// fingerprintKey resolves the HMAC key. ok is false when no source is set
+// and the caller should draw a random key.
+func (p *Policy) fingerprintKey() (key []byte, ok bool, err error) {
+	switch {
+	case p.Fingerprint.KeyEnv != "":
+		v := os.Getenv(p.Fingerprint.KeyEnv)
+		if len(v) < 16 {
+			return nil, false, fmt.Errorf("%w: fingerprint.keyEnv: variable %s is unset or shorter than 16 bytes", ErrPolicy, p.Fingerprint.KeyEnv)
+		}
+		return []byte(v), true, nil
+	case p.Fingerprint.KeyFile != "":
+		b, err := os.ReadFile(p.Fingerprint.KeyFile)
+		if err != nil {
+			return nil, false, fmt.Errorf("%w: fingerprint.keyFile: cannot read the key file", ErrPolicy)
+		}
+		b = bytes.TrimSpace(b)
+		if len(b) < 16 {
+			return nil, false, fmt.Errorf("%w: fingerprint.keyFile: key shorter than 16 bytes", ErrPolicy)
+		}
+		return b, true, nil
+	}
+	return nil, false, nil
+}
+
+// ParsePolicy decodes a policy from JSON or YAML (YAML is a superset; the
+// field names are the same) and validates it. Unknown fields are errors.
+func ParsePolicy(data []byte) (*Policy, error) {
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: not JSON or YAML: %v", ErrPolicy, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	p := &Policy{}
+	if err := dec.Decode(p); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPolicy, err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// LoadPolicy reads a policy file (.json, .yaml or .yml).
+func LoadPolicy(path string) (*Policy, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: cannot read %s: %v", ErrPolicy, filepath.Base(path), errors.Unwrap(err))
+	}
+	if len(b) > 4<<20 {
+		return nil, fmt.Errorf("%w: %s is larger than 4 MiB", ErrPolicy, filepath.Base(path))
+	}
+	return ParsePolicy(b)
+}

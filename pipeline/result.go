@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"encoding/hex"
+	"io"
+	"time"
+)
+
+// finishEvidence completes the evidence of a pass that delivered output.
+func (p *pass) finishEvidence(start time.Time) {
+	ev := &p.ev
+	ev.Input = Digest{Bytes: p.inN, SHA256: hex.EncodeToString(p.inH.Sum(nil))}
+	ev.Output = Digest{Bytes: p.em.written, SHA256: hex.EncodeToString(p.em.h.Sum(nil))}
+	ev.Nodes = p.cnt.Nodes()
+	ev.Depth = p.cnt.MaxDepth()
+	ev.DurationNanos = time.Since(start).Nanoseconds()
+	switch {
+	case p.fail != nil:
+		ev.Outcome = OutcomeRejected
+	case p.truncs > 0:
+		ev.Outcome = OutcomeTruncated
+		ev.Code = CodeOutputTruncated
+	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0:
+		ev.Outcome = OutcomeSanitized
+	default:
+		ev.Outcome = OutcomeClean
+	}
+}
+
+// drainLimit bounds how much unread input a failed pass still hashes so the
+// evidence digest covers the whole message.
+const drainLimit = 1 << 30
+
+// finishError discards what was written and writes the sanitized error
+// result for p.fail instead.
+func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
+	f := p.fail
+	if f.Code != CodeTimeout && f.Reason != "read-error" && p.inReader != nil {
+		// Hash the rest of the input for the evidence digest, without parsing it.
+		n, _ := io.CopyBuffer(p.inH, io.LimitReader(p.inReader, drainLimit), p.inbuf)
+		p.inN += n
+	}
+	if err := out.Discard(); err != nil {
+		p.ev.Outcome = OutcomeRejected
+		p.ev.Code, p.ev.Reason = f.Code, f.Reason
+		p.finishEvidence(start)
+		return p.evidenceCopy(), errOutput{err}
+	}
+	p.em.reset(out)
+	p.writeErrorResult(f)
+	p.em.flush()
+	p.finishEvidence(start)
+	p.ev.Code = f.Code
+	p.ev.Reason = f.Reason
+	p.ev.ErrorOffset = f.Offset
+	p.ev.ErrorPointer = f.Pointer
+	if p.em.err != nil {
+		return p.evidenceCopy(), errOutput{p.em.err}
+	}
+	return p.evidenceCopy(), nil
+}
+
+// writeErrorResult writes the error result for a failed pass. For a tool
+// result it is a CallToolResult with isError, the label and the public
+// message; for other kinds a JSON-RPC error object. Either way the stable
+// code is in _meta (or data) under MetaPrefix. Nothing of the input is in it.
+func (p *pass) writeErrorResult(f *Error) {
+	em := &p.em
+	if p.info.Kind == KindToolResult || p.info.Kind == "" {
+		em.rawString(`{"resultType":"complete","content":[{"type":"text","text":"`)
+		em.escapedString(p.label)
+		em.escapedString(f.Code.PublicMessage())
+		em.rawString(`"}],"isError":true,"_meta":{`)
+		p.writeErrorMeta(f)
+		em.rawString(`}}`)
+		return
+	}
+	em.rawString(`{"error":{"code":-32603,"message":"`)
+	em.escapedString(f.Code.PublicMessage())
+	em.rawString(`","data":{`)
+	p.writeErrorMeta(f)
+	em.rawString(`}}}`)
+}
+
+func (p *pass) writeErrorMeta(f *Error) {
+	p.metaKey("untrusted")
+	p.em.rawString("true,")
+	p.metaKey("guard")
+	p.em.rawString(`"` + GuardVersion + `",`)
+	p.metaKey("policy")
+	p.em.byte1('"')
+	p.em.escapedString(p.e.pol.Version)
+	p.em.rawString(`",`)
+	p.metaKey("code")
+	p.em.rawString(`"` + string(f.Code) + `",`)
+	p.metaKey("reason")
+	p.em.byte1('"')
+	p.em.escapedString(f.Reason)
+	p.em.byte1('"')
+}

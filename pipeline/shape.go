@@ -1,0 +1,430 @@
+package pipeline
+
+import (
+	"hash/maphash"
+	"strconv"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+)
+
+// keySet remembers the (sanitized) keys of one object to reject duplicates:
+// a short list first, a map for large objects.
+type keySet struct {
+	small []uint64
+	big   map[uint64]struct{}
+}
+
+var keySeed = maphash.MakeSeed()
+
+func (k *keySet) reset() {
+	k.small = k.small[:0]
+	if k.big != nil {
+		clear(k.big)
+	}
+}
+
+// add reports false when key was already present.
+func (k *keySet) add(key []byte) bool {
+	h := maphash.Bytes(keySeed, key)
+	if k.big != nil && len(k.big) > 0 {
+		if _, ok := k.big[h]; ok {
+			return false
+		}
+		k.big[h] = struct{}{}
+		return true
+	}
+	for _, v := range k.small {
+		if v == h {
+			return false
+		}
+	}
+	if len(k.small) < 16 {
+		k.small = append(k.small, h)
+		return true
+	}
+	if k.big == nil {
+		k.big = make(map[uint64]struct{}, 64)
+	}
+	for _, v := range k.small {
+		k.big[v] = struct{}{}
+	}
+	k.big[h] = struct{}{}
+	return true
+}
+
+func (p *pass) regionAction(r region) Action {
+	switch r {
+	case regionText:
+		return p.e.pol.Actions.Text
+	case regionStructured:
+		return p.e.pol.Actions.Structured
+	case regionMeta:
+		return ActionReject
+	}
+	return p.e.pol.Actions.Other
+}
+
+func (p *pass) openContainer(obj bool, nx next, off int64) {
+	if !p.cnt.Enter() {
+		p.failf(CodeBoundExceeded, bounds.Depth.String(), off)
+		return
+	}
+	if len(p.stack) < cap(p.stack) {
+		p.stack = p.stack[:len(p.stack)+1]
+	} else {
+		p.stack = append(p.stack, frame{})
+	}
+	f := &p.stack[len(p.stack)-1]
+	key, keys := f.key[:0], f.keys
+	keys.reset()
+	*f = frame{obj: obj, skip: nx.drop, role: nx.role, region: nx.region, deferM: nx.deferM, key: key, keys: keys}
+	if !obj && nx.role == roleBlock {
+		f.role = roleGeneric
+	}
+	if !f.skip {
+		if f.deferM != deferNone {
+			i := int(f.deferM) - 1
+			p.resultMs[i] = p.resultMs[i][:0]
+			p.em.side = &p.resultMs[i]
+		} else if obj {
+			p.em.byte1('{')
+		} else {
+			p.em.byte1('[')
+		}
+	}
+	if obj {
+		p.st = lxObjFirst
+	} else {
+		p.st = lxArrFirst
+	}
+}
+
+func (p *pass) closeContainer(obj bool, off int64) {
+	f := &p.stack[len(p.stack)-1]
+	if !f.skip {
+		switch {
+		case f.deferM != deferNone:
+			// The held _meta is complete; its owner merges it on close.
+			p.em.side = nil
+			if int64(len(p.resultMs[f.deferM-1])) > p.e.lim[bounds.MetaBytes] {
+				p.failf(CodeBoundExceeded, bounds.MetaBytes.String(), off)
+				return
+			}
+			if len(p.stack) > 1 {
+				p.stack[len(p.stack)-2].heldMeta = true
+			}
+		case obj:
+			if f.binary && f.mimeState != 1 {
+				p.failf(CodeInvalidContent, "mime-not-allowed", off)
+				return
+			}
+			p.closeObjectMeta(f)
+			p.em.byte1('}')
+		default:
+			if f.role == roleContent && f.dropped > 0 {
+				p.omittedBlocksNote(f)
+			}
+			p.em.byte1(']')
+		}
+	}
+	p.stack = p.stack[:len(p.stack)-1]
+	p.cnt.Leave()
+	p.endValue()
+}
+
+// closeObjectMeta merges the held _meta of a result or block with the
+// sanitizer's own keys.
+func (p *pass) closeObjectMeta(f *frame) {
+	switch {
+	case f.role == roleTop && f.envelope:
+		if f.heldMeta {
+			p.writeMeta(f, 0, false)
+		}
+	case f.role == roleTop || f.role == roleResult:
+		p.writeMeta(f, 0, true)
+	case f.role == roleBlock && p.info.Kind == KindToolResult:
+		p.writeMeta(f, 1, true)
+	}
+}
+
+func (p *pass) writeMeta(f *frame, slot int, ours bool) {
+	held := p.resultMs[slot]
+	if f.emitted > 0 {
+		p.em.byte1(',')
+	}
+	f.emitted++
+	p.em.rawString(`"_meta":{`)
+	if f.heldMeta {
+		p.em.counted -= int64(len(held)) // already counted when held
+		p.em.raw(held)
+	}
+	if ours {
+		if f.heldMeta && len(held) > 0 {
+			p.em.byte1(',')
+		}
+		if slot == 0 {
+			p.writeResultLabels()
+		} else {
+			p.writeBlockLabels(f)
+		}
+	}
+	p.em.byte1('}')
+	p.resultMs[slot] = p.resultMs[slot][:0]
+}
+
+func (p *pass) metaKey(name string) {
+	p.em.rawString(`"` + MetaPrefix)
+	p.em.rawString(name)
+	p.em.rawString(`":`)
+}
+
+func (p *pass) writeResultLabels() {
+	p.metaKey("untrusted")
+	p.em.rawString("true,")
+	p.metaKey("guard")
+	p.em.rawString(`"` + GuardVersion + `",`)
+	p.metaKey("policy")
+	p.em.byte1('"')
+	p.em.escapedString(p.e.pol.Version)
+	p.em.rawString(`",`)
+	p.metaKey("truncated")
+	if p.truncs > 0 {
+		p.em.rawString("true,")
+		p.metaKey("code")
+		p.em.rawString(`"` + string(CodeOutputTruncated) + `",`)
+		p.metaKey("truncations")
+		p.em.rawString(strconv.FormatInt(p.truncs, 10) + ",")
+	} else {
+		p.em.rawString("false,")
+	}
+	p.metaKey("redactions")
+	p.em.rawString(strconv.FormatInt(p.ev.Redactions(), 10) + ",")
+	p.metaKey("removedChars")
+	p.em.rawString(strconv.FormatInt(p.ev.RemovedChars(), 10))
+}
+
+func (p *pass) writeBlockLabels(f *frame) {
+	p.metaKey("untrusted")
+	p.em.rawString("true,")
+	p.metaKey("source")
+	p.em.byte1('"')
+	p.em.escapedString("tool:" + p.toolName())
+	p.em.byte1('"')
+	if f.cut {
+		p.em.byte1(',')
+		p.metaKey("truncated")
+		p.em.rawString("true")
+	}
+}
+
+// omittedBlocksNote appends a text block saying how many blocks were
+// dropped and how to see them.
+func (p *pass) omittedBlocksNote(f *frame) {
+	if f.emitted > 0 {
+		p.em.byte1(',')
+	}
+	f.emitted++
+	p.truncs++
+	p.em.rawString(`{"type":"text","text":"`)
+	p.em.escapedString(p.label)
+	p.em.escapedString("[OUTPUT_TRUNCATED: " + strconv.FormatInt(f.dropped, 10) +
+		" more content blocks were omitted. Narrow the request (fewer items, a filter or a page size) to see them.]")
+	p.em.rawString(`"}`)
+}
+
+// itemNext decides the next array item: its role and whether it is dropped
+// by a bound. It writes the separator of a kept item.
+func (p *pass) itemNext(f *frame, off int64) next {
+	f.items++
+	nx := next{region: f.region}
+	switch f.role {
+	case roleContent:
+		nx.role = roleBlock
+	case roleStructured:
+		nx.role = roleStructured
+	case roleMeta:
+		nx.region = regionMeta
+	}
+	if f.skip {
+		nx.drop = true
+		return nx
+	}
+	if p.e.lim.Over(bounds.ArrayItems, f.items) {
+		if !p.dropMember(f, bounds.ArrayItems, off) {
+			return nx
+		}
+		nx.drop = true
+		return nx
+	}
+	if p.exhausted {
+		if !p.dropMember(f, bounds.OutputBytes, off) {
+			return nx
+		}
+		nx.drop = true
+		return nx
+	}
+	if f.emitted > 0 {
+		p.em.byte1(',')
+	}
+	f.emitted++
+	return nx
+}
+
+// dropMember applies a container bound: under truncate the member is
+// dropped (counted); under reject the pass fails. It reports whether the
+// pass goes on.
+func (p *pass) dropMember(f *frame, b bounds.Bound, off int64) bool {
+	if p.regionAction(f.region) == ActionReject {
+		p.failf(CodeBoundExceeded, b.String(), off)
+		return false
+	}
+	if f.dropped == 0 {
+		p.truncs++
+		p.recordBound(b, ActionTruncate)
+	}
+	f.dropped++
+	return true
+}
+
+var protoKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+
+// keyDone decides what to do with the member whose key was just read.
+func (p *pass) keyDone(off int64) {
+	f := &p.stack[len(p.stack)-1]
+	p.st = lxColon
+	f.items++
+	if f.skip {
+		p.nx = next{drop: true}
+		return
+	}
+	key := p.keyBuf
+	if protoKeys[string(key)] {
+		p.failf(CodeBoundExceeded, "prototype-key", off)
+		return
+	}
+	if !f.keys.add(key) {
+		p.failf(CodeBoundExceeded, "duplicate-key", off)
+		return
+	}
+	f.key = append(f.key[:0], key...)
+	nx := p.memberNext(f, key)
+	if !nx.drop && p.e.lim.Over(bounds.ObjectEntries, f.items) {
+		if !p.dropMember(f, bounds.ObjectEntries, off) {
+			return
+		}
+		nx.drop = true
+	}
+	if !nx.drop && p.exhausted {
+		if !p.dropMember(f, bounds.OutputBytes, off) {
+			return
+		}
+		nx.drop = true
+	}
+	p.nx = nx
+	if nx.drop || nx.deferM != deferNone {
+		return
+	}
+	if f.emitted > 0 {
+		p.em.byte1(',')
+	}
+	f.emitted++
+	p.em.byte1('"')
+	p.em.escaped(key)
+	p.em.rawString(`":`)
+}
+
+// memberNext gives the role of a member's value from its object and key.
+func (p *pass) memberNext(f *frame, key []byte) next {
+	k := string(key) // the compiler does not allocate for switch comparisons
+	tool := p.info.Kind == KindToolResult
+	switch f.role {
+	case roleTop, roleResult:
+		if f.role == roleTop {
+			switch k {
+			case "result":
+				f.envelope = true
+				return next{role: roleResult, region: regionOther}
+			case "jsonrpc", "method", "params", "error", "id":
+				f.envelope = true
+			}
+		}
+		switch {
+		case k == "_meta":
+			return next{role: roleMeta, region: regionMeta, deferM: deferResult}
+		case tool && k == "content":
+			return next{role: roleContent, region: regionText}
+		case tool && k == "structuredContent":
+			return next{role: roleStructured, region: regionStructured}
+		}
+		return next{region: regionOther}
+	case roleBlock:
+		switch k {
+		case "text":
+			return next{role: roleText, region: regionText}
+		case "data":
+			return next{role: roleBinary, region: regionText}
+		case "resource":
+			return next{role: roleResource, region: regionText}
+		case "mimeType":
+			return next{role: roleMime, region: regionText}
+		case "_meta":
+			return next{role: roleMeta, region: regionMeta, deferM: deferBlock}
+		}
+		return next{region: regionText}
+	case roleResource:
+		switch k {
+		case "text":
+			return next{role: roleResText, region: regionText}
+		case "blob":
+			return next{role: roleBinary, region: regionText}
+		case "mimeType":
+			return next{role: roleMime, region: regionText}
+		case "_meta":
+			return next{role: roleMeta, region: regionMeta}
+		}
+		return next{region: regionText}
+	case roleMeta:
+		if len(k) >= len(MetaPrefix) && k[:len(MetaPrefix)] == MetaPrefix {
+			p.ev.DroppedKeys++
+			return next{drop: true}
+		}
+		return next{region: regionMeta}
+	case roleStructured:
+		return next{role: roleStructured, region: regionStructured}
+	}
+	if k == "_meta" && f.region != regionStructured {
+		return next{role: roleMeta, region: regionMeta}
+	}
+	return next{region: f.region}
+}
+
+// pointer builds the JSON pointer of the current value from sanitized keys.
+// Inside a key, it is the pointer of the object that holds the key.
+func (p *pass) pointer() string {
+	b := p.ptrBuf[:0]
+	last := len(p.stack) - 1
+	for i := range p.stack {
+		f := &p.stack[i]
+		if f.obj {
+			if i == last && (p.st == lxString && p.sm == smKey || p.st == lxObjFirst || p.st == lxObjKey) {
+				break
+			}
+			b = append(b, '/')
+			for _, c := range f.key {
+				switch c {
+				case '~':
+					b = append(b, '~', '0')
+				case '/':
+					b = append(b, '~', '1')
+				default:
+					b = append(b, c)
+				}
+			}
+		} else if f.items > 0 {
+			b = append(b, '/')
+			b = strconv.AppendInt(b, f.items-1, 10)
+		}
+	}
+	p.ptrBuf = b
+	return string(b)
+}

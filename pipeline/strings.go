@@ -1,0 +1,381 @@
+package pipeline
+
+import (
+	"strconv"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+)
+
+// decodeFlushAt is how much decoded text collects before it goes through
+// the normalizer and redactor, so escapes and short runs do not cost a call
+// each.
+const decodeFlushAt = 32 << 10
+
+func (p *pass) startString(off int64) {
+	p.st = lxString
+	p.strStart = off
+	p.esc, p.hiSur, p.partN = 0, 0, 0
+	p.strChars = 0
+	p.strCut = false
+	p.dbuf = p.dbuf[:0]
+}
+
+func (p *pass) beginKey(off int64) {
+	top := &p.stack[len(p.stack)-1]
+	p.startString(off)
+	if top.skip {
+		p.sm = smSkip
+		return
+	}
+	p.sm = smKey
+	p.keyBuf = p.keyBuf[:0]
+	p.sRole = roleGeneric
+	p.sRegion = top.region
+	p.norm.Reset()
+	p.red.Reset()
+	p.ev.Strings++
+}
+
+func (p *pass) beginValueString(nx next, off int64) {
+	p.startString(off)
+	p.sRole = nx.role
+	p.sRegion = nx.region
+	if nx.drop {
+		p.sm = smSkip
+		return
+	}
+	p.ev.Strings++
+	p.em.byte1('"')
+	if nx.role == roleBinary {
+		p.sm = smBinary
+		p.b64n, p.b64pad = 0, 0
+		return
+	}
+	p.sm = smText
+	p.norm.Reset()
+	p.red.Reset()
+	if nx.role == roleMime {
+		p.mimeBuf = p.mimeBuf[:0]
+	}
+	if nx.role == roleText && p.label != "" {
+		p.em.escapedString(p.label)
+	}
+}
+
+// appendDecoded collects decoded string content.
+func (p *pass) appendDecoded(d []byte) {
+	switch p.sm {
+	case smSkip:
+		return
+	case smBinary:
+		p.base64(d)
+		return
+	}
+	if p.strCut {
+		return
+	}
+	p.dbuf = append(p.dbuf, d...)
+	if len(p.dbuf) >= decodeFlushAt {
+		p.flushChain(false)
+	}
+}
+
+// flushChain runs collected text through normalization and redaction and
+// writes what is final.
+func (p *pass) flushChain(final bool) {
+	nb := p.norm.Append(p.nbuf[:0], p.dbuf, final)
+	p.nbuf = nb
+	p.dbuf = p.dbuf[:0]
+	if final {
+		st := p.norm.Stats()
+		for c, n := range st.Removed {
+			if n > 0 {
+				if p.ev.Removed == nil {
+					p.ev.Removed = map[string]int64{}
+				}
+				p.ev.Removed[scanners.NormClass(c).String()] += n
+			}
+		}
+		if st.NFKCChanged {
+			p.ev.NFKCChanged++
+		}
+	}
+	rb, fs := p.red.Append(p.rbuf[:0], nb, final, p.fs[:0])
+	p.rbuf, p.fs = rb, fs
+	for i := range fs {
+		p.recordFinding(&fs[i])
+	}
+	if p.fail == nil {
+		p.sink(rb)
+	}
+}
+
+// sink applies the character and output bounds to final text and writes it.
+func (p *pass) sink(r []byte) {
+	if len(r) == 0 || p.strCut {
+		return
+	}
+	if p.sm == smKey {
+		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
+			p.failf(CodeBoundExceeded, "key-chars", p.strStart)
+			return
+		}
+		p.keyBuf = append(p.keyBuf, r...)
+		return
+	}
+	b := bounds.StringChars
+	if p.sRole == roleText || p.sRole == roleResText {
+		b = bounds.TextChars
+	}
+	chunk := r
+	n := countRunes(chunk)
+	if rem := p.e.lim.Remaining(b, p.strChars); n > rem {
+		if !p.cut(b) {
+			return
+		}
+		k, c := cutRunes(chunk, rem)
+		chunk, n = chunk[:k], c
+	}
+	if need := int64(escapedLen(chunk)); p.em.counted+need > p.outBudget {
+		if !p.cut(bounds.OutputBytes) {
+			return
+		}
+		p.exhausted = true
+		chunk = fitEscaped(chunk, p.outBudget-p.em.counted)
+		n = countRunes(chunk)
+	}
+	p.em.escaped(chunk)
+	p.strChars += n
+	if p.sRole == roleMime && len(p.mimeBuf)+len(chunk) <= 256 {
+		p.mimeBuf = append(p.mimeBuf, chunk...)
+	}
+}
+
+// cut records a crossed bound on the current string. It reports whether the
+// string may be truncated (false: the pass failed under a reject action).
+func (p *pass) cut(b bounds.Bound) bool {
+	if p.regionAction(p.sRegion) == ActionReject {
+		p.failf(CodeBoundExceeded, b.String(), p.strStart)
+		return false
+	}
+	p.strCut = true
+	p.recordBound(b, ActionTruncate)
+	if len(p.stack) > 0 {
+		p.stack[len(p.stack)-1].cut = true
+	}
+	return true
+}
+
+// fitEscaped returns the longest prefix of s, ending on a rune boundary,
+// whose escaped form fits in room bytes.
+func fitEscaped(s []byte, room int64) []byte {
+	if room <= 0 {
+		return s[:0]
+	}
+	used := int64(0)
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		w := int64(1)
+		size := 1
+		if escTable[c] {
+			w = int64(escapedLen(s[i : i+1]))
+		} else if c >= 0x80 {
+			size = runeLen(c)
+			w = int64(size)
+		}
+		if used+w > room || i+size > len(s) {
+			break
+		}
+		used += w
+		i += size
+	}
+	return s[:i]
+}
+
+func runeLen(lead byte) int {
+	switch {
+	case lead >= 0xF0:
+		return 4
+	case lead >= 0xE0:
+		return 3
+	case lead >= 0xC0:
+		return 2
+	}
+	return 1
+}
+
+var b64ok = func() (t [256]bool) {
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		t[c] = true
+	}
+	return t
+}()
+
+// base64 checks base64 data (standard alphabet, padded, no whitespace)
+// under the binary bound and copies it through: binary payloads are not
+// text and are not scanned.
+func (p *pass) base64(d []byte) {
+	for _, c := range d {
+		if c == '=' {
+			p.b64pad++
+			if p.b64pad > 2 {
+				p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+				return
+			}
+			continue
+		}
+		if p.b64pad > 0 || !b64ok[c] {
+			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			return
+		}
+	}
+	p.b64n += int64(len(d))
+	if p.e.lim.Over(bounds.BinaryBytes, p.b64n/4*3) {
+		p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
+		return
+	}
+	if p.em.counted+int64(len(d)) > p.outBudget {
+		p.failf(CodeBoundExceeded, bounds.OutputBytes.String(), p.strStart)
+		return
+	}
+	p.em.raw(d)
+}
+
+// endString finishes a string at the closing quote at input offset off.
+func (p *pass) endString(off int64) {
+	if p.hiSur != 0 {
+		p.hiSur = 0
+		if p.e.pol.InvalidUTF8 == "reject" {
+			p.failf(CodeInvalidJSON, "invalid-utf8", off)
+			return
+		}
+		p.ev.InvalidUTF8++
+		p.appendDecoded(replacementChar)
+	}
+	switch p.sm {
+	case smSkip:
+	case smBinary:
+		if p.b64n%4 != 0 {
+			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			return
+		}
+		p.em.byte1('"')
+		if len(p.stack) > 0 {
+			p.stack[len(p.stack)-1].binary = true
+		}
+	case smText:
+		p.flushChain(true)
+		if p.fail != nil {
+			return
+		}
+		if p.strCut {
+			p.truncs++
+			p.em.escapedString(p.truncationNote())
+		}
+		p.em.byte1('"')
+		if p.sRole == roleMime && len(p.stack) > 0 {
+			f := &p.stack[len(p.stack)-1]
+			f.mimeState = -1
+			if p.mimeAllowed(p.mimeBuf) {
+				f.mimeState = 1
+			}
+		}
+	case smKey:
+		p.flushChain(true)
+		if p.fail != nil {
+			return
+		}
+		p.keyDone(off)
+		return
+	}
+	p.endValue()
+}
+
+func (p *pass) truncationNote() string {
+	if p.sRole == roleText || p.sRole == roleResText {
+		return "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(p.strChars, 10) +
+			" characters. Narrow the request (a smaller range, a filter or a page size) to see the rest.]"
+	}
+	return "…[OUTPUT_TRUNCATED]"
+}
+
+// mimeAllowed checks a media type against the allow-list, ignoring case and
+// parameters.
+func (p *pass) mimeAllowed(m []byte) bool {
+	for i, c := range m {
+		if c == ';' {
+			m = m[:i]
+			break
+		}
+	}
+	var low [256]byte
+	n := 0
+	for _, c := range m {
+		if c == ' ' || c == '\t' {
+			continue
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if n == len(low) {
+			return false
+		}
+		low[n] = c
+		n++
+	}
+	return p.e.mime[string(low[:n])]
+}
+
+func (p *pass) recordFinding(f *scanners.Finding) {
+	name := p.e.cat.RuleName(f.Rule)
+	if p.ev.Rules == nil {
+		p.ev.Rules = map[string]int64{}
+	}
+	p.ev.Rules[name]++
+	if len(p.ev.Findings) >= p.e.pol.MaxFindings {
+		p.ev.FindingsCut++
+		return
+	}
+	kind := "secret"
+	if f.Kind == scanners.KindTag {
+		kind = "tag"
+	}
+	cs := ""
+	switch f.Checksum {
+	case scanners.ChecksumValid:
+		cs = "valid"
+	case scanners.ChecksumInvalid:
+		cs = "invalid"
+	}
+	p.ev.Findings = append(p.ev.Findings, FindingRecord{
+		Rule:        name,
+		Kind:        kind,
+		Pointer:     p.pointer(),
+		InKey:       p.sm == smKey,
+		InputOffset: p.strStart,
+		Offset:      f.Offset,
+		Length:      f.Length,
+		Checksum:    cs,
+		Fingerprint: hexFP(f.Fingerprint),
+	})
+}
+
+const maxBoundHits = 64
+
+func (p *pass) recordBound(b bounds.Bound, a Action) {
+	name := b.String()
+	ptr := p.pointer()
+	for i := range p.ev.Bounds {
+		h := &p.ev.Bounds[i]
+		if h.Bound == name && h.Pointer == ptr {
+			h.Count++
+			return
+		}
+	}
+	if len(p.ev.Bounds) >= maxBoundHits {
+		return
+	}
+	p.ev.Bounds = append(p.ev.Bounds, BoundHit{Bound: name, Action: string(a), Pointer: ptr, Count: 1})
+}
