@@ -133,6 +133,7 @@ type pass struct {
 
 	// string state
 	sm        strMode
+	isKey     bool
 	sRole     role
 	sRegion   region
 	esc       uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2

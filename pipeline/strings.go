@@ -24,6 +24,7 @@ func (p *pass) startString(off int64) {
 func (p *pass) beginKey(off int64) {
 	top := &p.stack[len(p.stack)-1]
 	p.startString(off)
+	p.isKey = true
 	if top.skip {
 		p.sm = smSkip
 		return
@@ -39,6 +40,7 @@ func (p *pass) beginKey(off int64) {
 
 func (p *pass) beginValueString(nx next, off int64) {
 	p.startString(off)
+	p.isKey = false
 	p.sRole = nx.role
 	p.sRegion = nx.region
 	if nx.drop {
@@ -254,6 +256,16 @@ func (p *pass) endString(off int64) {
 		p.ev.InvalidUTF8++
 		p.appendDecoded(replacementChar)
 	}
+	if p.isKey {
+		if p.sm == smKey {
+			p.flushChain(true)
+			if p.fail != nil {
+				return
+			}
+		}
+		p.keyDone(off)
+		return
+	}
 	switch p.sm {
 	case smSkip:
 	case smBinary:
@@ -282,13 +294,6 @@ func (p *pass) endString(off int64) {
 				f.mimeState = 1
 			}
 		}
-	case smKey:
-		p.flushChain(true)
-		if p.fail != nil {
-			return
-		}
-		p.keyDone(off)
-		return
 	}
 	p.endValue()
 }
