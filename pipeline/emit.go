@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"hash"
 	"unicode/utf8"
 )
@@ -120,6 +121,12 @@ const hexDigits = "0123456789abcdef"
 func appendEscaped(dst, s []byte) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
+		for i+8 <= len(s) && escWordClean(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if !escTable[c] {
 			continue
@@ -192,15 +199,4 @@ func cutRunes(s []byte, n int64) (int, int64) {
 		count++
 	}
 	return i, count
-}
-
-// countRunes counts the runes of valid UTF-8 text, fast for ASCII.
-func countRunes(s []byte) int64 {
-	n := int64(0)
-	for _, c := range s {
-		if c&0xC0 != 0x80 {
-			n++
-		}
-	}
-	return n
 }

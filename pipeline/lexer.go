@@ -280,6 +280,12 @@ func (p *pass) lexString(b []byte, i int) int {
 		}
 		j := i
 		for j < n {
+			for j+8 <= n && strWordClean(b[j:]) {
+				j += 8
+			}
+			if j >= n {
+				break
+			}
 			c := b[j]
 			if c < utf8.RuneSelf {
 				if strSafe[c] {

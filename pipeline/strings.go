@@ -139,7 +139,7 @@ func (p *pass) sink(r []byte) {
 		k, c := cutRunes(chunk, rem)
 		chunk, n = chunk[:k], c
 	}
-	if need := int64(escapedLen(chunk)); p.em.counted+need > p.outBudget {
+	if p.em.counted+2*int64(len(chunk)) > p.outBudget && p.em.counted+int64(escapedLen(chunk)) > p.outBudget {
 		if !p.cut(bounds.OutputBytes) {
 			return
 		}
