@@ -1,0 +1,551 @@
+package statekeys
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file implements the JSON Canonicalization Scheme of RFC 8785 over a
+// strict I-JSON (RFC 7493) parser: UTF-8 only, no duplicate member names, no
+// lone surrogates, numbers that fit an IEEE-754 double. Object members are
+// sorted by their UTF-16 code units; numbers are written as ECMAScript 6
+// Number.prototype.toString writes them; strings use the minimal escapes.
+//
+// Canonical bytes are what every digest in this package is taken over, so
+// two JSON texts that differ only in whitespace, member order, escapes or
+// number spelling bind to the same digest, and anything else does not.
+
+// DefaultMaxDepth is the nesting limit of the parser used for arguments,
+// schemas, policies and responses.
+const DefaultMaxDepth = 64
+
+// errCanonical is returned for any text that is not strict I-JSON. It carries
+// no input: callers map it to their own reason.
+var errCanonical = errors.New("statekeys: not canonicalizable JSON")
+
+// Canonicalize returns the RFC 8785 canonical form of the JSON text data.
+func Canonicalize(data []byte) ([]byte, error) {
+	v, err := parseJSON(data, DefaultMaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	return appendCanonical(make([]byte, 0, len(data)), v)
+}
+
+// parseJSON parses one strict I-JSON value. Objects become map[string]any,
+// arrays []any, numbers json.Number (the literal as written), strings string,
+// and true/false/null bool and nil.
+func parseJSON(data []byte, maxDepth int) (any, error) {
+	p := parser{data: data, maxDepth: maxDepth}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, errCanonical
+	}
+	return v, nil
+}
+
+type parser struct {
+	data     []byte
+	pos      int
+	maxDepth int
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (any, error) {
+	if p.pos >= len(p.data) {
+		return nil, errCanonical
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		return p.string()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case p.literal("true"):
+		return true, nil
+	case p.literal("false"):
+		return false, nil
+	case p.literal("null"):
+		return nil, nil
+	}
+	return nil, errCanonical
+}
+
+func (p *parser) literal(lit string) bool {
+	if len(p.data)-p.pos >= len(lit) && string(p.data[p.pos:p.pos+len(lit)]) == lit {
+		p.pos += len(lit)
+		return true
+	}
+	return false
+}
+
+func (p *parser) object(depth int) (any, error) {
+	if depth > p.maxDepth {
+		return nil, errCanonical
+	}
+	p.pos++ // '{'
+	m := make(map[string]any)
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return m, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, errCanonical
+		}
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			return nil, errCanonical
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, errCanonical
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errCanonical
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return m, nil
+		default:
+			return nil, errCanonical
+		}
+	}
+}
+
+func (p *parser) array(depth int) (any, error) {
+	if depth > p.maxDepth {
+		return nil, errCanonical
+	}
+	p.pos++ // '['
+	a := make([]any, 0, 4)
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return a, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errCanonical
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return a, nil
+		default:
+			return nil, errCanonical
+		}
+	}
+}
+
+func (p *parser) string() (string, error) {
+	p.pos++ // opening quote
+	start := p.pos
+	// Fast path: no escapes.
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		if c == '"' {
+			s := p.data[start:p.pos]
+			if !utf8.Valid(s) {
+				return "", errCanonical
+			}
+			p.pos++
+			return string(s), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", errCanonical
+		}
+		p.pos++
+	}
+	buf := append([]byte(nil), p.data[start:p.pos]...)
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			if !utf8.Valid(buf) {
+				return "", errCanonical
+			}
+			p.pos++
+			return string(buf), nil
+		case c < 0x20:
+			return "", errCanonical
+		case c != '\\':
+			buf = append(buf, c)
+			p.pos++
+			continue
+		}
+		// Escape.
+		if p.pos+1 >= len(p.data) {
+			return "", errCanonical
+		}
+		e := p.data[p.pos+1]
+		p.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", errCanonical
+			}
+			if utf16.IsSurrogate(r) {
+				// Must be a high surrogate followed by \u low surrogate.
+				if r >= 0xDC00 || p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
+					return "", errCanonical
+				}
+				p.pos += 2
+				r2, ok := p.hex4()
+				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
+					return "", errCanonical
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", errCanonical
+		}
+	}
+	return "", errCanonical
+}
+
+func (p *parser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.data[p.pos : p.pos+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	p.pos += 4
+	return r, true
+}
+
+func (p *parser) number() (any, error) {
+	start := p.pos
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	if p.pos >= len(p.data) {
+		return nil, errCanonical
+	}
+	switch c := p.data[p.pos]; {
+	case c == '0':
+		p.pos++
+	case c >= '1' && c <= '9':
+		p.digits()
+	default:
+		return nil, errCanonical
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if p.digits() == 0 {
+			return nil, errCanonical
+		}
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if p.digits() == 0 {
+			return nil, errCanonical
+		}
+	}
+	lit := string(p.data[start:p.pos])
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		return nil, errCanonical // beyond the range of a double (I-JSON)
+	}
+	return json.Number(lit), nil
+}
+
+func (p *parser) digits() int {
+	n := 0
+	for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+		p.pos++
+		n++
+	}
+	return n
+}
+
+// appendCanonical appends the canonical form of a parsed value (or of a
+// value built from the same types plus float64, int, []string and
+// map[string]string) to dst.
+func appendCanonical(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		if x {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case string:
+		return appendCanonicalString(dst, x)
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return nil, errCanonical
+		}
+		return appendES6Number(dst, f)
+	case float64:
+		return appendES6Number(dst, x)
+	case int:
+		return appendES6Number(dst, float64(x))
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendCanonical(dst, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []string:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendCanonicalString(dst, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		keys := sortedKeysUTF16(x)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendCanonicalString(dst, k); err != nil {
+				return nil, err
+			}
+			dst = append(dst, ':')
+			if dst, err = appendCanonical(dst, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	return nil, errCanonical
+}
+
+func sortedKeysUTF16(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		switch {
+		case lessUTF16(a, b):
+			return -1
+		case lessUTF16(b, a):
+			return 1
+		}
+		return 0
+	})
+	return keys
+}
+
+// lessUTF16 orders strings by their UTF-16 code units, as RFC 8785 §3.2.3
+// requires. For two code points in the BMP this is code point order; a
+// supplementary code point sorts by its high surrogate (0xD800-0xDBFF), that
+// is, before U+E000..U+FFFF.
+func lessUTF16(a, b string) bool {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := firstUnit(ra), firstUnit(rb)
+			if ua != ub {
+				return ua < ub
+			}
+			return ra < rb // same high surrogate: low surrogates follow code points
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) < len(b)
+}
+
+func firstUnit(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + ((r - 0x10000) >> 10)
+	}
+	return r
+}
+
+func appendCanonicalString(dst []byte, s string) ([]byte, error) {
+	if !utf8.ValidString(s) {
+		return nil, errCanonical
+	}
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			dst = append(dst, '\\', '"')
+		case c == '\\':
+			dst = append(dst, '\\', '\\')
+		case c >= 0x20:
+			dst = append(dst, c)
+		case c == '\b':
+			dst = append(dst, '\\', 'b')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\f':
+			dst = append(dst, '\\', 'f')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+	}
+	return append(dst, '"'), nil
+}
+
+// appendES6Number writes f as ECMAScript's Number.prototype.toString does
+// (ECMA-262 §7.1.12.1), which RFC 8785 §3.2.2.3 adopts: shortest round-trip
+// digits, plain notation for decimal exponents in [-6, 21), otherwise
+// exponent notation with an explicit sign. NaN and infinities are errors.
+func appendES6Number(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, errCanonical
+	}
+	if f == 0 { // also -0
+		return append(dst, '0'), nil
+	}
+	if f < 0 {
+		dst = append(dst, '-')
+		f = -f
+	}
+	var tmp [32]byte
+	b := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64) // d.ddddde±XX
+	ePos := 0
+	for i, c := range b {
+		if c == 'e' {
+			ePos = i
+			break
+		}
+	}
+	var digits [24]byte
+	k := 0
+	for _, c := range b[:ePos] {
+		if c != '.' {
+			digits[k] = c
+			k++
+		}
+	}
+	exp, _ := strconv.Atoi(string(b[ePos+1:]))
+	n := exp + 1 // position of the decimal point relative to the digits
+	d := digits[:k]
+	switch {
+	case k <= n && n <= 21:
+		dst = append(dst, d...)
+		for i := 0; i < n-k; i++ {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = append(dst, d[:n]...)
+		dst = append(dst, '.')
+		dst = append(dst, d[n:]...)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for i := 0; i < -n; i++ {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, d...)
+	default:
+		dst = append(dst, d[0])
+		if k > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, d[1:]...)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	}
+	return dst, nil
+}

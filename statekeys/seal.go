@@ -1,0 +1,275 @@
+package statekeys
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// Token format (see docs/statekeys.md):
+//
+//	mrs1.<key id>.<base64url(nonce[24] || XChaCha20-Poly1305(payload))>
+//
+// The associated data is tokenAAD + key id, which fixes the purpose and the
+// version and ties the key id in the clear to the key that opens it.
+const (
+	tokenPrefix = "mrs1."
+	tokenAAD    = "mcp-sanitize/statekeys/request-state/v1\x00"
+	nonceSize   = chacha20poly1305.NonceSizeX
+	tagSize     = chacha20poly1305.Overhead
+)
+
+var b64 = base64.RawURLEncoding.Strict()
+
+// Keeper seals and verifies MRTR request state. It is safe for concurrent
+// use. The key ring may be swapped at any time through the Keyring.
+type Keeper struct {
+	ring     *Keyring
+	store    Store
+	o        options
+	policies []*FormPolicy
+	schemas  *schemaCache
+}
+
+// New returns a Keeper that seals with ring's active key and enforces single
+// use through store.
+func New(ring *Keyring, store Store, opts ...Option) (*Keeper, error) {
+	if ring == nil || ring.Ring() == nil || store == nil {
+		return nil, errOption
+	}
+	o := defaultOptions()
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	k := &Keeper{ring: ring, store: store, o: o, schemas: defaultSchemaCache}
+	for _, sp := range o.policies {
+		p, err := VerifyFormPolicy(sp, o.policyKeys)
+		if err != nil {
+			return nil, err
+		}
+		k.policies = append(k.policies, p)
+	}
+	return k, nil
+}
+
+// SealRequest asks for the requestState of one InputRequiredResult.
+type SealRequest struct {
+	Identity  Identity
+	Operation Operation
+	// InputRequests is the inputRequests map the server returns with the
+	// state (absent for a state-only result). Form-mode elicitations must be
+	// covered by a signed form policy; URL-mode ones must pass the URL
+	// guard and carry an elicitationId.
+	InputRequests json.RawMessage
+	// FormPolicy optionally brings a signed form policy for this request,
+	// in addition to the Keeper's own.
+	FormPolicy *SignedFormPolicy
+	// TTL is the lifetime; 0 means the default. It is shortened to the
+	// earliest expiry of the form policies involved.
+	TTL time.Duration
+	// AppState is opaque server continuation state, sealed and returned by
+	// Verify. Keep it small (DefaultMaxAppStateBytes).
+	AppState []byte
+}
+
+// Sealed is the result of Seal.
+type Sealed struct {
+	RequestState string
+	FlowID       string
+	KeyID        string
+	ExpiresAt    time.Time
+}
+
+// Seal checks req and returns a sealed requestState. The Evidence describes
+// the decision either way.
+func (k *Keeper) Seal(ctx context.Context, req SealRequest) (Sealed, Evidence, error) {
+	now := k.o.now()
+	ev := Evidence{Rule: RuleMRTR, Action: "seal", Time: now.UTC()}
+	if tenantPattern.MatchString(req.Identity.Tenant) {
+		ev.Tenant = req.Identity.Tenant
+	}
+	if methodAllowed(req.Operation.Method) {
+		ev.Method = req.Operation.Method
+	}
+	fail := func(e *Error) (Sealed, Evidence, error) {
+		ev.reject(e)
+		return Sealed{}, ev, e
+	}
+	if r := req.Identity.validate(); r != ReasonNone {
+		return fail(invalidRequest(r))
+	}
+	if !methodAllowed(req.Operation.Method) {
+		return fail(invalidRequest(ReasonMethodNotAllowed))
+	}
+	if !validText(req.Operation.Name, maxNameBytes) {
+		return fail(invalidRequest(ReasonNameInvalid))
+	}
+	argDigest, r := argumentsDigest(req.Operation.Arguments, k.o.maxArgumentsBytes)
+	if r != ReasonNone {
+		return fail(invalidRequest(r))
+	}
+	ev.ArgumentsDigest = argDigest
+	ttl := req.TTL
+	if ttl == 0 {
+		ttl = k.o.defaultTTL
+	}
+	if ttl < time.Second || ttl > k.o.maxTTL {
+		return fail(invalidRequest(ReasonTTLInvalid))
+	}
+	if len(req.AppState) > k.o.maxAppStateBytes {
+		return fail(invalidRequest(ReasonAppStateTooLarge))
+	}
+	exp := now.Add(ttl)
+
+	inputs, e := parseInputRequests(req.InputRequests, k.o.maxInputBytes, k.o.maxInputRequests)
+	if e != nil {
+		return fail(e)
+	}
+	policies := k.policies
+	var bindings []inputBinding
+	for _, ir := range inputs {
+		b := inputBinding{Key: ir.key, Kind: ir.kind, Req: ir.reqDigest}
+		switch ir.kind {
+		case kindForm:
+			ev.Rule = RuleForm
+			if req.FormPolicy != nil && len(policies) == len(k.policies) {
+				p, err := VerifyFormPolicy(*req.FormPolicy, k.o.policyKeys)
+				if err != nil {
+					e := err.(*Error)
+					e.InputKey = ir.key
+					return fail(e)
+				}
+				policies = append(append([]*FormPolicy(nil), k.policies...), p)
+			}
+			a, e := checkForm(ir, policies, now)
+			if e != nil {
+				return fail(e)
+			}
+			if _, err := k.schemas.compile(ir.schemaDigest, ir.schema); err != nil {
+				return fail(formRefused(ReasonFormSchemaInvalid, ir.key, ""))
+			}
+			b.Sch, b.Max, b.Pex = a.SchemaDigest, a.MaxResponseBytes, a.ExpiresAt.UnixMilli()
+			b.Pol = a.PolicyID + "/" + a.FormID
+			if a.ExpiresAt.Before(exp) {
+				exp = a.ExpiresAt
+			}
+		case kindURL:
+			a, e := checkURL(ir)
+			if e != nil {
+				return fail(e)
+			}
+			b.Eid = a.ElicitationID
+		}
+		bindings = append(bindings, b)
+		ev.Inputs = append(ev.Inputs, EvidenceInput{Key: ir.key, Kind: ir.kind, SchemaDigest: ir.schemaDigest})
+	}
+
+	var rnd [16 + 16 + nonceSize]byte
+	if _, err := io.ReadFull(k.o.rand, rnd[:]); err != nil {
+		return fail(unavailable(ReasonRandFailed))
+	}
+	p := payload{
+		V:   payloadVersion,
+		Sub: sha256Hex([]byte(req.Identity.Subject)),
+		Ten: req.Identity.Tenant,
+		Cli: sha256Hex([]byte(req.Identity.ClientID)),
+		Mth: req.Operation.Method,
+		Nam: sha256Hex([]byte(req.Operation.Name)),
+		Arg: argDigest,
+		Inp: bindings,
+		Iat: now.UnixMilli(),
+		Exp: exp.UnixMilli(),
+		Fid: hex.EncodeToString(rnd[:16]),
+		Non: b64.EncodeToString(rnd[16:32]),
+		App: req.AppState,
+	}
+	pt, err := json.Marshal(p)
+	if err != nil {
+		return fail(invalidRequest(ReasonPayload))
+	}
+	ring := k.ring.Ring()
+	active := ring.active
+	token := sealToken(active.info.ID, active.aead, rnd[32:], pt)
+	if len(token) > k.o.maxTokenBytes {
+		return fail(invalidRequest(ReasonTokenTooLarge))
+	}
+	ev.Decision, ev.KeyID, ev.FlowID = DecisionAccept, active.info.ID, p.Fid
+	ev.StateDigest = sha256Hex([]byte(token))
+	expT := time.UnixMilli(p.Exp).UTC()
+	ev.ExpiresAt = &expT
+	return Sealed{RequestState: token, FlowID: p.Fid, KeyID: active.info.ID, ExpiresAt: expT}, ev, nil
+}
+
+type aeadSealer interface {
+	Seal(dst, nonce, plaintext, additionalData []byte) []byte
+}
+
+func sealToken(kid string, aead aeadSealer, nonce, pt []byte) string {
+	aad := make([]byte, 0, len(tokenAAD)+len(kid))
+	aad = append(append(aad, tokenAAD...), kid...)
+	blob := make([]byte, 0, nonceSize+len(pt)+tagSize)
+	blob = append(blob, nonce...)
+	blob = aead.Seal(blob, nonce, pt, aad)
+	var sb strings.Builder
+	sb.Grow(len(tokenPrefix) + len(kid) + 1 + b64.EncodedLen(len(blob)))
+	sb.WriteString(tokenPrefix)
+	sb.WriteString(kid)
+	sb.WriteByte('.')
+	sb.WriteString(b64.EncodeToString(blob))
+	return sb.String()
+}
+
+// parseToken splits a token into its key id and sealed blob. It checks
+// shape only; nothing in it is trusted until the AEAD opens.
+func parseToken(token string, maxBytes int) (string, []byte, Reason) {
+	if len(token) > maxBytes {
+		return "", nil, ReasonTokenTooLarge
+	}
+	rest, ok := strings.CutPrefix(token, tokenPrefix)
+	if !ok {
+		return "", nil, ReasonTokenMalformed
+	}
+	kid, enc, ok := strings.Cut(rest, ".")
+	if !ok || !keyIDPattern.MatchString(kid) {
+		return "", nil, ReasonTokenMalformed
+	}
+	blob, err := b64.DecodeString(enc)
+	if err != nil || len(blob) < nonceSize+tagSize+2 {
+		return "", nil, ReasonTokenMalformed
+	}
+	return kid, blob, ReasonNone
+}
+
+// openToken authenticates and decodes a token with ring.
+func openToken(ring *Ring, token string, maxBytes int) (*payload, string, Reason) {
+	kid, blob, r := parseToken(token, maxBytes)
+	if r != ReasonNone {
+		return nil, "", r
+	}
+	aead, r := ring.opener(kid)
+	if r != ReasonNone {
+		return nil, kid, r
+	}
+	aad := make([]byte, 0, len(tokenAAD)+len(kid))
+	aad = append(append(aad, tokenAAD...), kid...)
+	pt, err := aead.Open(nil, blob[:nonceSize], blob[nonceSize:], aad)
+	if err != nil {
+		return nil, kid, ReasonAuthFailed
+	}
+	var p payload
+	if err := strictUnmarshal(pt, &p); err != nil {
+		return nil, kid, ReasonPayload
+	}
+	if p.V != payloadVersion {
+		return nil, kid, ReasonVersion
+	}
+	return &p, kid, ReasonNone
+}

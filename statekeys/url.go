@@ -1,0 +1,199 @@
+package statekeys
+
+import (
+	"encoding/json"
+	"math"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// URL-mode elicitation guard (seeds G005, G006).
+//
+// URL mode is where sensitive input belongs: the user leaves the MCP client
+// for a browser page the server controls. The URL itself must not carry
+// credentials or secrets (it is shown to the user, logged by the client and
+// stored in history), so it must be https, have no user info, no query or
+// fragment parameter named like a secret, and no value that looks like a
+// token. The request must carry an elicitationId, which the sealed state
+// binds together with the identity; on retry the server reports who
+// completed the browser flow, and Verify accepts it only for the same
+// identity.
+
+// MaxURLBytes caps an elicitation URL.
+const MaxURLBytes = 2048
+
+var (
+	elicitationIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
+	// Values shaped like well-known credentials.
+	tokenValuePattern = regexp.MustCompile(`^(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_|glpat-|xox[abprs]-|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,})`)
+)
+
+// Query and fragment parameter names that carry secrets.
+var secretParamNames = set(
+	"token", "access_token", "id_token", "refresh_token", "auth_token", "bearer",
+	"code", "key", "apikey", "api_key", "secret", "client_secret", "password",
+	"passwd", "pwd", "sig", "signature", "x-amz-signature", "x-amz-credential",
+	"x-amz-security-token", "x-goog-signature", "x-goog-credential", "session",
+	"sessionid", "session_id", "sid", "auth", "authorization", "jwt",
+	"assertion", "otp", "ticket", "credential", "credentials",
+)
+
+// URLApproval is what an accepted URL-mode request yields.
+type URLApproval struct {
+	ElicitationID string
+}
+
+// CheckURLRequest checks the params of a URL-mode elicitation/create request
+// (ElicitRequestURLParams plus the elicitationId this fleet requires).
+func CheckURLRequest(params json.RawMessage) (*URLApproval, error) {
+	v, err := parseJSON(params, DefaultMaxDepth)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return nil, urlRefused(ReasonURLInvalid, "")
+	}
+	id, _ := m["elicitationId"].(string)
+	a, e := checkURL(inputRequest{kind: kindURL, params: m, elicitationID: id})
+	if e != nil {
+		return nil, e
+	}
+	return a, nil
+}
+
+func checkURL(ir inputRequest) (*URLApproval, *Error) {
+	if ir.params["mode"] != "url" {
+		return nil, urlRefused(ReasonURLInvalid, ir.key)
+	}
+	msg, _ := ir.params["message"].(string)
+	if !validText(msg, maxFormText) {
+		return nil, urlRefused(ReasonURLInvalid, ir.key)
+	}
+	if !elicitationIDPattern.MatchString(ir.elicitationID) {
+		return nil, urlRefused(ReasonURLNoID, ir.key)
+	}
+	raw, _ := ir.params["url"].(string)
+	if r := checkElicitationURL(raw, ir.elicitationID); r != ReasonNone {
+		return nil, urlRefused(r, ir.key)
+	}
+	return &URLApproval{ElicitationID: ir.elicitationID}, nil
+}
+
+// checkElicitationURL returns ReasonNone when raw is an acceptable URL.
+func checkElicitationURL(raw, elicitationID string) Reason {
+	if !validText(raw, MaxURLBytes) || strings.ContainsAny(raw, " \\") {
+		return ReasonURLInvalid
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" {
+		return ReasonURLInvalid
+	}
+	if u.Scheme != "https" {
+		return ReasonURLNotHTTPS
+	}
+	if u.User != nil {
+		return ReasonURLCredentials
+	}
+	if u.Hostname() == "" {
+		return ReasonURLInvalid
+	}
+	for _, seg := range strings.Split(u.EscapedPath(), "/") {
+		s, err := url.PathUnescape(seg)
+		if err != nil {
+			return ReasonURLInvalid
+		}
+		if s != elicitationID && secretValue(s) {
+			return ReasonURLSecret
+		}
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return ReasonURLInvalid
+	}
+	if r := checkParams(q, elicitationID); r != ReasonNone {
+		return r
+	}
+	if u.Fragment != "" {
+		if strings.Contains(u.Fragment, "=") {
+			fq, err := url.ParseQuery(u.Fragment)
+			if err != nil {
+				return ReasonURLInvalid
+			}
+			if r := checkParams(fq, elicitationID); r != ReasonNone {
+				return r
+			}
+		} else if secretValue(u.Fragment) {
+			return ReasonURLSecret
+		}
+	}
+	return ReasonNone
+}
+
+func checkParams(q url.Values, elicitationID string) Reason {
+	for k, vs := range q {
+		lk := strings.ToLower(k)
+		if secretParamNames[lk] {
+			return ReasonURLSecret
+		}
+		if _, hit := sensitiveText(k); hit {
+			return ReasonURLSecret
+		}
+		for _, v := range vs {
+			if v != elicitationID && (secretValue(v) || longHex(v)) {
+				return ReasonURLSecret
+			}
+		}
+	}
+	return ReasonNone
+}
+
+// secretValue reports whether s looks like a credential: a well-known token
+// shape, or a long high-entropy string (at least 32 characters of a token
+// alphabet with at least 4.2 bits of entropy per character; a UUID has less).
+func secretValue(s string) bool {
+	if tokenValuePattern.MatchString(s) {
+		return true
+	}
+	if len(s) < 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '+' || c == '/' || c == '=' || c == '.' || c == '~') {
+			return false
+		}
+	}
+	return shannon(s) >= 4.2
+}
+
+func shannon(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	var h float64
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// longHex reports a hex string of 40 or more characters: the shape of many
+// API tokens, whose entropy per character stays under the threshold above.
+// It applies to query and fragment values, not to path segments (where
+// commit ids and digests are ordinary).
+func longHex(s string) bool {
+	if len(s) < 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
