@@ -526,7 +526,7 @@ func TestExamplesFromSchemaCorpus(t *testing.T) {
 					if ev.Outcome == OutcomeRejected {
 						t.Fatalf("official example rejected: %s %s", ev.Code, ev.Reason)
 					}
-					if !strings.Contains(out, label) {
+					if !strings.Contains(out, "Untrusted tool output from search:") {
 						t.Fatalf("no label: %s", out)
 					}
 					// Everything the example had is still there, labels aside.
