@@ -112,7 +112,6 @@ var escTable = func() (t [256]bool) {
 	}
 	t['"'] = true
 	t['\\'] = true
-	t[0x7f] = true
 	return t
 }()
 

@@ -313,6 +313,13 @@ func (p *pass) lexString(b []byte, i int) int {
 			p.endString(p.inOff + int64(i))
 			return i + 1
 		case c == '\\':
+			if i+1 < n && p.hiSur == 0 {
+				if d := simpleEscape[b[i+1]]; d != 0 {
+					p.decodedByte(d)
+					i += 2
+					continue
+				}
+			}
 			p.esc = 1
 			i++
 		case c < 0x20:
@@ -464,4 +471,21 @@ func (p *pass) strBytes(d []byte) {
 		p.appendDecoded(replacementChar)
 	}
 	p.appendDecoded(d)
+}
+
+// simpleEscape maps the byte after a backslash to what it stands for, for
+// the two-byte escapes.
+var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// decodedByte takes one byte decoded from a two-byte escape.
+func (p *pass) decodedByte(d byte) {
+	if (p.sm == smText || p.sm == smKey) && !p.strCut {
+		p.dbuf = append(p.dbuf, d)
+		if len(p.dbuf) >= decodeFlushAt {
+			p.flushChain(false)
+		}
+		return
+	}
+	one := [1]byte{d}
+	p.appendDecoded(one[:])
 }

@@ -30,10 +30,11 @@ func strWordClean(b []byte) bool {
 	return (hasLess(x, 0x20) | hasByte(x, '"') | hasByte(x, '\\') | x&lanes80) == 0
 }
 
-// escWordClean reports whether 8 bytes need no JSON escaping (non-ASCII
-// bytes are fine: the text is valid UTF-8).
+// escWordClean reports whether 8 bytes need no JSON escaping. Bytes of
+// non-ASCII runes never match: every test below leaves lanes with the high
+// bit set alone.
 func escWordClean(x uint64) bool {
-	return (hasLess(x&^lanes80, 0x20)&^(x&lanes80) | hasByte(x, '"') | hasByte(x, '\\') | hasByte(x, 0x7f)) == 0
+	return (hasLess(x, 0x20) | hasByte(x, '"') | hasByte(x, '\\')) == 0
 }
 
 // countRunes counts the runes of valid UTF-8 text: the bytes that are not

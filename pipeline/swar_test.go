@@ -25,7 +25,7 @@ func TestSWARAgreesWithBytes(t *testing.T) {
 			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
 				str = false
 			}
-			if c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
+			if c < 0x20 || c == '"' || c == '\\' {
 				esc = false
 			}
 		}
