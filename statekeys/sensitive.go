@@ -198,8 +198,8 @@ func normalizeWords(s string) []string {
 		}
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '$' || r == '@':
-			// camelCase boundary: lower (or digit) followed by upper.
-			if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			// camelCase boundary: lower followed by upper.
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
 				flush()
 			}
 			cur = append(cur, r)

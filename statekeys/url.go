@@ -84,11 +84,14 @@ func checkElicitationURL(raw, elicitationID string) Reason {
 		return ReasonURLInvalid
 	}
 	u, err := url.Parse(raw)
-	if err != nil || u.Opaque != "" {
+	if err != nil {
 		return ReasonURLInvalid
 	}
 	if u.Scheme != "https" {
 		return ReasonURLNotHTTPS
+	}
+	if u.Opaque != "" {
+		return ReasonURLInvalid
 	}
 	if u.User != nil {
 		return ReasonURLCredentials

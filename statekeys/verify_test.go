@@ -58,7 +58,9 @@ func TestVerifyBindings(t *testing.T) {
 		{"cross-method", func(r *VerifyRequest) { r.Operation.Method = MethodPromptsGet }, ReasonMethodMismatch},
 		{"cross-method-unlisted", func(r *VerifyRequest) { r.Operation.Method = "tools/list" }, ReasonMethodMismatch},
 		{"cross-name", func(r *VerifyRequest) { r.Operation.Name = "delete_meeting" }, ReasonNameMismatch},
-		{"changed-argument", func(r *VerifyRequest) { r.Operation.Arguments = json.RawMessage(`{"room":"B","when":"2026-12-02T10:00:00Z","size":4}`) }, ReasonArgumentsMismatch},
+		{"changed-argument", func(r *VerifyRequest) {
+			r.Operation.Arguments = json.RawMessage(`{"room":"B","when":"2026-12-02T10:00:00Z","size":4}`)
+		}, ReasonArgumentsMismatch},
 		{"added-argument", func(r *VerifyRequest) {
 			r.Operation.Arguments = json.RawMessage(`{"room":"A","when":"2026-12-02T10:00:00Z","size":4,"admin":true}`)
 		}, ReasonArgumentsMismatch},
