@@ -1,0 +1,276 @@
+package scanners
+
+import (
+	"fmt"
+	"sort"
+)
+
+// automaton is a dense Aho-Corasick DFA over a set of ASCII keywords, matched
+// ASCII case-insensitively. Its state is a single uint32, so a caller can stop
+// at any byte and resume with the next chunk: the automaton never looks at a
+// byte twice and never needs the bytes it has already consumed.
+//
+// Layout, chosen for the hot loop:
+//
+//   - Bytes are mapped to equivalence classes: every byte that occurs in some
+//     keyword (upper and lower case folded together) gets its own class, all
+//     other bytes share class 0. A catalog of a hundred keywords has a few
+//     dozen classes, so a state's row is a few dozen entries.
+//   - The transition table is one flat []uint32 with stride = number of
+//     classes, and every state is stored premultiplied by the stride, so a
+//     step is a single load: s = trans[s+class[b]].
+//   - States are renumbered so that every state with an output (a keyword
+//     ends here, directly or through a failure link) comes after every state
+//     without one. "Is this a match?" is then one compare against matchMin.
+type automaton struct {
+	classes  [256]uint8
+	stride   uint32
+	trans    []uint32 // premultiplied next states
+	matchMin uint32   // premultiplied: states >= matchMin have outputs
+	// Per state (indexed by premultiplied state / stride): the keywords that
+	// end here, longest first, and the depth of the state in the trie (the
+	// number of trailing bytes of input that are a keyword prefix).
+	outputs [][]int32
+	depth   []uint8
+	kwLen   []int
+	maxKw   int
+}
+
+// maxKeywordLen bounds keyword length so that depth fits in a byte and the
+// hold-back stays small.
+const maxKeywordLen = 64
+
+// newAutomaton compiles keywords. Keywords must be non-empty ASCII of at most
+// maxKeywordLen bytes; duplicates (after case folding) are the caller's
+// business: each occurrence gets its own keyword index.
+func newAutomaton(keywords []string) (*automaton, error) {
+	a := &automaton{kwLen: make([]int, len(keywords))}
+	// Byte classes.
+	var used [256]bool
+	for i, kw := range keywords {
+		if len(kw) == 0 || len(kw) > maxKeywordLen {
+			return nil, fmt.Errorf("scanners: keyword %d: length %d out of range [1,%d]", i, len(kw), maxKeywordLen)
+		}
+		for j := 0; j < len(kw); j++ {
+			c := kw[j]
+			if c >= 0x80 {
+				return nil, fmt.Errorf("scanners: keyword %d: not ASCII", i)
+			}
+			used[lowerASCII(c)] = true
+		}
+		a.kwLen[i] = len(kw)
+		if len(kw) > a.maxKw {
+			a.maxKw = len(kw)
+		}
+	}
+	n := uint32(1)
+	for c := 0; c < 256; c++ {
+		if used[c] {
+			a.classes[c] = uint8(n)
+			n++
+		}
+	}
+	if n > 255 {
+		return nil, fmt.Errorf("scanners: too many distinct keyword bytes")
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		a.classes[c] = a.classes[c+'a'-'A']
+	}
+	a.stride = n
+
+	// Trie with dense child rows (build time only).
+	type node struct {
+		next  []int32
+		fail  int32
+		depth int
+		out   []int32
+	}
+	newNode := func(depth int) node {
+		nx := make([]int32, n)
+		for i := range nx {
+			nx[i] = -1
+		}
+		return node{next: nx, depth: depth}
+	}
+	nodes := []node{newNode(0)}
+	for i, kw := range keywords {
+		s := int32(0)
+		for j := 0; j < len(kw); j++ {
+			c := a.classes[kw[j]]
+			if nodes[s].next[c] < 0 {
+				nodes[s].next[c] = int32(len(nodes))
+				nodes = append(nodes, newNode(j+1))
+			}
+			s = nodes[s].next[c]
+		}
+		nodes[s].out = append(nodes[s].out, int32(i))
+	}
+	// Breadth-first: failure links, inherited outputs, full transitions.
+	queue := make([]int32, 0, len(nodes))
+	for c := uint32(0); c < n; c++ {
+		if t := nodes[0].next[c]; t >= 0 {
+			nodes[t].fail = 0
+			queue = append(queue, t)
+		} else {
+			nodes[0].next[c] = 0
+		}
+	}
+	for qi := 0; qi < len(queue); qi++ {
+		s := queue[qi]
+		f := nodes[s].fail
+		nodes[s].out = append(nodes[s].out, nodes[f].out...)
+		for c := uint32(0); c < n; c++ {
+			if t := nodes[s].next[c]; t >= 0 {
+				nodes[t].fail = nodes[f].next[c]
+				queue = append(queue, t)
+			} else {
+				nodes[s].next[c] = nodes[f].next[c]
+			}
+		}
+	}
+	// Renumber: root first, states without output, then states with output.
+	order := make([]int32, 0, len(nodes))
+	order = append(order, 0)
+	for _, s := range queue {
+		if len(nodes[s].out) == 0 {
+			order = append(order, s)
+		}
+	}
+	firstMatch := len(order)
+	for _, s := range queue {
+		if len(nodes[s].out) != 0 {
+			order = append(order, s)
+		}
+	}
+	newID := make([]uint32, len(nodes))
+	for i, s := range order {
+		newID[s] = uint32(i)
+	}
+	a.trans = make([]uint32, len(nodes)*int(n))
+	a.outputs = make([][]int32, len(nodes))
+	a.depth = make([]uint8, len(nodes))
+	for i, s := range order {
+		row := a.trans[i*int(n) : (i+1)*int(n)]
+		for c := range row {
+			row[c] = newID[nodes[s].next[c]] * n
+		}
+		out := nodes[s].out
+		sort.SliceStable(out, func(x, y int) bool { return a.kwLen[out[x]] > a.kwLen[out[y]] })
+		a.outputs[i] = out
+		a.depth[i] = uint8(nodes[s].depth)
+	}
+	a.matchMin = uint32(firstMatch) * n
+	return a, nil
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// stateIndex converts a premultiplied state to an index into outputs/depth.
+func (a *automaton) stateIndex(s uint32) int { return int(s / a.stride) }
+
+// run advances the automaton from state s over p and stops right after the
+// first byte that leads to a state with outputs. It returns the new state and
+// the number of bytes consumed (len(p) if no keyword ended in p).
+func (a *automaton) run(s uint32, p []byte) (uint32, int) {
+	trans := a.trans
+	cls := &a.classes
+	m := a.matchMin
+	for i := 0; i < len(p); i++ {
+		s = trans[s+uint32(cls[p[i]])]
+		if s >= m {
+			return s, i + 1
+		}
+	}
+	return s, len(p)
+}
+
+// interleaveMin is the shortest input for which run4 splits the work in four
+// lanes; below it the setup is not worth it.
+const interleaveMin = 1024
+
+// run4 has the contract of run but walks four stretches of p at once, which
+// hides the latency of the dependent table loads (one walk is a chain of
+// loads; four independent chains keep the core busy). Each lane after the
+// first starts maxKw-1 bytes before its stretch from the root state: a state
+// without output has depth < maxKw, so after those bytes the lane's state is
+// the true state. Lanes report only keyword ends inside their own stretch.
+// When some lane sees a keyword end, the earliest one is returned and the work
+// of later lanes is discarded; callers that see dense hits should use run.
+func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
+	if len(p) < interleaveMin {
+		return a.run(s, p)
+	}
+	trans := a.trans
+	cls := &a.classes
+	m := a.matchMin
+	q := len(p) / 4
+	back := a.maxKw - 1
+	// Stretch k covers [k*q, (k+1)*q) (the last takes the remainder); lanes
+	// 1..3 warm up over [k*q-back, k*q).
+	b1, b2, b3 := q, 2*q, 3*q
+	p0 := p[:b1]
+	p1 := p[b1-back : b2]
+	p2 := p[b2-back : b3]
+	p3 := p[b3-back:]
+	var s1, s2, s3 uint32
+	// Warm-up of lanes 1..3 (ignore outputs: they belong to earlier lanes).
+	for i := 0; i < back; i++ {
+		s1 = trans[s1+uint32(cls[p1[i]])]
+		s2 = trans[s2+uint32(cls[p2[i]])]
+		s3 = trans[s3+uint32(cls[p3[i]])]
+	}
+	p1, p2, p3 = p1[back:], p2[back:], p3[back:]
+	// Lockstep over the common length; each lane stops at its first hit.
+	h1, h2 := -1, -1
+	i := 0
+	for ; i < len(p0); i++ {
+		s = trans[s+uint32(cls[p0[i]])]
+		s1 = trans[s1+uint32(cls[p1[i]])]
+		s2 = trans[s2+uint32(cls[p2[i]])]
+		s3 = trans[s3+uint32(cls[p3[i]])]
+		if s >= m || s1 >= m || s2 >= m || s3 >= m {
+			break
+		}
+	}
+	if i < len(p0) {
+		// Some lane hit at i. Lane 0 first: it is exact.
+		if s >= m {
+			return s, i + 1
+		}
+		// Finish lane 0 alone: it may still hit later in its stretch.
+		if st, n := a.run(s, p0[i+1:]); n < len(p0)-i-1 || st >= m {
+			return st, i + 1 + n
+		}
+		if s1 >= m {
+			h1 = i
+		}
+		if s2 >= m {
+			h2 = i
+		}
+		// Lane 1 is now the earliest possible; its state at i is exact.
+		if h1 >= 0 {
+			return s1, b1 + i + 1
+		}
+		st, n := a.run(s1, p1[i+1:])
+		if n < len(p1)-i-1 || st >= m {
+			return st, b1 + i + 1 + n
+		}
+		if h2 >= 0 {
+			return s2, b2 + i + 1
+		}
+		st, n = a.run(s2, p2[i+1:])
+		if n < len(p2)-i-1 || st >= m {
+			return st, b2 + i + 1 + n
+		}
+		st, n = a.run(s3, p3[i+1:])
+		return st, b3 + i + 1 + n
+	}
+	// No hit in the common part; lane 3 has a remainder (len(p)%4 bytes).
+	st, n := a.run(s3, p3[len(p0):])
+	return st, b3 + len(p0) + n
+}

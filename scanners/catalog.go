@@ -1,0 +1,395 @@
+package scanners
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// RuleID identifies a rule inside one Catalog: it indexes Catalog.Rules().
+// It is not stable across catalogs built with different options; the stable
+// name is Catalog.RuleName(id).
+type RuleID uint16
+
+// Kind says what a rule finds.
+type Kind uint8
+
+const (
+	// KindSecret is a credential; it is replaced by the secret marker.
+	KindSecret Kind = iota + 1
+	// KindTag is a pseudo-instruction tag or chat-template marker; it is
+	// replaced by the tag marker.
+	KindTag
+)
+
+// ChecksumResult records whether a format with a built-in checksum verified.
+type ChecksumResult uint8
+
+const (
+	// ChecksumNone: the format has no checksum, or this match is not in the
+	// checksummed shape.
+	ChecksumNone ChecksumResult = iota
+	// ChecksumValid: the embedded checksum matches; almost surely a real token.
+	ChecksumValid
+	// ChecksumInvalid: the shape matches but the checksum does not (a
+	// placeholder, a typo, or a hand-made example). Still redacted.
+	ChecksumInvalid
+)
+
+// Finding describes one replaced match. It never holds the matched bytes.
+type Finding struct {
+	Rule     RuleID
+	Kind     Kind
+	Offset   int64 // byte offset of the match in the normalized string (counted from the last Reset)
+	Length   int   // bytes of normalized text replaced
+	Checksum ChecksumResult
+	// Fingerprint is HMAC-SHA256(key, rule name || 0x00 || matched bytes),
+	// truncated to 16 bytes, where rule name is the stable id such as
+	// "github-pat". Zero for tags.
+	Fingerprint [16]byte
+}
+
+// RuleInfo describes a rule of a Catalog.
+type RuleInfo struct {
+	ID          string // stable id, such as "github-pat"
+	Provider    string
+	Kind        Kind
+	Confidence  string // "high", "medium" or "low"
+	Description string
+	Keywords    []string // lower-case keywords that trigger the rule
+}
+
+// CustomRule is a rule supplied by policy.
+//
+// A custom rule is triggered by its keywords like a built-in one. On a hit of
+// keyword K at [ks, ke) the Pattern is evaluated on the window
+// text[ks-CustomWindow : ke+CustomWindow] (clipped to the string), and the
+// first (leftmost-first, non-overlapping, as regexp.FindAllIndex) match that
+// contains the whole keyword occurrence becomes a candidate. Matches of the
+// pattern that do not cover the keyword are ignored, so the pattern must
+// include the keyword (or its case variant). Anchors ^, $ and \b see the
+// window edges as text edges. Because evaluation uses the Go regexp package,
+// a custom rule costs more per hit than a built-in one; pick distinctive
+// keywords.
+type CustomRule struct {
+	ID          string   // unique, [a-z0-9-]+, not the id of a built-in rule
+	Keywords    []string // literal ASCII, matched case-insensitively, non-empty
+	Pattern     string   // Go regexp (RE2) syntax
+	Description string
+}
+
+// CustomWindow is how many bytes on each side of a keyword hit a custom rule's
+// pattern can see.
+const CustomWindow = 256
+
+// CatalogOptions selects and configures rules. The zero value enables every
+// built-in rule with the default markers and allowlist.
+type CatalogOptions struct {
+	Disabled []string // rule ids switched off
+	Custom   []CustomRule
+	// Allowlist holds exact strings never redacted: a candidate whose matched
+	// bytes equal an entry is dropped. Nil means DefaultAllowlist(); a
+	// non-nil empty slice means none.
+	Allowlist    []string
+	SecretMarker string // format with one %s for the rule id; default "[REDACTED:%s]"
+	TagMarker    string // default "[REMOVED_PSEUDO_INSTRUCTION_TAG]"
+	DisableTags  bool
+}
+
+// Defaults.
+const (
+	DefaultSecretMarker = "[REDACTED:%s]"
+	DefaultTagMarker    = "[REMOVED_PSEUDO_INSTRUCTION_TAG]"
+)
+
+// DefaultAllowlist returns the documentation example credentials that are
+// published by their vendors and are never real.
+func DefaultAllowlist() []string {
+	return []string{
+		"AKIAIOSFODNN7EXAMPLE",
+		"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		"AKIAI44QH8DHBEXAMPLE",
+		"je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+	}
+}
+
+// Sentinel errors, matched with errors.Is on a *CatalogError.
+var (
+	ErrUnknownRule   = errors.New("unknown rule id")
+	ErrInvalidRule   = errors.New("invalid custom rule")
+	ErrDuplicateRule = errors.New("duplicate rule id")
+	ErrInvalidMarker = errors.New("invalid marker")
+)
+
+// CatalogError reports which option was wrong. It never contains a pattern,
+// an allowlist entry or any other configured value besides a rule id.
+type CatalogError struct {
+	Rule   string // rule id concerned, if any
+	Field  string // option field: "Disabled", "Custom", "SecretMarker", "TagMarker"
+	Reason string // short fixed explanation
+	Err    error  // one of the sentinels above
+}
+
+func (e *CatalogError) Error() string {
+	if e.Rule != "" {
+		return fmt.Sprintf("scanners: %s: rule %q: %v: %s", e.Field, e.Rule, e.Err, e.Reason)
+	}
+	return fmt.Sprintf("scanners: %s: %v: %s", e.Field, e.Err, e.Reason)
+}
+
+func (e *CatalogError) Unwrap() error { return e.Err }
+
+// Catalog is a compiled set of rules: one keyword automaton for all of them.
+// It is immutable and safe for concurrent use; compile once per policy.
+type Catalog struct {
+	infos   []RuleInfo
+	rules   []*ruleDef // index == RuleID
+	ac      *automaton
+	items   [][]hitItem // per automaton state index: what to check on a hit
+	maxBack int         // max bytes before a keyword start any check reads
+	allow   map[string]struct{}
+	markers [][]byte // per RuleID
+}
+
+// hitItem is one (rule, form) to evaluate when a keyword of length kwLen ends.
+type hitItem struct {
+	rule  RuleID
+	kwLen int32
+	form  *form
+}
+
+var ruleIDRe = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// NewCatalog compiles the built-in rules (minus opts.Disabled) and the custom
+// rules into one automaton.
+func NewCatalog(opts CatalogOptions) (*Catalog, error) {
+	all := builtinRules()
+	known := make(map[string]bool, len(all))
+	for _, r := range all {
+		known[r.id] = true
+	}
+	disabled := make(map[string]bool, len(opts.Disabled))
+	for _, id := range opts.Disabled {
+		if !known[id] {
+			return nil, &CatalogError{Rule: id, Field: "Disabled", Reason: "not a built-in rule", Err: ErrUnknownRule}
+		}
+		disabled[id] = true
+	}
+	secretMarker := opts.SecretMarker
+	if secretMarker == "" {
+		secretMarker = DefaultSecretMarker
+	}
+	if strings.Count(secretMarker, "%") != 1 || strings.Count(secretMarker, "%s") != 1 {
+		return nil, &CatalogError{Field: "SecretMarker", Reason: "must contain exactly one %s and no other verb", Err: ErrInvalidMarker}
+	}
+	tagMarker := opts.TagMarker
+	if tagMarker == "" {
+		tagMarker = DefaultTagMarker
+	}
+
+	c := &Catalog{}
+	for i := range all {
+		r := &all[i]
+		if disabled[r.id] || (opts.DisableTags && r.kind == KindTag) {
+			continue
+		}
+		c.rules = append(c.rules, r)
+	}
+	seen := make(map[string]bool)
+	for _, cr := range opts.Custom {
+		r, err := compileCustom(cr, known, seen)
+		if err != nil {
+			return nil, err
+		}
+		c.rules = append(c.rules, r)
+	}
+	if len(c.rules) > 1<<16-1 {
+		return nil, &CatalogError{Field: "Custom", Reason: "too many rules", Err: ErrInvalidRule}
+	}
+
+	// One automaton over the deduplicated keywords of every enabled rule.
+	kwIndex := make(map[string]int)
+	var keywords []string
+	var kwItems [][]hitItem
+	for id, r := range c.rules {
+		info := RuleInfo{ID: r.id, Provider: r.provider, Kind: r.kind, Confidence: r.confidence, Description: r.desc}
+		for fi := range r.forms {
+			f := &r.forms[fi]
+			if f.back > c.maxBack {
+				c.maxBack = f.back
+			}
+			for _, kw := range f.keywords {
+				kw = strings.ToLower(kw)
+				k, ok := kwIndex[kw]
+				if !ok {
+					k = len(keywords)
+					kwIndex[kw] = k
+					keywords = append(keywords, kw)
+					kwItems = append(kwItems, nil)
+				}
+				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f})
+				if !containsString(info.Keywords, kw) {
+					info.Keywords = append(info.Keywords, kw)
+				}
+			}
+		}
+		c.infos = append(c.infos, info)
+		m := tagMarker
+		if r.kind == KindSecret {
+			m = fmt.Sprintf(secretMarker, r.id)
+		}
+		c.markers = append(c.markers, []byte(m))
+	}
+	if len(keywords) == 0 {
+		// An automaton needs one keyword; NUL never occurs in normalized text.
+		keywords = append(keywords, "\x00")
+		kwItems = append(kwItems, nil)
+	}
+	ac, err := newAutomaton(keywords)
+	if err != nil {
+		return nil, &CatalogError{Field: "Custom", Reason: err.Error(), Err: ErrInvalidRule}
+	}
+	c.ac = ac
+	c.items = make([][]hitItem, len(ac.outputs))
+	for s, outs := range ac.outputs {
+		for _, k := range outs {
+			c.items[s] = append(c.items[s], kwItems[k]...)
+		}
+	}
+
+	allow := opts.Allowlist
+	if allow == nil {
+		allow = DefaultAllowlist()
+	}
+	c.allow = make(map[string]struct{}, len(allow))
+	for _, a := range allow {
+		c.allow[a] = struct{}{}
+	}
+
+	// A marker must never be, or combine with its neighbours into, a match:
+	// it is built from a safe alphabet and scans clean.
+	for id, m := range c.markers {
+		if reason := c.checkMarker(m); reason != "" {
+			field := "TagMarker"
+			if c.rules[id].kind == KindSecret {
+				field = "SecretMarker"
+			}
+			return nil, &CatalogError{Rule: c.rules[id].id, Field: field, Reason: reason, Err: ErrInvalidMarker}
+		}
+	}
+	return c, nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMarker returns why m is not a safe marker, or "".
+func (c *Catalog) checkMarker(m []byte) string {
+	if len(m) == 0 {
+		return "empty"
+	}
+	for i, b := range m {
+		switch {
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+		case b == '_' || b == ':' || b == '-' || b == '.' || b == ' ' || b == '*' || b == '#':
+		case b == '[' && i == 0, b == ']' && i == len(m)-1:
+		default:
+			return "only letters, digits, _ : - . space * # and a leading [ and trailing ] are allowed"
+		}
+	}
+	// Scan the marker alone and between the bytes most likely to complete a
+	// match; nothing may be found.
+	r := c.newRedactorNoKey()
+	for _, ctx := range [][2]string{{"", ""}, {" ", " "}, {"<", ">"}, {"[", "]"}, {"<|", "|>"}} {
+		in := append(append([]byte(ctx[0]), m...), ctx[1]...)
+		r.Reset()
+		_, fs := r.Append(nil, in, true, nil)
+		if len(fs) != 0 {
+			return "marker text matches a rule"
+		}
+	}
+	return ""
+}
+
+// Rules lists the enabled rules; the index is the RuleID used in findings.
+// The returned slice is a copy.
+func (c *Catalog) Rules() []RuleInfo {
+	out := make([]RuleInfo, len(c.infos))
+	for i, r := range c.infos {
+		r.Keywords = append([]string(nil), r.Keywords...)
+		out[i] = r
+	}
+	return out
+}
+
+// RuleName returns the stable id of a rule, such as "github-pat", or "" if
+// id is out of range.
+func (c *Catalog) RuleName(id RuleID) string {
+	if int(id) >= len(c.rules) {
+		return ""
+	}
+	return c.rules[id].id
+}
+
+// compileCustom validates a custom rule and turns it into a ruleDef.
+func compileCustom(cr CustomRule, builtin, seen map[string]bool) (*ruleDef, error) {
+	bad := func(reason string, err error) error {
+		return &CatalogError{Rule: cr.ID, Field: "Custom", Reason: reason, Err: err}
+	}
+	if !ruleIDRe.MatchString(cr.ID) {
+		return nil, bad("id must match [a-z0-9-]+", ErrInvalidRule)
+	}
+	if builtin[cr.ID] || seen[cr.ID] {
+		return nil, bad("id already used", ErrDuplicateRule)
+	}
+	seen[cr.ID] = true
+	if len(cr.Keywords) == 0 {
+		return nil, bad("no keywords", ErrInvalidRule)
+	}
+	for _, kw := range cr.Keywords {
+		if len(kw) == 0 || len(kw) > maxKeywordLen {
+			return nil, bad("keyword length out of range", ErrInvalidRule)
+		}
+		for i := 0; i < len(kw); i++ {
+			if kw[i] < 0x20 || kw[i] >= 0x7f {
+				return nil, bad("keywords must be printable ASCII", ErrInvalidRule)
+			}
+		}
+	}
+	re, err := regexp.Compile(cr.Pattern)
+	if err != nil {
+		return nil, bad("pattern does not compile", ErrInvalidRule)
+	}
+	if re.MatchString("") {
+		return nil, bad("pattern matches the empty string", ErrInvalidRule)
+	}
+	return &ruleDef{
+		id:         cr.ID,
+		provider:   "custom",
+		kind:       KindSecret,
+		confidence: "medium",
+		desc:       cr.Description,
+		forms:      []form{customForm(cr.Keywords, re)},
+	}, nil
+}
+
+// builtinRules lists the built-in rules in RuleID order (before disabling).
+// Provider rules come before generic ones so that, on identical spans, the
+// more specific id is reported.
+func builtinRules() []ruleDef {
+	var rs []ruleDef
+	rs = append(rs, aiRules()...)
+	rs = append(rs, vcsRules()...)
+	rs = append(rs, cloudRules()...)
+	rs = append(rs, structuredRules()...)
+	rs = append(rs, genericSKRule())
+	rs = append(rs, tagRules()...)
+	return rs
+}

@@ -1,0 +1,360 @@
+package scanners
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"hash"
+)
+
+// MaxHold bounds the bytes a Redactor keeps between two Append calls. The
+// largest look-ahead of any rule (the private-key window, pemWindow, plus
+// its END label) and the largest look-behind (CustomWindow) fit under it.
+const MaxHold = 64 << 10
+
+// candidate is a confirmed match not yet committed to the output.
+type candidate struct {
+	start, end int64
+	rule       RuleID
+	cs         ChecksumResult
+	open       bool // private key without END in its window: end is where the window stops
+}
+
+// Redactor replaces secrets and pseudo-instruction tags in one string at a
+// time, streaming. Create one per goroutine with Catalog.NewRedactor.
+//
+// How it works: the Catalog's automaton runs over every byte once, in place
+// in src. A keyword hit hands the text around it to the checks of the rules
+// owning that keyword; a check either decides (match or not) or asks for more
+// bytes, in which case scanning pauses at that hit until more input arrives.
+// Confirmed matches become candidates; a candidate is committed once no hit
+// still to come can produce a match that starts at or before it, and then
+// overlapping candidates are resolved exactly as the whole-string reference
+// does: by start, longer first, lower RuleID first; the earliest wins, any
+// candidate starting inside it is dropped. Text before the earliest position
+// a future match could start at is final and is appended to dst.
+type Redactor struct {
+	c   *Catalog
+	mac hash.Hash
+	sum [sha256.Size]byte
+
+	// State of the current string; offsets are from the last Reset.
+	off      int64  // offset of the next input byte
+	buf      []byte // held bytes: string[bufBase : bufBase+len(buf)]
+	bufBase  int64
+	state    uint32 // automaton state after string[:scan]
+	scan     int64
+	pending  bool // a hit at scan has items from pendItem on left to check
+	pendItem int
+	hint     int64 // for the pending check (see view.hint)
+	slowTo   int64 // scan with one walk up to here (hits were dense)
+	cands    []candidate
+	out      int64 // string[:out] has been emitted (as text or marker) or dropped
+	lastEnd  int64 // end of the last committed match
+
+	cont      bool // an open private-key match is being extended
+	contRule  RuleID
+	contStart int64
+	contPos   int64
+	contCS    ChecksumResult
+
+	v view // the view handed to checks (a field so that it does not escape per hit)
+
+	// Current call.
+	src     []byte
+	srcBase int64
+	final   bool
+}
+
+// NewRedactor returns a Redactor using this catalog. fingerprintKey keys the
+// HMAC of Finding.Fingerprint; it is copied.
+func (c *Catalog) NewRedactor(fingerprintKey []byte) *Redactor {
+	k := append([]byte(nil), fingerprintKey...)
+	return &Redactor{c: c, mac: hmac.New(sha256.New, k), buf: make([]byte, 0, 512)}
+}
+
+func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
+
+// Reset starts a new string. Buffers are kept; no allocation.
+func (r *Redactor) Reset() {
+	*r = Redactor{c: r.c, mac: r.mac, buf: r.buf[:0], cands: r.cands[:0]}
+}
+
+// Append consumes src (normalized UTF-8 text; it may be split at any byte,
+// even inside a rune) and appends to dst the text that is now final: no later
+// input can change it. It holds back only bytes that a match could still
+// cover or that a check still needs (at most MaxHold). final=true flushes
+// everything and resets the Redactor for the next string. Confirmed matches
+// are replaced by markers and reported by appending to fs, in order of
+// offset.
+func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
+	r.src, r.srcBase, r.final = src, r.off, final
+	end := r.off + int64(len(src))
+	r.off = end
+	for {
+		if r.pending && !r.checkHit(end) {
+			break
+		}
+		if r.scan >= end {
+			break
+		}
+		r.scanSome(end)
+	}
+	dst, fs = r.settle(dst, fs, end)
+	r.keep(end)
+	r.src = nil
+	if final {
+		r.Reset()
+	}
+	return dst, fs
+}
+
+// Held returns the number of bytes held back since the last Append.
+func (r *Redactor) Held() int { return len(r.buf) }
+
+func (r *Redactor) bufEnd() int64 { return r.bufBase + int64(len(r.buf)) }
+
+// seg returns the longest contiguous run of input starting at p.
+func (r *Redactor) seg(p int64) []byte {
+	if p < r.bufEnd() {
+		return r.buf[p-r.bufBase:]
+	}
+	return r.src[p-r.srcBase:]
+}
+
+// window returns string[lo:hi] contiguously, copying the needed part of src
+// behind the held bytes when the range starts in them.
+func (r *Redactor) window(lo, hi int64) []byte {
+	if lo >= r.srcBase {
+		return r.src[lo-r.srcBase : hi-r.srcBase]
+	}
+	if e := r.bufEnd(); hi > e {
+		r.buf = append(r.buf, r.src[e-r.srcBase:hi-r.srcBase]...)
+	}
+	return r.buf[lo-r.bufBase : hi-r.bufBase]
+}
+
+// emit appends string[lo:hi] to dst.
+func (r *Redactor) emit(dst []byte, lo, hi int64) []byte {
+	if lo >= hi {
+		return dst
+	}
+	if e := r.bufEnd(); lo < e {
+		dst = append(dst, r.buf[lo-r.bufBase:min(hi, e)-r.bufBase]...)
+		lo = e
+	}
+	if lo < hi {
+		dst = append(dst, r.src[lo-r.srcBase:hi-r.srcBase]...)
+	}
+	return dst
+}
+
+// hashRange feeds string[lo:hi] to the fingerprint HMAC.
+func (r *Redactor) hashRange(lo, hi int64) {
+	if lo >= hi {
+		return
+	}
+	if e := r.bufEnd(); lo < e {
+		r.mac.Write(r.buf[lo-r.bufBase : min(hi, e)-r.bufBase])
+		lo = e
+	}
+	if lo < hi {
+		r.mac.Write(r.src[lo-r.srcBase : hi-r.srcBase])
+	}
+}
+
+// scanSome runs the automaton from scan until a hit or the end of input.
+func (r *Redactor) scanSome(end int64) {
+	ac := r.c.ac
+	p := r.seg(r.scan)
+	var n int
+	if r.scan < r.slowTo {
+		if lim := r.slowTo - r.scan; int64(len(p)) > lim {
+			p = p[:lim]
+		}
+		r.state, n = ac.run(r.state, p)
+	} else {
+		r.state, n = ac.run4(r.state, p)
+	}
+	r.scan += int64(n)
+	if r.state >= ac.matchMin {
+		r.pending, r.pendItem, r.hint = true, 0, -1
+		r.slowTo = r.scan + 512
+	}
+}
+
+// checkHit evaluates the pending hit's remaining items. It returns false if a
+// check needs bytes that have not arrived yet.
+func (r *Redactor) checkHit(end int64) bool {
+	c := r.c
+	items := c.items[c.ac.stateIndex(r.state)]
+	for ; r.pendItem < len(items); r.pendItem++ {
+		it := &items[r.pendItem]
+		f := it.form
+		ks := r.scan - int64(it.kwLen)
+		lo := max(0, ks-int64(f.back))
+		hi := min(end, ks+int64(f.ahead))
+		r.v = view{data: r.window(lo, hi), base: lo, atEnd: r.final && hi == end, hint: &r.hint}
+		v := &r.v
+		res := f.check(v, int(ks-lo), int(r.scan-lo))
+		switch res.status {
+		case resMore:
+			if hi < end || r.final {
+				// The check wants more than its declared ahead: a rule
+				// bug. Treat as no match rather than stall.
+				break
+			}
+			return false
+		case resMatch:
+			if len(c.allow) != 0 {
+				if _, ok := c.allow[string(v.data[res.start:res.end])]; ok {
+					break
+				}
+			}
+			r.addCand(candidate{start: lo + int64(res.start), end: lo + int64(res.end), rule: it.rule, cs: res.cs})
+		case resOpen:
+			r.addCand(candidate{start: lo + int64(res.start), end: lo + int64(res.end), rule: it.rule, cs: res.cs, open: true})
+		}
+		r.hint = -1
+	}
+	r.pending = false
+	return true
+}
+
+// addCand inserts in (start, open first, longer first, rule) order.
+func (r *Redactor) addCand(x candidate) {
+	r.cands = append(r.cands, x)
+	i := len(r.cands) - 1
+	for ; i > 0 && candLess(&x, &r.cands[i-1]); i-- {
+		r.cands[i] = r.cands[i-1]
+	}
+	r.cands[i] = x
+}
+
+func candLess(a, b *candidate) bool {
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	if a.open != b.open {
+		return a.open
+	}
+	if a.end != b.end {
+		return a.end > b.end
+	}
+	return a.rule < b.rule
+}
+
+// frontier is the earliest offset at which a match not yet known could
+// start: everything before it is decided.
+func (r *Redactor) frontier(end int64) int64 {
+	if r.final && !r.pending && r.scan >= end {
+		return end
+	}
+	d := int64(r.c.ac.depth[r.c.ac.stateIndex(r.state)])
+	return max(0, r.scan-d-int64(r.c.maxBack))
+}
+
+// settle extends an open private-key match, commits decided candidates and
+// emits final text.
+func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Finding) {
+	front := r.frontier(end)
+	head := 0
+	for {
+		if r.cont {
+			fs = r.extend(fs, end)
+		}
+		limit := front
+		if r.cont {
+			limit = min(limit, r.contPos)
+		}
+		opened := false
+		for head < len(r.cands) && r.cands[head].start < limit {
+			x := r.cands[head]
+			head++
+			if r.cont || x.start < r.lastEnd {
+				continue // inside a committed match
+			}
+			dst = r.emit(dst, r.out, x.start)
+			dst = append(dst, r.c.markers[x.rule]...)
+			rule := r.c.rules[x.rule]
+			if rule.kind == KindTag {
+				fs = append(fs, Finding{Rule: x.rule, Kind: KindTag, Offset: x.start, Length: int(x.end - x.start)})
+				r.out, r.lastEnd = x.end, x.end
+				continue
+			}
+			r.mac.Reset()
+			r.mac.Write([]byte(rule.id))
+			r.mac.Write([]byte{0})
+			r.hashRange(x.start, x.end)
+			if x.open {
+				r.cont, r.contRule, r.contStart, r.contPos, r.contCS = true, x.rule, x.start, x.end, x.cs
+				r.out, r.lastEnd = x.end, x.end
+				opened = true
+				break
+			}
+			fs = append(fs, r.finding(x.rule, x.start, x.end, x.cs))
+			r.out, r.lastEnd = x.end, x.end
+		}
+		if !opened {
+			break
+		}
+	}
+	// Drop the consumed candidates, keep capacity.
+	n := copy(r.cands, r.cands[head:])
+	r.cands = r.cands[:n]
+	if !r.cont && front > r.out {
+		dst = r.emit(dst, r.out, front)
+		r.out = front
+	}
+	return dst, fs
+}
+
+func (r *Redactor) finding(id RuleID, start, end int64, cs ChecksumResult) Finding {
+	f := Finding{Rule: id, Kind: KindSecret, Offset: start, Length: int(end - start), Checksum: cs}
+	copy(f.Fingerprint[:], r.mac.Sum(r.sum[:0]))
+	return f
+}
+
+// extend advances the open private-key match over the input that is there;
+// see pemContinue for what it covers.
+func (r *Redactor) extend(fs []Finding, end int64) []Finding {
+	for r.cont {
+		lo := r.contPos
+		hi := end
+		if lo < r.srcBase {
+			hi = min(end, max(r.bufEnd(), lo+128))
+		}
+		d := r.window(lo, hi)
+		next, done := pemContinue(d, 0, r.final && hi == end)
+		r.hashRange(lo, lo+int64(next))
+		r.contPos = lo + int64(next)
+		if done {
+			r.cont = false
+			r.out, r.lastEnd = r.contPos, r.contPos
+			fs = append(fs, r.finding(r.contRule, r.contStart, r.contPos, r.contCS))
+			break
+		}
+		if hi == end {
+			break
+		}
+	}
+	return fs
+}
+
+// keep moves the bytes still needed into buf.
+func (r *Redactor) keep(end int64) {
+	from := min(r.frontier(end), r.out)
+	if r.cont {
+		from = min(from, r.contPos)
+	}
+	if r.final {
+		from = end
+	}
+	if e := r.bufEnd(); from < e {
+		n := copy(r.buf, r.buf[from-r.bufBase:])
+		r.buf = r.buf[:n]
+		r.buf = append(r.buf, r.src[e-r.srcBase:]...)
+	} else {
+		r.buf = append(r.buf[:0], r.src[from-r.srcBase:]...)
+	}
+	r.bufBase = from
+}

@@ -1,0 +1,351 @@
+package scanners
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// This file is a deliberately simple second implementation of the rules:
+// whole string at once, Go regexps instead of hand-written checks, no
+// automaton, no streaming. The differential tests and FuzzRedactor demand
+// that the Redactor produce exactly the same output and findings.
+//
+// Semantics shared by both (the contract): every case-insensitive occurrence
+// of a form's keyword is a place where the form may match; candidates are
+// ordered by start, then longer first, then lower RuleID; the first is taken
+// and every candidate starting before the end of a taken one is dropped.
+
+// refForm is one way a rule can match in the reference.
+type refForm struct {
+	keywords []string
+	// at reports a match starting near keyword occurrence p of s; atKw, if
+	// set instead, also gets the keyword length.
+	at   func(s string, p int) (start, end int, cs ChecksumResult, ok bool)
+	atKw func(s string, p, kwLen int) (start, end int, cs ChecksumResult, ok bool)
+}
+
+// refToken: re (anchored) matched at the keyword; the byte before must not be
+// in notBefore and the byte after must not be in notAfter (bracket classes).
+func refToken(keywords []string, re, notBefore, notAfter string, post func(m string) (bool, ChecksumResult)) refForm {
+	rx := regexp.MustCompile(`^(?:` + re + `)`)
+	nb := regexp.MustCompile(`^[` + notBefore + `]$`)
+	na := regexp.MustCompile(`^[` + notAfter + `]$`)
+	return refForm{keywords: keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+		m := rx.FindStringIndex(s[p:])
+		if m == nil {
+			return 0, 0, 0, false
+		}
+		e := p + m[1]
+		if p > 0 && nb.MatchString(s[p-1:p]) || e < len(s) && na.MatchString(s[e:e+1]) {
+			return 0, 0, 0, false
+		}
+		cs := ChecksumNone
+		if post != nil {
+			var ok bool
+			if ok, cs = post(s[p:e]); !ok {
+				return 0, 0, 0, false
+			}
+		}
+		return p, e, cs, true
+	}}
+}
+
+var (
+	refUpper     = regexp.MustCompile(`[A-Z]`)
+	refLower     = regexp.MustCompile(`[a-z]`)
+	refDigit     = regexp.MustCompile(`[0-9]`)
+	refB64Pad    = regexp.MustCompile(`^[A-Za-z0-9+/=]$`)
+	refBody36    = regexp.MustCompile(`^[A-Za-z0-9]{36}$`)
+	refSegment   = regexp.MustCompile(`[A-Za-z0-9]{16,}`)
+	refPEMBody   = regexp.MustCompile(`^[A-Za-z0-9+/=\t\n\f\r ]*`)
+	refFormsOnce sync.Once
+	refFormsMap  map[string][]refForm
+)
+
+func refCRC(tok string) (bool, ChecksumResult) {
+	body := tok[strings.IndexByte(tok, '_')+1:]
+	if !refBody36.MatchString(body) {
+		return true, ChecksumNone
+	}
+	v := crc32.ChecksumIEEE([]byte(body[:30]))
+	enc := ""
+	for i := 0; i < 6; i++ {
+		enc = string("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"[v%62]) + enc
+		v /= 62
+	}
+	if enc == body[30:] {
+		return true, ChecksumValid
+	}
+	return true, ChecksumInvalid
+}
+
+func refMixed(m string) bool {
+	n := 0
+	for _, re := range []*regexp.Regexp{refUpper, refLower, refDigit} {
+		if re.MatchString(m) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// refForms maps rule ids to reference forms.
+func refForms() map[string][]refForm {
+	const ws = `[\t\n\f\r ]`
+	gh := func(p string) refForm {
+		return refToken([]string{p}, p+`[A-Za-z0-9_]{20,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, func(m string) (bool, ChecksumResult) { return refCRC(m) })
+	}
+	return map[string][]refForm{
+		"openai": {
+			refToken([]string{"sk-proj-", "sk-svcacct-", "sk-admin-"}, `sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil),
+			refToken([]string{"sk-"}, `sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}`, `A-Za-z0-9_`, `A-Za-z0-9_-`, nil),
+		},
+		"anthropic": {refToken([]string{"sk-ant-api03-", "sk-ant-admin01-"}, `sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{32,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
+		"huggingface": {refToken([]string{"hf_"}, `hf_[A-Za-z]{34,64}`, `A-Za-z0-9_`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
+			return refUpper.MatchString(m[3:]) && refLower.MatchString(m[3:]), ChecksumNone
+		})},
+		"github-pat":          {gh("ghp_")},
+		"github-oauth":        {gh("gho_")},
+		"github-app":          {gh("ghu_"), gh("ghs_")},
+		"github-refresh":      {gh("ghr_")},
+		"github-fine-grained": {refToken([]string{"github_pat_"}, `github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil)},
+		"gitlab-pat":          {refToken([]string{"glpat-"}, `glpat-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
+		"npm": {refToken([]string{"npm_"}, `npm_[A-Za-z0-9]{36}`, `A-Za-z0-9_`, `A-Za-z0-9_`, func(m string) (bool, ChecksumResult) {
+			return refCRC(m)
+		})},
+		"aws-access-key-id": {refToken([]string{"akia", "asia", "abia", "acca"}, `(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}`, `A-Za-z0-9_+/=`, `A-Za-z0-9_+/=`, nil)},
+		"aws-secret-access-key": {{
+			keywords: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret_key"},
+			at: func() func(string, int) (int, int, ChecksumResult, bool) {
+				rx := regexp.MustCompile("^(?i:secret_access_key|secretaccesskey|secret-access-key|aws_secret_key)[\\t\\n\\f\\r \"'`:=>,\\\\(]{1,24}([A-Za-z0-9+/]{40})")
+				return func(s string, p int) (int, int, ChecksumResult, bool) {
+					m := rx.FindStringSubmatchIndex(s[p:])
+					if m == nil {
+						return 0, 0, 0, false
+					}
+					a, e := p+m[2], p+m[3]
+					if e < len(s) && refB64Pad.MatchString(s[e:e+1]) {
+						return 0, 0, 0, false
+					}
+					if !refUpper.MatchString(s[a:e]) || !refLower.MatchString(s[a:e]) {
+						return 0, 0, 0, false
+					}
+					return a, e, ChecksumNone, true
+				}
+			}(),
+		}},
+		"google-api-key": {refToken([]string{"aiza"}, `AIza[A-Za-z0-9_-]{35}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
+		"stripe": {
+			refToken([]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, `[sr]k_(?:live|test)_[A-Za-z0-9]{16,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil),
+			refToken([]string{"whsec_"}, `whsec_[A-Za-z0-9]{32,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil),
+		},
+		"sendgrid": {refToken([]string{"sg."}, `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, nil)},
+		"slack": {
+			refToken([]string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, `(?:xox[bpares]|xapp)-[A-Za-z0-9-]{10,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`,
+				func(m string) (bool, ChecksumResult) { return refDigit.MatchString(m[5:]), ChecksumNone }),
+			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
+		},
+		"jwt": {refToken([]string{"eyj"}, `eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*`, `A-Za-z0-9_.-`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
+			if len(m) > 8192 || strings.IndexByte(m, '.') > 1024 {
+				return false, ChecksumNone
+			}
+			h, err := base64.RawURLEncoding.DecodeString(m[:strings.IndexByte(m, '.')])
+			hs := strings.TrimSpace(string(h))
+			return err == nil && strings.HasPrefix(hs, "{") && strings.Contains(hs, `"alg"`) && json.Valid([]byte(hs)), ChecksumNone
+		})},
+		"private-key": {{keywords: []string{"-----begin"}, at: refPEM}},
+		"generic-sk": {refToken([]string{"sk-"}, `sk-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
+			for _, part := range refSegment.FindAllString(m[3:], -1) {
+				if refMixed(part) {
+					return true, ChecksumNone
+				}
+			}
+			return false, ChecksumNone
+		})},
+		"pseudo-tag": {{
+			keywords: []string{"</", "< ", "<\t", "<\n", "<\r", "<\f", "<system", "<developer", "<instructions", "<tool", "<assistant", "<user", "<important"},
+			at: func() func(string, int) (int, int, ChecksumResult, bool) {
+				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)\b`)
+				return func(s string, p int) (int, int, ChecksumResult, bool) {
+					m := rx.FindStringIndex(s[p:])
+					if m == nil {
+						return 0, 0, 0, false
+					}
+					e := p + m[1]
+					if j := strings.IndexByte(s[e:min(len(s), e+512)], '>'); j >= 0 {
+						return p, e + j + 1, ChecksumNone, true
+					}
+					return p, e, ChecksumNone, true
+				}
+			}(),
+		}},
+		"chat-template": {
+			refRegexp([]string{"<|", "< ", "<\t", "<\n", "<\r", "<\f"}, `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),
+			refRegexp([]string{"[inst", "[/", "[ ", "[\t", "[\n", "[\r", "[\f"}, `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:inst)`+ws+`{0,16}\]`),
+			refRegexp([]string{"<<sys", "<</", "<< ", "<<\t", "<<\n", "<<\r", "<<\f"}, `<<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:sys)`+ws+`{0,16}>>`),
+		},
+	}
+}
+
+func refRegexp(keywords []string, re string) refForm {
+	rx := regexp.MustCompile(`^(?:` + re + `)`)
+	return refForm{keywords: keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+		m := rx.FindStringIndex(s[p:])
+		if m == nil {
+			return 0, 0, 0, false
+		}
+		return p, p + m[1], ChecksumNone, true
+	}}
+}
+
+var refPEMHeader = regexp.MustCompile(`^-----BEGIN ([A-Z0-9 ]{0,48})-----`)
+
+// refPEM: whole-block private key, failing closed (see pemForm, pemContinue).
+func refPEM(s string, p int) (int, int, ChecksumResult, bool) {
+	m := refPEMHeader.FindStringSubmatchIndex(s[p:])
+	if m == nil {
+		return 0, 0, 0, false
+	}
+	label := strings.TrimRight(s[p+m[2]:p+m[3]], " ")
+	if !strings.HasSuffix(label, "PRIVATE KEY") && !strings.HasSuffix(label, "PRIVATE KEY BLOCK") {
+		return 0, 0, 0, false
+	}
+	hdrEnd, win := p+m[1], p+pemWindow
+	closeAt := func(e int) int {
+		if c := strings.Index(s[e:min(len(s), e+85)], "-----"); c >= 0 {
+			return e + c + 5
+		}
+		return e
+	}
+	if to := min(len(s), win); hdrEnd < to {
+		if j := strings.Index(s[hdrEnd:to], "-----END"); j >= 0 {
+			return p, closeAt(hdrEnd + j + 8), ChecksumNone, true
+		}
+	}
+	if len(s) <= win {
+		return p, len(s), ChecksumNone, true
+	}
+	i := win + len(refPEMBody.FindString(s[win:]))
+	if strings.HasPrefix(s[i:], "-----END") {
+		return p, closeAt(i + 8), ChecksumNone, true
+	}
+	return p, i, ChecksumNone, true
+}
+
+// refCustom mirrors CustomRule's documented semantics.
+func refCustom(cr CustomRule) refForm {
+	rx := regexp.MustCompile(cr.Pattern)
+	return refForm{keywords: cr.Keywords, atKw: func(s string, p int, kwLen int) (int, int, ChecksumResult, bool) {
+		lo, hi := max(0, p-CustomWindow), min(len(s), p+kwLen+CustomWindow)
+		for _, m := range rx.FindAllStringIndex(s[lo:hi], -1) {
+			if lo+m[0] <= p && lo+m[1] >= p+kwLen {
+				return lo + m[0], lo + m[1], ChecksumNone, true
+			}
+		}
+		return 0, 0, 0, false
+	}}
+}
+
+// refCand is a reference candidate.
+type refCand struct {
+	start, end int
+	rule       RuleID
+	cs         ChecksumResult
+}
+
+// refRedact redacts s at once under the catalog built from opts.
+func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string, []Finding) {
+	refFormsOnce.Do(func() { refFormsMap = refForms() })
+	forms := refFormsMap
+	customs := map[string]CustomRule{}
+	for _, cr := range opts.Custom {
+		customs[cr.ID] = cr
+	}
+	allow := opts.Allowlist
+	if allow == nil {
+		allow = DefaultAllowlist()
+	}
+	lower := strings.ToLower(s)
+	var cands []refCand
+	for id, info := range cat.Rules() {
+		fl := forms[info.ID]
+		if cr, ok := customs[info.ID]; ok {
+			fl = []refForm{refCustom(cr)}
+		}
+		if fl == nil {
+			panic("no reference for rule " + info.ID)
+		}
+		for _, f := range fl {
+			for _, kw := range f.keywords {
+				kw = strings.ToLower(kw)
+				for p := 0; p+len(kw) <= len(s); p++ {
+					if lower[p:p+len(kw)] != kw {
+						continue
+					}
+					var a, e int
+					var cs ChecksumResult
+					var ok bool
+					if f.atKw != nil {
+						a, e, cs, ok = f.atKw(s, p, len(kw))
+					} else {
+						a, e, cs, ok = f.at(s, p)
+					}
+					if !ok || containsString(allow, s[a:e]) {
+						continue
+					}
+					cands = append(cands, refCand{a, e, RuleID(id), cs})
+				}
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if a.end != b.end {
+			return a.end > b.end
+		}
+		return a.rule < b.rule
+	})
+	secretMarker := opts.SecretMarker
+	if secretMarker == "" {
+		secretMarker = DefaultSecretMarker
+	}
+	tagMarker := opts.TagMarker
+	if tagMarker == "" {
+		tagMarker = DefaultTagMarker
+	}
+	var out strings.Builder
+	var fs []Finding
+	pos := 0
+	for _, c := range cands {
+		if c.start < pos {
+			continue
+		}
+		out.WriteString(s[pos:c.start])
+		info := cat.Rules()[c.rule]
+		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(c.start), Length: c.end - c.start}
+		if info.Kind == KindTag {
+			out.WriteString(tagMarker)
+		} else {
+			out.WriteString(fmt.Sprintf(secretMarker, info.ID))
+			f.Checksum = c.cs
+			mac := hmac.New(sha256.New, key)
+			mac.Write([]byte(info.ID + "\x00" + s[c.start:c.end]))
+			copy(f.Fingerprint[:], mac.Sum(nil))
+		}
+		fs = append(fs, f)
+		pos = c.end
+	}
+	out.WriteString(s[pos:])
+	return out.String(), fs
+}

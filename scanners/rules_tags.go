@@ -1,0 +1,231 @@
+package scanners
+
+// Pseudo-instruction tags and chat-template markers. Their keywords are the
+// opening bracket plus what can follow it, so that ordinary "<" and "[" in
+// code (a<b, <div>, x[i]) do not even reach a check.
+
+// pseudoTagNames are the element names the seed guard neutralizes.
+var pseudoTagNames = []string{"system", "developer", "instructions", "tool", "assistant", "user", "important"}
+
+const (
+	tagMaxSpace = 256 // longest whitespace run accepted inside a tag's opening
+	tagMaxAttrs = 512 // how far after the name a closing '>' is looked for
+	tmplMaxName = 40  // longest name in <|name|>
+	tmplMaxWS   = 16  // longest whitespace run inside a chat-template marker
+)
+
+func tagRules() []ruleDef {
+	return []ruleDef{
+		{
+			id: "pseudo-tag", provider: "prompt-injection", kind: KindTag, confidence: "high",
+			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)\\b [^>]* >, any case; without '>' in 512 bytes the opening part alone",
+			forms: []form{pseudoTagForm()},
+			tp: []string{
+				"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
+				"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
+			},
+			fp: []string{"user", "system prompt", "a < b", "<users>", "<system_prompt>", "<div>", "<-ch", "<</SYSTEM_X>>"},
+		},
+		{
+			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
+			desc:  "chat-template control markers: <|name|> (1-40 of [A-Za-z0-9_]), [INST], [/INST], <<SYS>>, <</SYS>>; any case, whitespace inside tolerated",
+			forms: []form{chatPipeForm(), instForm(), sysForm()},
+			tp: []string{
+				"<|im_start|>", "<|im_end|>", "<|system|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
+				"<|endoftext|>", "<| im_start |>", "[INST]", "[/INST]", "[ inst ]", "[ / INST]", "<<SYS>>", "<</SYS>>", "<< sys >>",
+			},
+			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b"},
+		},
+	}
+}
+
+func isWordByte(c byte) bool { return setWord[c] }
+
+// skipSpace advances over at most max whitespace bytes; ok is false if the
+// run is longer.
+func skipSpace(d []byte, i, max int) (int, bool) {
+	s := i
+	for i < len(d) && setSpace[d[i]] {
+		if i-s >= max {
+			return i, false
+		}
+		i++
+	}
+	return i, true
+}
+
+// matchFold reports whether d[i:] starts with lower-case ASCII word w, in any
+// case; more is true when d ends before it can tell.
+func matchFold(d []byte, i int, w string) (ok, short bool) {
+	for j := 0; j < len(w); j++ {
+		if i+j >= len(d) {
+			return false, true
+		}
+		if lowerASCII(d[i+j]) != w[j] {
+			return false, false
+		}
+	}
+	return true, false
+}
+
+func pseudoTagForm() form {
+	kws := []string{"</", "< ", "<\t", "<\n", "<\r", "<\f"}
+	longest := 0
+	for _, n := range pseudoTagNames {
+		kws = append(kws, "<"+n)
+		longest = max(longest, len(n))
+	}
+	return form{
+		keywords: kws,
+		back:     1,
+		ahead:    1 + tagMaxSpace + 1 + tagMaxSpace + longest + 1 + tagMaxAttrs,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			i, ok := skipSpace(d, ks+1, tagMaxSpace)
+			if !ok {
+				return noMatch
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i < len(d) && d[i] == '/' {
+				if i, ok = skipSpace(d, i+1, tagMaxSpace); !ok {
+					return noMatch
+				}
+				if v.more(i) {
+					return result{status: resMore}
+				}
+			}
+			if i >= len(d) {
+				return noMatch
+			}
+			name := -1
+			for n, w := range pseudoTagNames {
+				ok, short := matchFold(d, i, w)
+				if short && !v.atEnd {
+					return result{status: resMore}
+				}
+				if ok {
+					name = n
+					break
+				}
+			}
+			if name < 0 {
+				return noMatch
+			}
+			e := i + len(pseudoTagNames[name])
+			if v.more(e) {
+				return result{status: resMore}
+			}
+			if e < len(d) && isWordByte(d[e]) {
+				return noMatch
+			}
+			for j := e; j < e+tagMaxAttrs; j++ {
+				if j >= len(d) {
+					if !v.atEnd {
+						return result{status: resMore}
+					}
+					break
+				}
+				if d[j] == '>' {
+					return result{status: resMatch, start: ks, end: j + 1}
+				}
+			}
+			return result{status: resMatch, start: ks, end: e}
+		},
+	}
+}
+
+// chatPipeForm: < ws* | ws* name ws* | ws* >, name 1..40 of [A-Za-z0-9_].
+func chatPipeForm() form {
+	return form{
+		keywords: []string{"<|", "< ", "<\t", "<\n", "<\r", "<\f"},
+		back:     1,
+		ahead:    1 + 4*tmplMaxWS + tmplMaxName + 4,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			steps := [...]byte{'|', 0, '|', '>'}
+			i := ks + 1
+			for _, want := range steps {
+				var ok bool
+				if i, ok = skipSpace(d, i, tmplMaxWS); !ok {
+					return noMatch
+				}
+				if v.more(i) {
+					return result{status: resMore}
+				}
+				if i >= len(d) {
+					return noMatch
+				}
+				if want != 0 {
+					if d[i] != want {
+						return noMatch
+					}
+					i++
+					continue
+				}
+				s := i
+				for i < len(d) && i-s <= tmplMaxName && isWordByte(d[i]) {
+					i++
+				}
+				if n := i - s; n == 0 || n > tmplMaxName {
+					return noMatch
+				}
+			}
+			return result{status: resMatch, start: ks, end: i}
+		},
+	}
+}
+
+// bracketForm: open ws* (/ ws*)? word ws* close, word in any case.
+func bracketForm(open, word, close string, kws []string) form {
+	return form{
+		keywords: kws,
+		back:     1,
+		ahead:    len(open) + 3*tmplMaxWS + 1 + len(word) + len(close) + 1,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if string(d[ks:ks+len(open)]) != open {
+				return noMatch
+			}
+			i, ok := skipSpace(d, ks+len(open), tmplMaxWS)
+			if !ok {
+				return noMatch
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i < len(d) && d[i] == '/' {
+				if i, ok = skipSpace(d, i+1, tmplMaxWS); !ok {
+					return noMatch
+				}
+			}
+			m, short := matchFold(d, i, word)
+			if short && !v.atEnd {
+				return result{status: resMore}
+			}
+			if !m {
+				return noMatch
+			}
+			if i, ok = skipSpace(d, i+len(word), tmplMaxWS); !ok {
+				return noMatch
+			}
+			m, short = matchFold(d, i, close)
+			if short && !v.atEnd {
+				return result{status: resMore}
+			}
+			if !m {
+				return noMatch
+			}
+			return result{status: resMatch, start: ks, end: i + len(close)}
+		},
+	}
+}
+
+func instForm() form {
+	return bracketForm("[", "inst", "]", []string{"[inst", "[/", "[ ", "[\t", "[\n", "[\r", "[\f"})
+}
+
+func sysForm() form {
+	return bracketForm("<<", "sys", ">>", []string{"<<sys", "<</", "<< ", "<<\t", "<<\n", "<<\r", "<<\f"})
+}

@@ -1,0 +1,236 @@
+package scanners
+
+import (
+	"regexp"
+	"strings"
+)
+
+// This file holds the machinery rules are declared with. A rule is a stable
+// id, some metadata, one or more forms, and example tables. A form owns
+// keywords and a check: on every occurrence of one of its keywords the check
+// looks at the text around the occurrence and says whether a match starts
+// and ends there.
+//
+// A check sees a window of the string (a view) and must be a pure function of
+// the string: if it needs bytes beyond the view and the view does not reach
+// the end of the string, it answers resMore and is called again with more
+// bytes. To keep the Redactor's hold-back bounded each form declares how far
+// before the keyword start (back) and after it (ahead) it may read.
+
+// ruleDef is a rule declaration.
+type ruleDef struct {
+	id         string
+	provider   string
+	kind       Kind
+	confidence string
+	desc       string
+	forms      []form
+	// Examples checked by TestRuleExamples: each tp must be found (as the
+	// whole string, or inside the surrounding text when it contains a
+	// space), each fp must not.
+	tp, fp []string
+}
+
+// form is one way a rule can match.
+type form struct {
+	keywords []string // ASCII, matched case-insensitively
+	back     int      // bytes before the keyword start the check reads (>= 1 for a boundary)
+	ahead    int      // bytes from the keyword start the check reads at most
+	check    func(v *view, ks, ke int) result
+}
+
+// view is a window of the string being scanned.
+type view struct {
+	data  []byte
+	base  int64 // offset of data[0] in the string
+	atEnd bool  // data ends where the string ends
+	// hint, if not nil, lets a check that is asked again about the same hit
+	// (with more data) remember how far it already searched (an offset in
+	// the string). Only an optimization: results must not depend on it.
+	hint *int64
+}
+
+// more reports whether the check must wait: index i is past the data and the
+// string goes on.
+func (v *view) more(i int) bool { return i >= len(v.data) && !v.atEnd }
+
+type resStatus uint8
+
+const (
+	resNo    resStatus = iota // no match at this hit
+	resMatch                  // match [start, end)
+	resMore                   // need more bytes
+	resOpen                   // match from start whose end lies beyond end (private-key continuation)
+)
+
+// result is what a check answers; start and end are indexes into view.data.
+type result struct {
+	status     resStatus
+	start, end int
+	cs         ChecksumResult
+}
+
+var noMatch = result{}
+
+// byteSet is a set of bytes; indexing by a byte needs no bounds check.
+type byteSet [256]bool
+
+func makeSet(spec string) *byteSet {
+	var s byteSet
+	for i := 0; i < len(spec); i++ {
+		if i+2 < len(spec) && spec[i+1] == '-' {
+			for c := int(spec[i]); c <= int(spec[i+2]); c++ {
+				s[c] = true
+			}
+			i += 2
+			continue
+		}
+		s[spec[i]] = true
+	}
+	return &s
+}
+
+func union(sets ...*byteSet) *byteSet {
+	var s byteSet
+	for _, x := range sets {
+		for i, ok := range x {
+			if ok {
+				s[i] = true
+			}
+		}
+	}
+	return &s
+}
+
+// Character sets shared by rules.
+var (
+	setAlnum     = makeSet("A-Za-z0-9")
+	setWord      = makeSet("A-Za-z0-9_")
+	setWordDash  = makeSet("A-Za-z0-9_-")
+	setBase64    = makeSet("A-Za-z0-9+/")
+	setBase64Pad = makeSet("A-Za-z0-9+/=")
+	setUpperB32  = makeSet("A-Z2-7")
+	setLetters   = makeSet("A-Za-z")
+	setSpace     = makeSet("\t\n\f\r ") // RE2 \s
+)
+
+// tokenSpec declares the common shape "literal prefix, then a run of body
+// bytes": prefix must match exactly (case-sensitive unless fold), must not
+// be preceded by a byte of notBefore, the body is the maximal run of body
+// bytes (min..max long), and the byte after it must not be in notAfter. A
+// validate func can check structure and checksums on the body.
+type tokenSpec struct {
+	prefixes  []string
+	fold      bool
+	body      *byteSet
+	min, max  int
+	notBefore *byteSet // default: body ∪ [A-Za-z0-9_]
+	notAfter  *byteSet // default: body ∪ [A-Za-z0-9_]
+	validate  func(body []byte) (bool, ChecksumResult)
+}
+
+func (t tokenSpec) form() form {
+	if t.notBefore == nil {
+		t.notBefore = union(t.body, setWord)
+	}
+	if t.notAfter == nil {
+		t.notAfter = union(t.body, setWord)
+	}
+	longest := 0
+	var kws []string
+	for _, p := range t.prefixes {
+		if len(p) > longest {
+			longest = len(p)
+		}
+		if kw := strings.ToLower(p); !containsString(kws, kw) {
+			kws = append(kws, kw)
+		}
+	}
+	return form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check}
+}
+
+func (t *tokenSpec) check(v *view, ks, ke int) result {
+	d := v.data
+	pre := d[ks:ke]
+	ok := false
+	for _, p := range t.prefixes {
+		if len(p) == len(pre) && (string(pre) == p || t.fold && strings.EqualFold(string(pre), p)) {
+			ok = true
+			break
+		}
+	}
+	if !ok || ks > 0 && t.notBefore[d[ks-1]] {
+		return noMatch
+	}
+	i, lim := ke, ke+t.max
+	for i < len(d) && i <= lim && t.body[d[i]] {
+		i++
+	}
+	if i > lim {
+		return noMatch // longer than any such token: something else
+	}
+	if v.more(i) {
+		return result{status: resMore}
+	}
+	if i-ke < t.min || i < len(d) && t.notAfter[d[i]] {
+		return noMatch
+	}
+	cs := ChecksumNone
+	if t.validate != nil {
+		var good bool
+		if good, cs = t.validate(d[ke:i]); !good {
+			return noMatch
+		}
+	}
+	return result{status: resMatch, start: ks, end: i, cs: cs}
+}
+
+// hasClasses counts which of upper, lower and digit occur in b.
+func hasClasses(b []byte) (upper, lower, digit bool) {
+	for _, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case '0' <= c && c <= '9':
+			digit = true
+		}
+	}
+	return
+}
+
+// customForm evaluates a policy regexp around each keyword hit; see
+// CustomRule for the exact semantics.
+func customForm(keywords []string, re *regexp.Regexp) form {
+	maxKw := 0
+	for _, k := range keywords {
+		if len(k) > maxKw {
+			maxKw = len(k)
+		}
+	}
+	return form{
+		keywords: keywords,
+		back:     CustomWindow,
+		ahead:    maxKw + CustomWindow,
+		check: func(v *view, ks, ke int) result {
+			lo := ks - CustomWindow
+			if lo < 0 {
+				lo = 0 // the view starts at the string start (or CustomWindow before ks)
+			}
+			hi := ke + CustomWindow
+			if hi > len(v.data) {
+				if !v.atEnd {
+					return result{status: resMore}
+				}
+				hi = len(v.data)
+			}
+			for _, m := range re.FindAllIndex(v.data[lo:hi], -1) {
+				if lo+m[0] <= ks && lo+m[1] >= ke {
+					return result{status: resMatch, start: lo + m[0], end: lo + m[1]}
+				}
+			}
+			return noMatch
+		},
+	}
+}
