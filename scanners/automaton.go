@@ -267,6 +267,9 @@ func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
 		if n < len(p2)-i-1 || st >= m {
 			return st, b2 + i + 1 + n
 		}
+		if s3 >= m {
+			return s3, b3 + i + 1
+		}
 		st, n = a.run(s3, p3[i+1:])
 		return st, b3 + i + 1 + n
 	}

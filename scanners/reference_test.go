@@ -273,7 +273,11 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 	if allow == nil {
 		allow = DefaultAllowlist()
 	}
-	lower := strings.ToLower(s)
+	lb := []byte(s)
+	for i, c := range lb {
+		lb[i] = lowerASCII(c) // ASCII only, byte for byte, like the automaton
+	}
+	lower := string(lb)
 	var cands []refCand
 	for id, info := range cat.Rules() {
 		fl := forms[info.ID]
