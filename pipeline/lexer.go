@@ -234,19 +234,19 @@ func (p *pass) lexNumber(b []byte, i int) int {
 		if !ok {
 			break
 		}
-		i++
 		p.numLen++
-	}
-	if p.numLen > maxNumberLen {
-		p.failf(CodeBoundExceeded, "number-length", p.inOff+int64(i))
-		return i
+		if p.numLen > maxNumberLen {
+			p.failf(CodeBoundExceeded, "number-length", p.inOff+int64(i))
+			return i
+		}
+		i++
 	}
 	if p.numEmit && i > start {
 		p.em.raw(b[start:i])
 	}
 	if i < n {
 		// The number ended at b[i], which belongs to what follows.
-		p.endNumber()
+		p.endNumber(p.inOff + int64(i))
 		if p.fail != nil {
 			return i
 		}
@@ -257,12 +257,13 @@ func (p *pass) lexNumber(b []byte, i int) int {
 	return i
 }
 
-func (p *pass) endNumber() {
+// endNumber ends a number at input offset off (the byte after it).
+func (p *pass) endNumber(off int64) {
 	switch p.numSt {
 	case 2, 3, 5, 8:
 		p.endValue()
 	default:
-		p.failf(CodeInvalidJSON, "bad-number", p.inOff)
+		p.failf(CodeInvalidJSON, "bad-number", off)
 	}
 }
 
@@ -328,6 +329,7 @@ func (p *pass) lexString(b []byte, i int) int {
 		default: // an invalid or incomplete UTF-8 sequence
 			if !utf8.FullRune(b[i:]) {
 				p.partN = copy(p.part[:], b[i:])
+				p.partOff = p.inOff + int64(i)
 				return n
 			}
 			p.invalidUTF8(p.inOff + int64(i))
@@ -350,9 +352,10 @@ func (p *pass) finishPartial(b []byte, i int) int {
 		}
 		r, size := utf8.DecodeRune(tmp[:k])
 		if r == utf8.RuneError && size == 1 {
-			p.invalidUTF8(p.inOff + int64(i))
+			p.invalidUTF8(p.partOff)
 			copy(p.part[:], p.part[1:p.partN])
 			p.partN--
+			p.partOff++
 			continue
 		}
 		p.strBytes(tmp[:size])
@@ -422,9 +425,10 @@ func (p *pass) lexEscape(b []byte, i int) int {
 	case r >= 0xD800 && r <= 0xDBFF:
 		if p.hiSur != 0 {
 			p.hiSur = 0
-			p.invalidUTF8(off)
+			p.invalidUTF8(p.hiSurOff)
 		}
 		p.hiSur = r
+		p.hiSurOff = off
 		return i + 1
 	case r >= 0xDC00 && r <= 0xDFFF:
 		if p.hiSur == 0 {
@@ -464,7 +468,7 @@ func (p *pass) strBytes(d []byte) {
 	if p.hiSur != 0 {
 		p.hiSur = 0
 		if p.e.pol.InvalidUTF8 == "reject" {
-			p.failf(CodeInvalidJSON, "invalid-utf8", p.inOff)
+			p.failf(CodeInvalidJSON, "invalid-utf8", p.hiSurOff)
 			return
 		}
 		p.ev.InvalidUTF8++

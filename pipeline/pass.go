@@ -139,6 +139,8 @@ type pass struct {
 	esc       uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2
 	uacc      rune
 	hiSur     rune
+	hiSurOff  int64 // input offset of the pending high surrogate escape
+	partOff   int64 // input offset of the first byte in part
 	part      [4]byte
 	partN     int
 	strStart  int64 // input offset of the opening quote
@@ -353,7 +355,7 @@ func (p *pass) finishDoc() {
 	switch p.st {
 	case lxEnd:
 	case lxNumber:
-		p.endNumber()
+		p.endNumber(p.inOff)
 		if p.fail == nil && len(p.stack) == 0 {
 			p.st = lxEnd
 			return

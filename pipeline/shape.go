@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"hash/maphash"
 	"strconv"
 
@@ -286,6 +287,8 @@ func (p *pass) dropMember(f *frame, b bounds.Bound, off int64) bool {
 	return true
 }
 
+var metaPrefixBytes = []byte(MetaPrefix)
+
 var protoKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
 
 // keyDone decides what to do with the member whose key was just read.
@@ -335,7 +338,12 @@ func (p *pass) keyDone(off int64) {
 
 // memberNext gives the role of a member's value from its object and key.
 func (p *pass) memberNext(f *frame, key []byte) next {
-	k := string(key) // the compiler does not allocate for switch comparisons
+	// Every key with a role is short; a long key is just data. The
+	// conversion of at most 32 bytes stays on the stack.
+	var k string
+	if len(key) <= 32 {
+		k = string(key)
+	}
 	tool := p.info.Kind == KindToolResult
 	switch f.role {
 	case roleTop, roleResult:
@@ -384,7 +392,7 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 		}
 		return next{region: regionText}
 	case roleMeta:
-		if len(k) >= len(MetaPrefix) && k[:len(MetaPrefix)] == MetaPrefix {
+		if bytes.HasPrefix(key, metaPrefixBytes) {
 			p.ev.DroppedKeys++
 			return next{drop: true}
 		}

@@ -250,7 +250,7 @@ func (p *pass) endString(off int64) {
 	if p.hiSur != 0 {
 		p.hiSur = 0
 		if p.e.pol.InvalidUTF8 == "reject" {
-			p.failf(CodeInvalidJSON, "invalid-utf8", off)
+			p.failf(CodeInvalidJSON, "invalid-utf8", p.hiSurOff)
 			return
 		}
 		p.ev.InvalidUTF8++
