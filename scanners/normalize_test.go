@@ -1,0 +1,375 @@
+package scanners
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// normCase is one table case; its name says what it shows.
+type normCase struct {
+	name    string
+	in      string
+	want    string
+	removed map[NormClass]int64
+	changed bool
+}
+
+var normCases = []normCase{
+	{name: "Empty", in: "", want: ""},
+	{name: "ASCII", in: "plain <system> text", want: "plain <system> text"},
+	{name: "TabNewlineCRKept", in: "a\tb\nc\r\nd", want: "a\tb\nc\r\nd"},
+	{name: "ZeroWidthSpace", in: "sys\u200btem", want: "system", removed: map[NormClass]int64{NormZeroWidth: 1}},
+	{name: "ZeroWidthJoinerNonJoiner", in: "a\u200cb\u200dc\u2060d\ufeffe", want: "abcde", removed: map[NormClass]int64{NormZeroWidth: 4}},
+	{name: "InvisibleMath", in: "f\u2061x\u2062y\u2063z\u2064", want: "fxyz", removed: map[NormClass]int64{NormZeroWidth: 4}},
+	{name: "BidiOverride", in: "abc\u202edcba\u202c", want: "abcdcba", removed: map[NormClass]int64{NormBidi: 2}},
+	{name: "BidiMarksIsolates", in: "\u200ea\u200f\u061cb\u2066c\u2069", want: "abc", removed: map[NormClass]int64{NormBidi: 5}},
+	{name: "TagChars", in: "hi\U000E0041\U000E0042\U000E007F", want: "hi", removed: map[NormClass]int64{NormTagChar: 3}},
+	{name: "TagBlockUnassigned", in: "x\U000E0000\U000E0002y", want: "xy", removed: map[NormClass]int64{NormTagChar: 2}},
+	{name: "VS16AfterEmoji", in: "\u2764\ufe0f ok", want: "\u2764 ok", removed: map[NormClass]int64{NormVariationSelector: 1}},
+	{name: "VSSupplement", in: "\u845b\U000E0100", want: "\u845b", removed: map[NormClass]int64{NormVariationSelector: 1}},
+	{name: "TerminalEscape", in: "\x1b[31mred\x1b[0m", want: "[31mred[0m", removed: map[NormClass]int64{NormControl: 2}},
+	{name: "C0Controls", in: "a\x00b\x07c\x0bd\x0ce\x7f", want: "abcde", removed: map[NormClass]int64{NormControl: 5}},
+	{name: "C1CSI", in: "a\u009b31mb\u0085c", want: "a31mbc", removed: map[NormClass]int64{NormControl: 2}},
+	{name: "SoftHyphen", in: "pass\u00adword", want: "password", removed: map[NormClass]int64{NormDefaultIgnorable: 1}},
+	{name: "HangulFillers", in: "a\u3164b\uffa0c\u115fd\u1160e", want: "abcde", removed: map[NormClass]int64{NormDefaultIgnorable: 4}},
+	{name: "MongolianAndCGJ", in: "a\u180bb\u180ec\u034fd", want: "abcd", removed: map[NormClass]int64{NormDefaultIgnorable: 3}},
+	{name: "MusicalFormat", in: "a\U0001D173b\U0001BCA0c", want: "abc", removed: map[NormClass]int64{NormDefaultIgnorable: 2}},
+	{name: "KeptFormatChars", in: "\u0600\u06dd\ufff9\U00013430", want: "\u0600\u06dd\ufff9\U00013430"},
+	{name: "ReplacementCharKept", in: "a\ufffdb", want: "a\ufffdb"},
+	{name: "FullWidth", in: "＜ｓｙｓｔｅｍ＞", want: "<system>", changed: true},
+	{name: "Ligature", in: "ﬁle", want: "file", changed: true},
+	{name: "Superscripts", in: "x² + y³ = zⁿ", want: "x2 + y3 = zn", changed: true},
+	{name: "Compose", in: "e\u0301", want: "\u00e9", changed: true},
+	{name: "AlreadyComposed", in: "caf\u00e9 na\u00efve", want: "caf\u00e9 na\u00efve"},
+	{name: "StripThenCompose", in: "e\u200b\u0301", want: "\u00e9", changed: true, removed: map[NormClass]int64{NormZeroWidth: 1}},
+	{name: "ControlThenCompose", in: "e\x1b\u0301", want: "\u00e9", changed: true, removed: map[NormClass]int64{NormControl: 1}},
+	{name: "Reorder", in: "a\u0301\u0323", want: "\u1ea1\u0301", changed: true},
+	{name: "ComposedPlusMark", in: "\u00e9\u0323", want: "\u1eb9\u0301", changed: true},
+	{name: "HangulJamo", in: "\u1100\u1161\u11a8", want: "\uac01", changed: true},
+	{name: "HangulCompatJamo", in: "\u3131\u314f", want: "\uac00", changed: true},
+	{name: "HangulLVPlusT", in: "\uac00\u11a8", want: "\uac01", changed: true},
+	{name: "HangulSyllables", in: "\ud55c\uad6d\uc5b4", want: "\ud55c\uad6d\uc5b4"},
+	{name: "Cyrillic", in: "\u0438\u0306 \u0439", want: "\u0439 \u0439", changed: true},
+	{name: "Devanagari", in: "\u0915\u094d\u0937", want: "\u0915\u094d\u0937"},
+	{name: "Nukta", in: "\u0928\u093c", want: "\u0929", changed: true},
+	{name: "Spaces", in: "a\u00a0b\u2003c\u3000d", want: "a b c d", changed: true},
+	{name: "EmojiZWJ", in: "\U0001F468\u200d\U0001F469\u200d\U0001F467", want: "\U0001F468\U0001F469\U0001F467", removed: map[NormClass]int64{NormZeroWidth: 2}},
+	{name: "LeadingMark", in: "\u0301abc", want: "\u0301abc"},
+	{name: "HalfwidthKatakanaVoiced", in: "\uff76\uff9e", want: "\u30ac", changed: true},
+	{name: "ExpandingRune", in: "\ufdfa", want: "\u0635\u0644\u0649 \u0627\u0644\u0644\u0647 \u0639\u0644\u064a\u0647 \u0648\u0633\u0644\u0645", changed: true},
+}
+
+// stripAll is the reference for removal: drop every rune stripClass names.
+func stripAll(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if _, ok := stripClass(r); !ok {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// refNormalize is the reference Normalizer: strip, norm.NFKC, then take out
+// the U+034F norm inserts into runs of more than 30 non-starters.
+func refNormalize(s string) string {
+	return strings.ReplaceAll(norm.NFKC.String(stripAll(s)), "\u034f", "")
+}
+
+func normalizeOnce(n *Normalizer, s string) string {
+	n.Reset()
+	return string(n.Append(nil, []byte(s), true))
+}
+
+// normalizeSplit feeds s in chunks of about size bytes, each extended to
+// the next rune boundary.
+func normalizeSplit(n *Normalizer, s string, size int) string {
+	n.Reset()
+	var out []byte
+	for len(s) > 0 {
+		k := min(size, len(s))
+		for k < len(s) && !utf8.RuneStart(s[k]) {
+			k++
+		}
+		out = n.Append(out, []byte(s[:k]), false)
+		if n.carryLen() > MaxNormCarry {
+			panic("carry over MaxNormCarry")
+		}
+		s = s[k:]
+	}
+	return string(n.Append(out, nil, true))
+}
+
+func TestNormClassString(t *testing.T) {
+	want := []string{"zero-width", "bidi", "tag-char", "variation-selector", "control", "default-ignorable"}
+	for c := range NumNormClasses {
+		if got := c.String(); got != want[c] {
+			t.Errorf("NormClass(%d).String() = %q, want %q", c, got, want[c])
+		}
+	}
+	if got := NumNormClasses.String(); got != "unknown" {
+		t.Errorf("NumNormClasses.String() = %q", got)
+	}
+}
+
+func TestNormalizer(t *testing.T) {
+	for _, tc := range normCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n Normalizer
+			if got := normalizeOnce(&n, tc.in); got != tc.want {
+				t.Errorf("Append(%+q) = %+q, want %+q", tc.in, got, tc.want)
+			}
+			st := n.Stats()
+			for c := range NumNormClasses {
+				if st.Removed[c] != tc.removed[c] {
+					t.Errorf("Removed[%v] = %d, want %d", c, st.Removed[c], tc.removed[c])
+				}
+			}
+			if st.NFKCChanged != tc.changed {
+				t.Errorf("NFKCChanged = %v, want %v", st.NFKCChanged, tc.changed)
+			}
+			if ref := refNormalize(tc.in); ref != tc.want {
+				t.Errorf("reference(%+q) = %+q, want %+q", tc.in, ref, tc.want)
+			}
+		})
+	}
+}
+
+func TestNormalizerDisableNFKC(t *testing.T) {
+	n := Normalizer{DisableNFKC: true}
+	in := "＜ｓｙｓ\u200bｔｅｍ＞ e\u0301\x1b[0m"
+	n.Reset()
+	got := string(n.Append(nil, []byte(in), false))
+	got = string(n.Append([]byte(got), []byte("\u202e!"), true))
+	if want := "＜ｓｙｓｔｅｍ＞ e\u0301[0m!"; got != want {
+		t.Errorf("got %+q, want %+q", got, want)
+	}
+	st := n.Stats()
+	if st.Removed[NormZeroWidth] != 1 || st.Removed[NormControl] != 1 || st.Removed[NormBidi] != 1 || st.NFKCChanged {
+		t.Errorf("Stats = %+v", st)
+	}
+}
+
+func TestNormalizerInvalidUTF8(t *testing.T) {
+	for _, disable := range []bool{false, true} {
+		n := Normalizer{DisableNFKC: disable}
+		n.Reset()
+		got := string(n.Append(nil, []byte("a\xffb\xe2\x80"), true))
+		if want := "a\ufffdb\ufffd\ufffd"; got != want {
+			t.Errorf("DisableNFKC=%v: got %+q, want %+q", disable, got, want)
+		}
+	}
+}
+
+// trickyInputs mix scripts, combining sequences, long runs of non-starters,
+// emoji sequences and Hangul jamo.
+func trickyInputs() []string {
+	in := []string{
+		"Hello, мир! 你好 (こんにちは) 안녕하세요 مرحبا שלום नमस्ते",
+		"e\u0301a\u0308o\u0302\u0323 \u1e9b\u0323 \u0344\u0301 \u0f73\u0f75 \u00e9\u0323\u0301",
+		"\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466 \U0001F3F3\ufe0f\u200d\U0001F308 \U0001F44D\U0001F3FD",
+		"\u1100\u1161\u11a8\u1100\u1161 \uac00\u11a8\u11a8 \u115f\u1160\u1100",
+		"\uff76\uff9e\uff8a\uff9f \uff21\uff42\uff43\uff10 \ufb01\ufb02 \u2460 \u33a1 \u00bd",
+		"\x1b[1;31mERROR\x1b[0m\u009b2J \u202eevil\u202c \U000E0049\U000E0047\U000E004E",
+		"s\u200by\u00ads\u2060t\ufeffe\u034fm \u0301\u200b\u0301 e\u034f\u0301",
+		"a" + strings.Repeat("\u0301", 100) + "b",
+		"a" + strings.Repeat("\u0323\u0301", 70) + "\u0915\u094d\u0937",
+		strings.Repeat("\u0344", 47) + "x" + strings.Repeat("\u0f73", 33),
+		"\uac01" + strings.Repeat("\u0301", 40) + "\u00e9" + strings.Repeat("\u0316", 29) + "\u0301",
+		strings.Repeat("\u0301\u200b", 45) + "\uff9e" + strings.Repeat("\u0300", 31),
+		"\ufdfa\u0301 \u0958\u093c ṩ \u212b \u2126",
+	}
+	for _, tc := range normCases {
+		in = append(in, tc.in)
+	}
+	return in
+}
+
+func TestNormalizerSplitInvariance(t *testing.T) {
+	var n Normalizer
+	for _, in := range trickyInputs() {
+		want := normalizeOnce(&n, in)
+		wantStats := n.Stats()
+		if ref := refNormalize(in); want != ref {
+			t.Errorf("Append(%+q) = %+q, reference %+q", in, want, ref)
+		}
+		for size := 1; size <= 64; size++ {
+			if got := normalizeSplit(&n, in, size); got != want {
+				t.Errorf("split %d: Append(%+q) = %+q, want %+q", size, in, got, want)
+			}
+			if got := n.Stats(); got != wantStats {
+				t.Errorf("split %d: Stats(%+q) = %+v, want %+v", size, in, got, wantStats)
+			}
+		}
+	}
+}
+
+// TestNormalizerMatchesNFKC checks against plain norm.NFKC, with no cut of
+// long non-starter runs, for inputs that have none.
+func TestNormalizerMatchesNFKC(t *testing.T) {
+	var n Normalizer
+	for _, in := range trickyInputs() {
+		want := norm.NFKC.String(stripAll(in))
+		if strings.Contains(want, "\u034f") {
+			continue // a run of more than 30 non-starters
+		}
+		if got := normalizeOnce(&n, in); got != want {
+			t.Errorf("Append(%+q) = %+q, want %+q", in, got, want)
+		}
+	}
+}
+
+// TestNormalizerCodePoints checks every code point: NFKC never yields a
+// removed rune from a kept one, and the table agrees with norm.
+func TestNormalizerCodePoints(t *testing.T) {
+	tab := normTab()
+	var n Normalizer
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		s := string(r)
+		e := tab.lookup(r)
+		if c, ok := stripClass(r); ok {
+			if e != entStrip|uint8(c) {
+				t.Errorf("%U: entry %#x, want removed in class %v", r, e, c)
+			}
+			if got := normalizeOnce(&n, s); got != "" {
+				t.Errorf("%U: Append = %+q, want removed", r, got)
+			}
+			continue
+		}
+		out := norm.NFKC.String(s)
+		for _, x := range out {
+			if c, ok := stripClass(x); ok {
+				t.Errorf("NFKC(%U) = %+q contains %U of class %v", r, out, x, c)
+			}
+		}
+		switch {
+		case e&entLeadMask != 0:
+		case e&entChanged != 0:
+			if got := tab.single(r); got != out {
+				t.Errorf("%U: single = %+q, want %+q", r, got, out)
+			}
+		default:
+			if out != s {
+				t.Errorf("%U: marked unchanged but NFKC gives %+q", r, out)
+			}
+		}
+		if got := normalizeOnce(&n, s); got != out {
+			t.Errorf("%U: Append = %+q, want %+q", r, got, out)
+		}
+	}
+}
+
+// TestNormalizerNonStarterCounts checks the Stream-Safe counts in the table
+// against where norm itself inserts U+034F.
+func TestNormalizerNonStarterCounts(t *testing.T) {
+	tab := normTab()
+	hasCGJ := func(s string) bool { return strings.Contains(norm.NFKC.String(s), "\u034f") }
+	mark := "\u0301"
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if 0xD800 <= r && r <= 0xDFFF {
+			continue
+		}
+		e := tab.lookup(r)
+		if e&entStrip != 0 {
+			continue
+		}
+		lead, trail := int(e&entLeadMask), int(e&entTrailMask>>entTrailShift)
+		p := norm.NFKC.Properties([]byte(string(r)))
+		if lead == 0 && trail == 0 && p.BoundaryBefore() && p.Decomposition() == nil {
+			continue
+		}
+		s := string(r)
+		if lead > 0 {
+			if lead != trail {
+				t.Errorf("%U: lead %d != trail %d", r, lead, trail)
+			}
+			if hasCGJ("a"+strings.Repeat(mark, 30-lead)+s) || !hasCGJ("a"+strings.Repeat(mark, 31-lead)+s) {
+				t.Errorf("%U: lead count %d disagrees with norm", r, lead)
+			}
+			continue
+		}
+		if !p.BoundaryBefore() {
+			t.Errorf("%U: lead 0 but no boundary before", r)
+		}
+		if hasCGJ(s+strings.Repeat(mark, 30-trail)) || !hasCGJ(s+strings.Repeat(mark, 31-trail)) {
+			t.Errorf("%U: trail count %d disagrees with norm", r, trail)
+		}
+	}
+}
+
+// TestNormalizerCarryBound feeds 10 MB of combining marks in small chunks and
+// checks the carry never exceeds MaxNormCarry.
+func TestNormalizerCarryBound(t *testing.T) {
+	chunk := []byte(strings.Repeat("\u0301\u0323\u0344", 5)) // 30 bytes
+	for _, start := range []string{"", "a", "\uac01", "\u0344"} {
+		var n Normalizer
+		out := n.Append(nil, []byte(start), false)
+		total, maxCarry := 0, 0
+		for total < 10<<20 {
+			out = n.Append(out[:0], chunk, false)
+			maxCarry = max(maxCarry, n.carryLen())
+			total += len(chunk)
+			if strings.Contains(string(out), "\u034f") {
+				t.Fatalf("start %+q: output contains U+034F", start)
+			}
+		}
+		out = n.Append(out[:0], nil, true)
+		if n.carryLen() != 0 {
+			t.Errorf("start %+q: carry %d after final", start, n.carryLen())
+		}
+		if maxCarry > MaxNormCarry {
+			t.Errorf("start %+q: carry reached %d > MaxNormCarry %d", start, maxCarry, MaxNormCarry)
+		}
+	}
+}
+
+func TestNormalizerAllocs(t *testing.T) {
+	in := []byte(strings.Join(trickyInputs(), " "))
+	var n Normalizer
+	dst := make([]byte, 0, 8*len(in))
+	n.Append(dst, in, true) // build the table
+	allocs := testing.AllocsPerRun(20, func() {
+		n.Reset()
+		out := n.Append(dst[:0], in[:len(in)/2], false)
+		n.Append(out, in[len(in)/2:], true)
+	})
+	if allocs != 0 {
+		t.Errorf("Append allocates %v times per run, want 0", allocs)
+	}
+}
+
+func TestAsciiSpan(t *testing.T) {
+	kept := func(c byte) bool { return c >= 0x20 && c < 0x7f || c == '\t' || c == '\n' || c == '\r' }
+	for _, s := range []string{"", "abc", "abcdefgh", "abcdefghijklmnopq", "abc\x00", "abcdefgh\x7f",
+		"abcdefghij\x1f", "abcdefghijkl\x80", "~~~~~~~~ ~~~\n", "\ta\n\r\tb\ncdefghijklmn\x0bop"} {
+		want := 0
+		for want < len(s) && kept(s[want]) {
+			want++
+		}
+		for i := 0; i <= want; i++ {
+			if got := asciiSpan([]byte(s), i); got != want {
+				t.Errorf("asciiSpan(%q, %d) = %d, want %d", s, i, got, want)
+			}
+		}
+	}
+	for b := range 256 {
+		for pos := range 16 {
+			s := []byte("aaaaaaa\naaaaaaaaaaaaaaaaaaaa")
+			s[pos] = byte(b)
+			want := len(s)
+			if !kept(byte(b)) {
+				want = pos
+			}
+			if got := asciiSpan(s, 0); got != want {
+				t.Errorf("asciiSpan with byte %#x at %d = %d, want %d", b, pos, got, want)
+			}
+		}
+	}
+}
