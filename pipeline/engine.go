@@ -112,6 +112,9 @@ func NewEngine(p *Policy) (*Engine, error) {
 		e.mime[m] = true
 	}
 	e.pool.New = func() any { return newPass(e) }
+	// Build the normalizer's tables now rather than inside the first pass.
+	var n scanners.Normalizer
+	n.Append(nil, []byte("\u00e9"), true)
 	return e, nil
 }
 
