@@ -98,6 +98,9 @@ const (
 	ReasonNameInvalid      Reason = "name_invalid"
 	ReasonTTLInvalid       Reason = "ttl_invalid"
 	ReasonAppStateTooLarge Reason = "app_state_too_large"
+	// ReasonRequestMalformed is for a request envelope (for example a NATS
+	// message) that does not decode.
+	ReasonRequestMalformed Reason = "request_malformed"
 
 	// Form elicitation reasons.
 	ReasonFormNoPolicy       Reason = "form_no_policy"

@@ -1,0 +1,447 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
+)
+
+// This file is the NATS side of statekeys: the request/reply subjects
+// mcp.state.seal and mcp.state.verify, served by every worker in one queue
+// group, with evidence published on mcp.evidence.<tenant>. MCP servers in
+// any language ask the fleet to seal and verify their requestState and
+// never hold a key. Payloads are documented in docs/statekeys.md.
+
+// Subjects and defaults of the state service.
+const (
+	SubjectStateSeal   = "mcp.state.seal"
+	SubjectStateVerify = "mcp.state.verify"
+	// DefaultStateQueue is the queue group the state service joins.
+	DefaultStateQueue = "mcp-state"
+	// DefaultEvidencePrefix is where evidence goes: <prefix>.<tenant>.
+	DefaultEvidencePrefix = "mcp.evidence"
+	// DefaultStateMaxRequestBytes caps one request message.
+	DefaultStateMaxRequestBytes = 2 << 20
+	// evidenceNoTenant is the subject token used when a request carried
+	// no valid tenant.
+	evidenceNoTenant = "_invalid"
+)
+
+// StateService serves mcp.state.seal and mcp.state.verify.
+type StateService struct {
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	ring *statekeys.Keyring
+	cfg  stateConfig
+
+	mu      sync.Mutex
+	keeper  *statekeys.Keeper
+	subs    []*nats.Subscription
+	sem     chan struct{}
+	wg      sync.WaitGroup
+	cancel  context.CancelFunc
+	started bool
+}
+
+type stateConfig struct {
+	queue           string
+	evidencePrefix  string
+	maxRequestBytes int
+	concurrency     int
+	replay          ReplayBucketConfig
+	store           statekeys.Store
+	keeperOpts      []statekeys.Option
+	keySource       *KVKeySource
+	onError         func(error)
+}
+
+// StateOption configures a StateService; options validate at once.
+type StateOption func(*stateConfig) error
+
+var errStateOption = errors.New("worker: invalid state service option")
+
+// WithStateQueue sets the queue group (default DefaultStateQueue).
+func WithStateQueue(q string) StateOption {
+	return func(c *stateConfig) error {
+		if q == "" {
+			return errStateOption
+		}
+		c.queue = q
+		return nil
+	}
+}
+
+// WithEvidencePrefix sets the evidence subject prefix (default
+// DefaultEvidencePrefix).
+func WithEvidencePrefix(p string) StateOption {
+	return func(c *stateConfig) error {
+		if p == "" || p[len(p)-1] == '.' {
+			return errStateOption
+		}
+		c.evidencePrefix = p
+		return nil
+	}
+}
+
+// WithStateMaxRequestBytes caps one request message (default
+// DefaultStateMaxRequestBytes).
+func WithStateMaxRequestBytes(n int) StateOption {
+	return func(c *stateConfig) error {
+		if n < 1024 {
+			return errStateOption
+		}
+		c.maxRequestBytes = n
+		return nil
+	}
+}
+
+// WithStateConcurrency sets how many requests one service handles at once
+// (default GOMAXPROCS).
+func WithStateConcurrency(n int) StateOption {
+	return func(c *stateConfig) error {
+		if n < 1 {
+			return errStateOption
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// WithReplayBucket sets the single-use KV bucket configuration (default
+// DefaultReplayBucketConfig).
+func WithReplayBucket(b ReplayBucketConfig) StateOption {
+	return func(c *stateConfig) error {
+		if b.Bucket == "" || b.Replicas < 0 {
+			return errStateOption
+		}
+		c.replay = b
+		return nil
+	}
+}
+
+// WithReplayStore replaces the JetStream KV single-use store (for a fleet
+// that shares another store; the default creates the KV bucket).
+func WithReplayStore(s statekeys.Store) StateOption {
+	return func(c *stateConfig) error {
+		if s == nil {
+			return errStateOption
+		}
+		c.store = s
+		return nil
+	}
+}
+
+// WithKeeperOptions passes options to statekeys.New (TTL, limits, policy
+// keys, form policies).
+func WithKeeperOptions(o ...statekeys.Option) StateOption {
+	return func(c *stateConfig) error {
+		c.keeperOpts = append(c.keeperOpts, o...)
+		return nil
+	}
+}
+
+// WithKVKeySource makes Start watch a key ring kept in a NATS KV bucket and
+// swap it into the Keyring on every change, so rotation needs no restart.
+func WithKVKeySource(src KVKeySource) StateOption {
+	return func(c *stateConfig) error {
+		if src.KV == nil {
+			return errStateOption
+		}
+		c.keySource = &src
+		return nil
+	}
+}
+
+// WithStateErrorHandler receives operational errors (publish failures, key
+// ring reload failures). They carry codes, never key material or payloads.
+func WithStateErrorHandler(f func(error)) StateOption {
+	return func(c *stateConfig) error {
+		c.onError = f
+		return nil
+	}
+}
+
+// NewStateService returns a service sealing with ring's active key. Start
+// creates the single-use KV bucket (unless WithReplayStore) and subscribes.
+func NewStateService(nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyring, opts ...StateOption) (*StateService, error) {
+	if nc == nil || ring == nil || ring.Ring() == nil {
+		return nil, errStateOption
+	}
+	cfg := stateConfig{
+		queue:           DefaultStateQueue,
+		evidencePrefix:  DefaultEvidencePrefix,
+		maxRequestBytes: DefaultStateMaxRequestBytes,
+		concurrency:     runtime.GOMAXPROCS(0),
+		replay:          DefaultReplayBucketConfig(),
+		onError:         func(error) {},
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.store == nil && js == nil {
+		return nil, errStateOption
+	}
+	return &StateService{nc: nc, js: js, ring: ring, cfg: cfg}, nil
+}
+
+// Start prepares the store, starts the key watch if configured, and
+// subscribes to both subjects in the queue group.
+func (s *StateService) Start(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return errors.New("worker: state service already started")
+	}
+	store := s.cfg.store
+	if store == nil {
+		kv, err := EnsureReplayBucket(ctx, s.js, s.cfg.replay)
+		if err != nil {
+			return err
+		}
+		store = NewKVStore(kv)
+	}
+	k, err := statekeys.New(s.ring, store, s.cfg.keeperOpts...)
+	if err != nil {
+		return err
+	}
+	s.keeper = k
+	runCtx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	if s.cfg.keySource != nil {
+		if err := s.cfg.keySource.Watch(runCtx, s.ring, s.cfg.onError); err != nil {
+			cancel()
+			return err
+		}
+	}
+	s.sem = make(chan struct{}, s.cfg.concurrency)
+	for _, subj := range []string{SubjectStateSeal, SubjectStateVerify} {
+		sub, err := s.nc.QueueSubscribe(subj, s.cfg.queue, s.dispatch)
+		if err != nil {
+			s.unsubscribe()
+			cancel()
+			return err
+		}
+		s.subs = append(s.subs, sub)
+	}
+	fctx := ctx
+	if _, ok := ctx.Deadline(); !ok {
+		var fcancel context.CancelFunc
+		fctx, fcancel = context.WithTimeout(ctx, 10*time.Second)
+		defer fcancel()
+	}
+	if err := s.nc.FlushWithContext(fctx); err != nil {
+		s.unsubscribe()
+		cancel()
+		return err
+	}
+	s.started = true
+	return nil
+}
+
+// Stop unsubscribes, waits for requests in flight, and stops the key watch.
+// Requests not yet taken are left to the other members of the queue group
+// (or to the requester's timeout).
+func (s *StateService) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		return nil
+	}
+	err := s.unsubscribe()
+	s.wg.Wait()
+	s.cancel()
+	s.started = false
+	return err
+}
+
+func (s *StateService) unsubscribe() error {
+	var first error
+	for _, sub := range s.subs {
+		if err := sub.Unsubscribe(); err != nil && first == nil && !errors.Is(err, nats.ErrConnectionClosed) {
+			first = err
+		}
+	}
+	s.subs = nil
+	return first
+}
+
+// dispatch runs on the subscription's goroutine; it bounds concurrency by
+// blocking until a slot is free, which pushes back on the subscription.
+func (s *StateService) dispatch(m *nats.Msg) {
+	s.sem <- struct{}{}
+	s.wg.Add(1)
+	go func() {
+		defer func() { <-s.sem; s.wg.Done() }()
+		s.handle(m)
+	}()
+}
+
+// Wire payloads (docs/statekeys.md).
+
+type sealRequestWire struct {
+	Identity      statekeys.Identity          `json:"identity"`
+	Operation     statekeys.Operation         `json:"operation"`
+	InputRequests json.RawMessage             `json:"inputRequests,omitempty"`
+	FormPolicy    *statekeys.SignedFormPolicy `json:"formPolicy,omitempty"`
+	TTLSeconds    int                         `json:"ttlSeconds,omitempty"`
+	AppState      []byte                      `json:"appState,omitempty"` // base64
+}
+
+type sealReplyWire struct {
+	OK           bool       `json:"ok"`
+	RequestState string     `json:"requestState,omitempty"`
+	FlowID       string     `json:"flowId,omitempty"`
+	KeyID        string     `json:"keyId,omitempty"`
+	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
+	Error        *errorWire `json:"error,omitempty"`
+}
+
+type verifyRequestWire struct {
+	RequestState   string                        `json:"requestState"`
+	Identity       statekeys.Identity            `json:"identity"`
+	Operation      statekeys.Operation           `json:"operation"`
+	InputRequests  json.RawMessage               `json:"inputRequests,omitempty"`
+	InputResponses json.RawMessage               `json:"inputResponses,omitempty"`
+	URLCompletions map[string]statekeys.Identity `json:"urlCompletions,omitempty"`
+}
+
+type verifyReplyWire struct {
+	OK             bool                               `json:"ok"`
+	FlowID         string                             `json:"flowId,omitempty"`
+	KeyID          string                             `json:"keyId,omitempty"`
+	ExpiresAt      *time.Time                         `json:"expiresAt,omitempty"`
+	InputResponses map[string]statekeys.InputResponse `json:"inputResponses,omitempty"`
+	AppState       []byte                             `json:"appState,omitempty"`
+	Error          *errorWire                         `json:"error,omitempty"`
+}
+
+type errorWire struct {
+	Code    statekeys.Code `json:"code"`
+	Message string         `json:"message"`
+}
+
+func errorReply(err error) *errorWire {
+	c := statekeys.CodeOf(err)
+	return &errorWire{Code: c, Message: statekeys.PublicMessage(c)}
+}
+
+func (s *StateService) handle(m *nats.Msg) {
+	if m.Reply == "" {
+		return // nobody to answer; a request without a reply is ignored
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var reply any
+	var ev statekeys.Evidence
+	switch m.Subject {
+	case SubjectStateSeal:
+		reply, ev = s.seal(ctx, m.Data)
+	case SubjectStateVerify:
+		reply, ev = s.verify(ctx, m.Data)
+	default:
+		return
+	}
+	b, err := json.Marshal(reply)
+	if err != nil {
+		b = []byte(`{"ok":false,"error":{"code":"STATE_UNAVAILABLE","message":"request state service unavailable"}}`)
+	}
+	if err := m.Respond(b); err != nil {
+		s.cfg.onError(errors.New("worker: state reply failed"))
+	}
+	s.publishEvidence(ev)
+}
+
+func (s *StateService) seal(ctx context.Context, data []byte) (sealReplyWire, statekeys.Evidence) {
+	var req sealRequestWire
+	if len(data) > s.cfg.maxRequestBytes || strictJSON(data, &req) != nil {
+		err := statekeys.ErrInvalidRequest
+		return sealReplyWire{Error: errorReply(err)}, wireEvidence("seal", err)
+	}
+	sealed, ev, err := s.keeper.Seal(ctx, statekeys.SealRequest{
+		Identity:      req.Identity,
+		Operation:     req.Operation,
+		InputRequests: req.InputRequests,
+		FormPolicy:    req.FormPolicy,
+		TTL:           time.Duration(req.TTLSeconds) * time.Second,
+		AppState:      req.AppState,
+	})
+	if err != nil {
+		return sealReplyWire{Error: errorReply(err)}, ev
+	}
+	exp := sealed.ExpiresAt
+	return sealReplyWire{OK: true, RequestState: sealed.RequestState, FlowID: sealed.FlowID, KeyID: sealed.KeyID, ExpiresAt: &exp}, ev
+}
+
+func (s *StateService) verify(ctx context.Context, data []byte) (verifyReplyWire, statekeys.Evidence) {
+	var req verifyRequestWire
+	if len(data) > s.cfg.maxRequestBytes || strictJSON(data, &req) != nil {
+		err := statekeys.ErrInvalidRequest
+		return verifyReplyWire{Error: errorReply(err)}, wireEvidence("verify", err)
+	}
+	v, ev, err := s.keeper.Verify(ctx, statekeys.VerifyRequest{
+		RequestState:   req.RequestState,
+		Identity:       req.Identity,
+		Operation:      req.Operation,
+		InputRequests:  req.InputRequests,
+		InputResponses: req.InputResponses,
+		URLCompletions: req.URLCompletions,
+	})
+	if err != nil {
+		return verifyReplyWire{Error: errorReply(err)}, ev
+	}
+	exp := v.ExpiresAt
+	return verifyReplyWire{OK: true, FlowID: v.FlowID, KeyID: v.KeyID, ExpiresAt: &exp, InputResponses: v.Responses, AppState: v.AppState}, ev
+}
+
+func wireEvidence(action string, err error) statekeys.Evidence {
+	return statekeys.Evidence{
+		Rule: statekeys.RuleMRTR, Action: action, Decision: statekeys.DecisionReject,
+		Code: statekeys.CodeOf(err), Reason: statekeys.ReasonRequestMalformed, Time: time.Now().UTC(),
+	}
+}
+
+// publishEvidence sends ev to <prefix>.<tenant>. Evidence holds no key
+// material, token, subject, arguments or response content (see
+// statekeys.Evidence).
+func (s *StateService) publishEvidence(ev statekeys.Evidence) {
+	tenant := ev.Tenant
+	if tenant == "" {
+		tenant = evidenceNoTenant
+	}
+	b, err := json.Marshal(evidenceRecord{Kind: "statekeys", Evidence: ev})
+	if err != nil {
+		return
+	}
+	if err := s.nc.Publish(s.cfg.evidencePrefix+"."+tenant, b); err != nil {
+		s.cfg.onError(errors.New("worker: evidence publish failed"))
+	}
+}
+
+type evidenceRecord struct {
+	Kind string `json:"kind"`
+	statekeys.Evidence
+}
+
+// strictJSON decodes one JSON object with no unknown fields.
+func strictJSON(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}

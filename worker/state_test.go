@@ -1,0 +1,425 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
+)
+
+// runServer starts an embedded NATS server with JetStream on a random
+// loopback port and a temporary store directory.
+func runServer(t *testing.T) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{
+		Host:      "127.0.0.1",
+		Port:      -1,
+		JetStream: true,
+		StoreDir:  t.TempDir(),
+		NoLog:     true,
+		NoSigs:    true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats server not ready")
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	return s
+}
+
+func connect(t *testing.T, s *server.Server) (*nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, js
+}
+
+// checkFor polls f until it returns nil or the deadline passes.
+func checkFor(t *testing.T, total, every time.Duration, f func() error) {
+	t.Helper()
+	deadline := time.Now().Add(total)
+	var err error
+	for time.Now().Before(deadline) {
+		if err = f(); err == nil {
+			return
+		}
+		<-time.After(every)
+	}
+	t.Fatalf("condition not met within %v: %v", total, err)
+}
+
+func newRing(t *testing.T) *statekeys.Keyring {
+	t.Helper()
+	r, err := statekeys.GenerateRing(nil, time.Now().Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := statekeys.NewKeyring(r)
+	return k
+}
+
+func startService(t *testing.T, nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyring, opts ...StateOption) *StateService {
+	t.Helper()
+	svc, err := NewStateService(nc, js, ring, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(context.Background()); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() { svc.Stop() })
+	return svc
+}
+
+var (
+	identity  = statekeys.Identity{Subject: "user-alice", Tenant: "acme", ClientID: "client-1"}
+	operation = statekeys.Operation{Method: "tools/call", Name: "book_meeting", Arguments: json.RawMessage(`{"room":"A"}`)}
+	urlInputs = json.RawMessage(`{"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://auth.example.com/connect","elicitationId":"elic-0123456789"}}}`)
+)
+
+type reply struct {
+	OK             bool                               `json:"ok"`
+	RequestState   string                             `json:"requestState"`
+	FlowID         string                             `json:"flowId"`
+	KeyID          string                             `json:"keyId"`
+	ExpiresAt      *time.Time                         `json:"expiresAt"`
+	InputResponses map[string]statekeys.InputResponse `json:"inputResponses"`
+	AppState       []byte                             `json:"appState"`
+	Error          *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func request(t *testing.T, nc *nats.Conn, subject string, v any) reply {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := nc.Request(subject, b, 5*time.Second)
+	if err != nil {
+		t.Fatalf("request %s: %v", subject, err)
+	}
+	var r reply
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		t.Fatalf("reply: %v: %s", err, m.Data)
+	}
+	return r
+}
+
+func sealMsg() map[string]any {
+	return map[string]any{"identity": identity, "operation": operation, "inputRequests": urlInputs, "ttlSeconds": 120, "appState": []byte("step-2")}
+}
+
+func verifyMsg(token string) map[string]any {
+	return map[string]any{
+		"requestState":   token,
+		"identity":       identity,
+		"operation":      operation,
+		"inputRequests":  urlInputs,
+		"inputResponses": json.RawMessage(`{"login":{"action":"accept"}}`),
+		"urlCompletions": map[string]statekeys.Identity{"elic-0123456789": identity},
+	}
+}
+
+func TestStateServiceSealVerifyReplay(t *testing.T) {
+	s := runServer(t)
+	nc, js := connect(t, s)
+	ring := newRing(t)
+	startService(t, nc, js, ring)
+
+	client, _ := connect(t, s)
+	evsub, err := client.SubscribeSync(DefaultEvidencePrefix + ".>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client.Flush()
+
+	sr := request(t, client, SubjectStateSeal, sealMsg())
+	if !sr.OK || !strings.HasPrefix(sr.RequestState, "mrs1."+ring.Ring().Active().ID+".") || sr.FlowID == "" {
+		t.Fatalf("seal reply %+v", sr)
+	}
+	vr := request(t, client, SubjectStateVerify, verifyMsg(sr.RequestState))
+	if !vr.OK || vr.FlowID != sr.FlowID || string(vr.AppState) != "step-2" || vr.InputResponses["login"].Action != "accept" {
+		t.Fatalf("verify reply %+v", vr)
+	}
+	again := request(t, client, SubjectStateVerify, verifyMsg(sr.RequestState))
+	if again.OK || again.Error == nil || again.Error.Code != "STATE_REJECTED" || again.Error.Message != "request state rejected" {
+		t.Fatalf("replay reply %+v", again)
+	}
+	// Cross-tenant retry: same public error.
+	m := verifyMsg(sr.RequestState)
+	m["identity"] = statekeys.Identity{Subject: "user-alice", Tenant: "globex", ClientID: "client-1"}
+	cross := request(t, client, SubjectStateVerify, m)
+	if cross.OK || cross.Error.Code != "STATE_REJECTED" || cross.Error.Message != again.Error.Message {
+		t.Fatalf("cross-tenant reply %+v", cross)
+	}
+
+	// Evidence: seal accept, verify accept, verify reject (replayed) on
+	// mcp.evidence.acme, then tenant_mismatch on mcp.evidence.globex.
+	want := []struct{ subject, decision, reason string }{
+		{"mcp.evidence.acme", "accept", ""},
+		{"mcp.evidence.acme", "accept", ""},
+		{"mcp.evidence.acme", "reject", "replayed"},
+		{"mcp.evidence.globex", "reject", "tenant_mismatch"},
+	}
+	for i, w := range want {
+		msg, err := evsub.NextMsg(5 * time.Second)
+		if err != nil {
+			t.Fatalf("evidence %d: %v", i, err)
+		}
+		var ev struct {
+			Kind     string `json:"kind"`
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+			FlowID   string `json:"flowId"`
+		}
+		json.Unmarshal(msg.Data, &ev)
+		if msg.Subject != w.subject || ev.Kind != "statekeys" || ev.Decision != w.decision || ev.Reason != w.reason || ev.FlowID != sr.FlowID {
+			t.Fatalf("evidence %d on %s: %s", i, msg.Subject, msg.Data)
+		}
+		if strings.Contains(string(msg.Data), sr.RequestState) || strings.Contains(string(msg.Data), "user-alice") {
+			t.Fatalf("evidence leaks token or subject: %s", msg.Data)
+		}
+	}
+}
+
+func TestStateServiceBadRequests(t *testing.T) {
+	s := runServer(t)
+	nc, js := connect(t, s)
+	startService(t, nc, js, newRing(t), WithStateMaxRequestBytes(4096))
+	client, _ := connect(t, s)
+	tests := []struct {
+		name, subject, body, code string
+	}{
+		{"not-json", SubjectStateSeal, `{`, "STATE_INVALID_REQUEST"},
+		{"unknown-field", SubjectStateSeal, `{"identity":{},"bogus":1}`, "STATE_INVALID_REQUEST"},
+		{"too-large", SubjectStateVerify, `{"requestState":"` + strings.Repeat("A", 5000) + `"}`, "STATE_INVALID_REQUEST"},
+		{"bad-method", SubjectStateSeal, `{"identity":{"subject":"u","tenant":"acme","clientId":"c"},"operation":{"method":"tools/list","name":"x"}}`, "STATE_INVALID_REQUEST"},
+		{"garbage-token", SubjectStateVerify, `{"requestState":"mrs1.k1.AAAA","identity":{"subject":"u","tenant":"acme","clientId":"c"},"operation":{"method":"tools/call","name":"x"}}`, "STATE_REJECTED"},
+		{"http-url", SubjectStateSeal, `{"identity":{"subject":"u","tenant":"acme","clientId":"c"},"operation":{"method":"tools/call","name":"x"},"inputRequests":{"a":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"http://a.example.com/","elicitationId":"elic-0123456789"}}}}`, "ELICITATION_URL_REFUSED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := client.Request(tt.subject, []byte(tt.body), 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r reply
+			json.Unmarshal(m.Data, &r)
+			if r.OK || r.Error == nil || r.Error.Code != tt.code || r.Error.Message != statekeys.PublicMessage(statekeys.Code(tt.code)) {
+				t.Fatalf("reply %s", m.Data)
+			}
+		})
+	}
+}
+
+// Two verifiers on two separate connections, each with its own KVStore over
+// the same bucket, race on every token: exactly one accepts.
+func TestKVStoreConcurrentVerifiers(t *testing.T) {
+	s := runServer(t)
+	nc1, js1 := connect(t, s)
+	_, js2 := connect(t, s)
+	ctx := context.Background()
+	kv1, err := EnsureReplayBucket(ctx, js1, DefaultReplayBucketConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kv2, err := js2.KeyValue(ctx, DefaultReplayBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = nc1
+	ring := newRing(t)
+	k1, _ := statekeys.New(ring, NewKVStore(kv1))
+	k2, _ := statekeys.New(ring, NewKVStore(kv2))
+	for round := 0; round < 25; round++ {
+		sealed, _, err := k1.Seal(ctx, statekeys.SealRequest{Identity: identity, Operation: operation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var accepted, replayed atomic.Int32
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for _, k := range []*statekeys.Keeper{k1, k2, k1, k2} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, _, err := k.Verify(ctx, statekeys.VerifyRequest{RequestState: sealed.RequestState, Identity: identity, Operation: operation})
+				switch statekeys.ReasonOf(err) {
+				case statekeys.ReasonNone:
+					accepted.Add(1)
+				case statekeys.ReasonReplayed:
+					replayed.Add(1)
+				default:
+					t.Errorf("unexpected: %v (%s)", err, statekeys.ReasonOf(err))
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if accepted.Load() != 1 || replayed.Load() != 3 {
+			t.Fatalf("round %d: accepted %d replayed %d", round, accepted.Load(), replayed.Load())
+		}
+	}
+}
+
+// Two services (two connections) in one queue group; concurrent retries of
+// the same state through NATS: exactly one ok.
+func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
+	s := runServer(t)
+	ring := newRing(t)
+	nc1, js1 := connect(t, s)
+	nc2, js2 := connect(t, s)
+	startService(t, nc1, js1, ring)
+	startService(t, nc2, js2, ring)
+	client, _ := connect(t, s)
+	sr := request(t, client, SubjectStateSeal, sealMsg())
+	if !sr.OK {
+		t.Fatalf("seal %+v", sr)
+	}
+	const n = 12
+	var ok, rejected atomic.Int32
+	var wg sync.WaitGroup
+	body, _ := json.Marshal(verifyMsg(sr.RequestState))
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := client.Request(SubjectStateVerify, body, 5*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var r reply
+			json.Unmarshal(m.Data, &r)
+			if r.OK {
+				ok.Add(1)
+			} else if r.Error != nil && r.Error.Code == "STATE_REJECTED" {
+				rejected.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 1 || rejected.Load() != n-1 {
+		t.Fatalf("ok %d rejected %d", ok.Load(), rejected.Load())
+	}
+}
+
+func TestKVStoreRecordExpires(t *testing.T) {
+	s := runServer(t)
+	_, js := connect(t, s)
+	ctx := context.Background()
+	kv, err := EnsureReplayBucket(ctx, js, DefaultReplayBucketConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewKVStore(kv)
+	if first, err := st.Consume(ctx, "flow-1", 300*time.Millisecond); err != nil || !first {
+		t.Fatalf("first: %v %v", first, err)
+	}
+	if first, err := st.Consume(ctx, "flow-1", time.Second); err != nil || first {
+		t.Fatalf("second: %v %v", first, err)
+	}
+	// The TTL (rounded up to one second) ends the record; poll for it.
+	checkFor(t, 10*time.Second, 100*time.Millisecond, func() error {
+		if _, err := kv.Get(ctx, "f.flow-1"); err == nil {
+			return errStoreUnavailable
+		}
+		return nil
+	})
+}
+
+func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
+	s := runServer(t)
+	nc, js := connect(t, s)
+	ctx := context.Background()
+	keys, err := EnsureKeyBucket(ctx, js, DefaultKeyBucket, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := statekeys.GenerateRing(nil, time.Now().Add(-time.Hour))
+	if err := PutKeyRing(ctx, keys, "", first); err != nil {
+		t.Fatal(err)
+	}
+	src := KVKeySource{KV: keys}
+	loaded, err := src.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, _ := statekeys.NewKeyring(loaded)
+	startService(t, nc, js, ring, WithKVKeySource(src))
+	client, _ := connect(t, s)
+
+	old := request(t, client, SubjectStateSeal, sealMsg())
+	oldB := request(t, client, SubjectStateSeal, sealMsg())
+	if !old.OK || old.KeyID != first.Active().ID || oldB.KeyID != first.Active().ID {
+		t.Fatalf("seal %+v", old)
+	}
+	rotated, info, err := first.Rotate(nil, time.Now(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := PutKeyRing(ctx, keys, "", rotated); err != nil {
+		t.Fatal(err)
+	}
+	var fresh reply
+	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		fresh = request(t, client, SubjectStateSeal, sealMsg())
+		if fresh.KeyID != info.ID {
+			return errStoreUnavailable
+		}
+		return nil
+	})
+	// The state sealed before rotation still verifies.
+	if r := request(t, client, SubjectStateVerify, verifyMsg(old.RequestState)); !r.OK {
+		t.Fatalf("old state after rotation: %+v", r.Error)
+	}
+	// Retire the old key: its states stop opening.
+	retired, err := rotated.Retire(first.Active().ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old2 := request(t, client, SubjectStateSeal, sealMsg()) // sealed with the new key
+	PutKeyRing(ctx, keys, "", retired)
+	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		for _, k := range ring.Ring().Keys() {
+			if k.ID == first.Active().ID && k.State == statekeys.KeyRetired {
+				return nil
+			}
+		}
+		return errStoreUnavailable
+	})
+	if r := request(t, client, SubjectStateVerify, verifyMsg(old2.RequestState)); !r.OK {
+		t.Fatalf("new-key state after retiring the old key: %+v", r.Error)
+	}
+	if r := request(t, client, SubjectStateVerify, verifyMsg(oldB.RequestState)); r.OK || r.Error.Code != "STATE_REJECTED" {
+		t.Fatalf("retired-key state still opens: %+v", r)
+	}
+	// A garbage revision leaves the ring in place.
+	keys.Put(ctx, DefaultKeyRingKey, []byte("{"))
+	if r := request(t, client, SubjectStateSeal, sealMsg()); !r.OK || r.KeyID != info.ID {
+		t.Fatalf("after a garbage revision: %+v", r)
+	}
+}
