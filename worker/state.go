@@ -356,10 +356,11 @@ func (s *StateService) handle(m *nats.Msg) {
 	if err != nil {
 		b = []byte(`{"ok":false,"error":{"code":"STATE_UNAVAILABLE","message":"request state service unavailable"}}`)
 	}
+	// Evidence first: it is on record before the requester can act.
+	s.publishEvidence(ev)
 	if err := m.Respond(b); err != nil {
 		s.cfg.onError(errors.New("worker: state reply failed"))
 	}
-	s.publishEvidence(ev)
 }
 
 func (s *StateService) seal(ctx context.Context, data []byte) (sealReplyWire, statekeys.Evidence) {
