@@ -125,6 +125,7 @@ const (
 	ReasonRingKey       Reason = "ring_key_invalid"
 	ReasonRingActive    Reason = "ring_active_count"
 	ReasonRingDuplicate Reason = "ring_duplicate_id"
+	ReasonRingStaged    Reason = "ring_staged_count"
 	ReasonRingFile      Reason = "ring_file_unreadable"
 )
 

@@ -28,9 +28,11 @@ const (
 	// KeyActive seals and opens. A ring has exactly one active key.
 	KeyActive KeyState = "active"
 	// KeyVerify opens but never seals: a previous key kept so that tokens
-	// it sealed still open, or a staged next key distributed to the fleet
-	// before it becomes active.
+	// it sealed still open.
 	KeyVerify KeyState = "verify"
+	// KeyStaged opens but does not seal yet: the next key, distributed to
+	// the fleet before it becomes active. A ring has at most one.
+	KeyStaged KeyState = "staged"
 	// KeyRetired neither seals nor opens; it stays in the file as a record.
 	KeyRetired KeyState = "retired"
 )
@@ -127,7 +129,7 @@ func newRingKey(info KeyInfo, secret []byte) (*ringKey, error) {
 		return nil, ringError(ReasonRingKey)
 	}
 	switch info.State {
-	case KeyActive, KeyVerify, KeyRetired:
+	case KeyActive, KeyVerify, KeyStaged, KeyRetired:
 	default:
 		return nil, ringError(ReasonRingKey)
 	}
@@ -151,7 +153,13 @@ func newRingKey(info KeyInfo, secret []byte) (*ringKey, error) {
 
 func newRing(keys []*ringKey) (*Ring, error) {
 	r := &Ring{keys: keys, byID: make(map[string]*ringKey, len(keys))}
+	staged := 0
 	for _, k := range keys {
+		if k.info.State == KeyStaged {
+			if staged++; staged > 1 {
+				return nil, ringError(ReasonRingStaged)
+			}
+		}
 		if _, dup := r.byID[k.info.ID]; dup {
 			return nil, ringError(ReasonRingDuplicate)
 		}
@@ -202,18 +210,27 @@ func generateKey(rnd io.Reader, now time.Time, state KeyState, taken map[string]
 	return nil, ringError(ReasonRingDuplicate)
 }
 
-// Rotate returns a new ring. Without stage, a new key becomes active — or,
-// if a staged key (state verify, created after the active key) exists, the
-// newest staged key is promoted instead — and the previous active key is
-// kept in state verify so that what it sealed still opens. With stage, a new
-// key is added in state verify: it opens at once but seals only after a later
+// Rotate returns a new ring. Without stage, the staged key if there is one,
+// else a new key, becomes active, and the previous active key is kept in
+// state verify so that what it sealed still opens. With stage, a new key is
+// added in state staged: it opens at once but seals only after a later
 // Rotate promotes it, which lets every worker learn a key before any worker
-// seals with it. The returned KeyInfo describes the added or promoted key.
+// seals with it (a ring holds at most one staged key). The returned KeyInfo
+// describes the added or promoted key.
 func (r *Ring) Rotate(rnd io.Reader, now time.Time, stage bool) (*Ring, KeyInfo, error) {
 	keys := make([]*ringKey, len(r.keys))
 	copy(keys, r.keys)
+	var staged *ringKey
+	for _, k := range r.keys {
+		if k.info.State == KeyStaged {
+			staged = k
+		}
+	}
 	if stage {
-		k, err := generateKey(rnd, now, KeyVerify, r.byID)
+		if staged != nil {
+			return nil, KeyInfo{}, ringError(ReasonRingStaged)
+		}
+		k, err := generateKey(rnd, now, KeyStaged, r.byID)
 		if err != nil {
 			return nil, KeyInfo{}, err
 		}
@@ -225,13 +242,7 @@ func (r *Ring) Rotate(rnd io.Reader, now time.Time, stage bool) (*Ring, KeyInfo,
 		nr.refreshSum()
 		return nr, k.info, nil
 	}
-	var next *ringKey
-	for _, k := range r.keys {
-		if k.info.State == KeyVerify && k.info.Created.After(r.active.info.Created) &&
-			(next == nil || k.info.Created.After(next.info.Created)) {
-			next = k
-		}
-	}
+	next := staged
 	if next == nil {
 		k, err := generateKey(rnd, now, KeyActive, r.byID)
 		if err != nil {

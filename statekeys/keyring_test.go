@@ -92,14 +92,17 @@ func TestRotateStageThenPromote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if staged.Active().ID != first || info.State != KeyVerify {
+	if staged.Active().ID != first || info.State != KeyStaged {
 		t.Fatalf("staging changed the active key: %v %v", staged.Keys(), info)
 	}
 	// A staged key opens at once.
 	if aead, r := staged.opener(info.ID); aead == nil || r != ReasonNone {
 		t.Fatalf("staged key does not open: %s", r)
 	}
-	promoted, pinfo, err := staged.Rotate(nil, t0.Add(2*time.Hour), false)
+	if _, _, err := staged.Rotate(nil, t0, true); ReasonOf(err) != ReasonRingStaged {
+		t.Fatalf("second staged key: %v", err)
+	}
+	promoted, pinfo, err := staged.Rotate(nil, t0, false)
 	if err != nil {
 		t.Fatal(err)
 	}
