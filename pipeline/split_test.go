@@ -143,7 +143,20 @@ type splitCase struct {
 	cancel bool          // run with a canceled context
 	readEr bool          // the reader fails after the input instead of EOF
 	anyEnd bool          // any outcome is fine (generated inputs under small bounds)
+	// bug names a known pipeline bug that makes the evidence of a rejected
+	// pass depend on the split; outputs are still compared, and the case
+	// reports a skip for as long as the bug is there.
+	bug string
 }
+
+// bugCountsAfterFailure: once a pass has failed inside a string, lexString
+// goes on with the rest of the current chunk's run (its switch on the next
+// byte does not check p.fail), so counters such as invalidUTF8 keep growing
+// after the failure, but only for bytes in the same read:
+// {"content":[{"type":"image","mimeType":"image/png","data":"A…A\xff"}]}
+// with binary-bytes 64 and 131 'A's gives "invalidUTF8":1 in one read and
+// nothing in 7-byte reads (want nothing: the pass stopped at the bound).
+const bugCountsAfterFailure = "counts-after-failure"
 
 func (c splitCase) info() pipeline.MessageInfo {
 	k := c.kind
@@ -258,6 +271,8 @@ func edgeCases() []splitCase {
 		{name: named("prototype-key"), in: []byte(`{"content":[],"__proto__":{}}`), code: pipeline.CodeBoundExceeded, reason: "prototype-key"},
 		{name: named("number-length"), in: []byte(`{"content":[],"a":` + strings.Repeat("9", 5000) + `}`), code: pipeline.CodeBoundExceeded, reason: "number-length"},
 		{name: named("meta-bytes"), in: []byte(`{"content":[],"_meta":{"a":[` + strings.Repeat(`"abcdefghij",`, 60) + `"x"]}}`), pol: polSmall, code: pipeline.CodeBoundExceeded},
+		{name: named("binary-bytes-then-invalid-utf8"), in: []byte(`{"content":[{"type":"image","mimeType":"image/png","data":"` + strings.Repeat("A", 131) + "\xff\x7f\xff\xff" + strings.Repeat("A", 25) + `"}]}`),
+			pol: polSmall, code: pipeline.CodeBoundExceeded, reason: "binary-bytes", bug: bugCountsAfterFailure},
 		{name: named("binary-bytes"), in: []byte(`{"content":[{"type":"image","mimeType":"image/png","data":"` + strings.Repeat("AAAA", 40) + `"}]}`), pol: polSmall, code: pipeline.CodeBoundExceeded, reason: "binary-bytes"},
 		{name: named("structured-reject"), in: []byte(`{"content":[],"structuredContent":{"s":"` + strings.Repeat("s", 50) + `"}}`), pol: polReject, code: pipeline.CodeBoundExceeded, reason: "string-chars"},
 		{name: named("text-reject"), in: tr(strings.Repeat("t", 150)), pol: polReject, code: pipeline.CodeBoundExceeded, reason: "text-chars"},
@@ -320,6 +335,9 @@ func TestSplitInvariance(t *testing.T) {
 						t.Fatalf("chunk %d, reads of %d: output differs\n got: %.400q\nwant: %.400q", chunk, k, out, wantOut)
 					}
 					if !bytes.Equal(evj, wantEv) {
+						if c.bug != "" {
+							t.Skipf("known pipeline bug %s: chunk %d, reads of %d: evidence differs\n got: %s\nwant: %s", c.bug, chunk, k, evj, wantEv)
+						}
 						t.Fatalf("chunk %d, reads of %d: evidence differs\n got: %s\nwant: %s", chunk, k, evj, wantEv)
 					}
 				}
