@@ -3,6 +3,7 @@ package scanners
 import (
 	"fmt"
 	"sort"
+	"unsafe"
 )
 
 // automaton is a dense Aho-Corasick DFA over a set of ASCII keywords, matched
@@ -34,6 +35,10 @@ type automaton struct {
 	depth   []uint8
 	kwLen   []int
 	maxKw   int
+	// stride = 2^shift * odd, inv = odd^-1 mod 2^32: exact division of a
+	// premultiplied state without a divide instruction.
+	shift uint
+	inv   uint32
 }
 
 // maxKeywordLen bounds keyword length so that depth fits in a byte and the
@@ -77,6 +82,15 @@ func newAutomaton(keywords []string) (*automaton, error) {
 		a.classes[c] = a.classes[c+'a'-'A']
 	}
 	a.stride = n
+	odd := n
+	for odd%2 == 0 {
+		odd /= 2
+		a.shift++
+	}
+	a.inv = odd // Newton: each step doubles the correct low bits
+	for i := 0; i < 5; i++ {
+		a.inv *= 2 - odd*a.inv
+	}
 
 	// Trie with dense child rows (build time only).
 	type node struct {
@@ -170,18 +184,26 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
+// step is one transition without a bounds check. Safe by construction:
+// every entry of trans is a premultiplied state s (s+stride <= len(trans))
+// and every class is < stride, so s+class is always inside the table.
+// newAutomaton establishes both; TestAutomatonTableInvariant checks them.
+func step(tp unsafe.Pointer, cls *[256]uint8, s uint32, b byte) uint32 {
+	return *(*uint32)(unsafe.Add(tp, uintptr(s+uint32(cls[b]))*4))
+}
+
 // stateIndex converts a premultiplied state to an index into outputs/depth.
-func (a *automaton) stateIndex(s uint32) int { return int(s / a.stride) }
+func (a *automaton) stateIndex(s uint32) int { return int((s >> a.shift) * a.inv) }
 
 // run advances the automaton from state s over p and stops right after the
 // first byte that leads to a state with outputs. It returns the new state and
 // the number of bytes consumed (len(p) if no keyword ended in p).
 func (a *automaton) run(s uint32, p []byte) (uint32, int) {
-	trans := a.trans
+	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
 	cls := &a.classes
 	m := a.matchMin
 	for i := 0; i < len(p); i++ {
-		s = trans[s+uint32(cls[p[i]])]
+		s = step(tp, cls, s, p[i])
 		if s >= m {
 			return s, i + 1
 		}
@@ -276,4 +298,97 @@ func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
 	// No hit in the common part; lane 3 has a remainder (len(p)%4 bytes).
 	st, n := a.run(s3, p3[len(p0):])
 	return st, b3 + len(p0) + n
+}
+
+// acRec is a keyword end recorded by collect: the automaton state right
+// after byte pos of the block.
+type acRec struct {
+	pos   int32
+	state uint32
+}
+
+// laneMax is the longest stretch of one lane in collect and also how many
+// hits a lane can record, so a lane never runs out of room; hitBufLen is
+// the capacity collect needs in its hits buffer (64 KiB per Redactor).
+const (
+	laneMax   = 2048
+	laneCap   = laneMax
+	hitBufLen = 4 * laneCap
+)
+
+// collect walks a block at the start of p from state s and records every
+// position where a keyword ends, without stopping: unlike run4, a hit costs
+// one store, not the other lanes' work. Long blocks are walked in four
+// interleaved lanes (see run4 for the warm-up argument); the records come
+// out in position order. It returns the state after the block, the block
+// length and the records (appended to hits[:0]; hits must have capacity
+// hitBufLen).
+func (a *automaton) collect(s uint32, p []byte, hits []acRec) (uint32, int, []acRec) {
+	trans := a.trans
+	cls := &a.classes
+	m := a.matchMin
+	hits = hits[:hitBufLen]
+	tp := unsafe.Pointer(unsafe.SliceData(trans))
+	if len(p) < interleaveMin {
+		n := min(len(p), laneMax)
+		k := 0
+		for i, b := range p[:n] {
+			s = step(tp, cls, s, b)
+			if s >= m {
+				hits[k] = acRec{int32(i), s}
+				if k++; k == len(hits) {
+					return s, i + 1, hits
+				}
+			}
+		}
+		return s, n, hits[:k]
+	}
+	q := min(len(p)/4, laneMax)
+	back := a.maxKw - 1
+	p0 := p[:q]
+	p1 := p[q-back : 2*q]
+	p2 := p[2*q-back : 3*q]
+	p3 := p[3*q-back : 4*q]
+	var s1, s2, s3 uint32
+	for i := 0; i < back; i++ {
+		s1 = trans[s1+uint32(cls[p1[i]])]
+		s2 = trans[s2+uint32(cls[p2[i]])]
+		s3 = trans[s3+uint32(cls[p3[i]])]
+	}
+	h0, h1, h2, h3 := hits[0:laneCap], hits[laneCap:2*laneCap], hits[2*laneCap:3*laneCap], hits[3*laneCap:4*laneCap]
+	n0, n1, n2, n3 := 0, 0, 0, 0
+	// The four lanes are at fixed distances from lane 0: read them through
+	// one pointer (all of p0..p3 are q bytes long, so no read is out of p).
+	b0 := unsafe.Pointer(unsafe.SliceData(p0))
+	for i := 0; i < q; i++ {
+		s = step(tp, cls, s, *(*byte)(unsafe.Add(b0, i)))
+		s1 = step(tp, cls, s1, *(*byte)(unsafe.Add(b0, q+i)))
+		s2 = step(tp, cls, s2, *(*byte)(unsafe.Add(b0, 2*q+i)))
+		s3 = step(tp, cls, s3, *(*byte)(unsafe.Add(b0, 3*q+i)))
+		if max(s, s1, s2, s3) < m {
+			continue // the common case: one compare for four lanes
+		}
+		if s >= m {
+			h0[n0] = acRec{int32(i), s}
+			n0++
+		}
+		if s1 >= m {
+			h1[n1] = acRec{int32(q + i), s1}
+			n1++
+		}
+		if s2 >= m {
+			h2[n2] = acRec{int32(2*q + i), s2}
+			n2++
+		}
+		if s3 >= m {
+			h3[n3] = acRec{int32(3*q + i), s3}
+			n3++
+		}
+	}
+	// Compact the four lanes' records into position order.
+	k := n0
+	k += copy(hits[k:], h1[:n1])
+	k += copy(hits[k:], h2[:n2])
+	k += copy(hits[k:], h3[:n3])
+	return s3, 4 * q, hits[:k]
 }

@@ -15,13 +15,54 @@ type acHit struct{ kw, end int }
 func acHits(a *automaton, text []byte, interleave bool) []acHit {
 	var out []acHit
 	s := uint32(0)
+	if interleave {
+		// collect, then check run4 separately below.
+		buf := make([]acRec, hitBufLen)
+		for i := 0; i < len(text); {
+			st, n, hits := a.collect(s, text[i:], buf)
+			for _, h := range hits {
+				for _, k := range a.outputs[a.stateIndex(h.state)] {
+					out = append(out, acHit{int(k), i + int(h.pos) + 1})
+				}
+			}
+			s, i = st, i+n
+		}
+		sort.Slice(out, func(i, j int) bool {
+			if out[i].end != out[j].end {
+				return out[i].end < out[j].end
+			}
+			return out[i].kw < out[j].kw
+		})
+		if r4 := acHits4(a, text); !reflect.DeepEqual(r4, out) {
+			return r4
+		}
+		return out
+	}
 	for i := 0; i < len(text); {
 		var n int
-		if interleave {
-			s, n = a.run4(s, text[i:])
-		} else {
-			s, n = a.run(s, text[i:])
+		s, n = a.run(s, text[i:])
+		i += n
+		if s >= a.matchMin {
+			for _, k := range a.outputs[a.stateIndex(s)] {
+				out = append(out, acHit{int(k), i})
+			}
 		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].end != out[j].end {
+			return out[i].end < out[j].end
+		}
+		return out[i].kw < out[j].kw
+	})
+	return out
+}
+
+func acHits4(a *automaton, text []byte) []acHit {
+	var out []acHit
+	s := uint32(0)
+	for i := 0; i < len(text); {
+		var n int
+		s, n = a.run4(s, text[i:])
 		i += n
 		if s >= a.matchMin {
 			for _, k := range a.outputs[a.stateIndex(s)] {
@@ -88,7 +129,7 @@ func TestAutomatonMatchesNaive(t *testing.T) {
 			t.Fatalf("keywords %q text %q: run found %v, naive %v", kws, text, got, want)
 		}
 		if got := acHits(a, text, true); !reflect.DeepEqual(got, want) {
-			t.Fatalf("keywords %q: run4 found %d hits, naive %d", kws, len(got), len(want))
+			t.Fatalf("keywords %q: run4/collect found %d hits, naive %d", kws, len(got), len(want))
 		}
 	}
 }
@@ -101,7 +142,7 @@ func TestAutomatonInterleaveBoundaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []int{interleaveMin, interleaveMin + 3, 4096, 4099} {
+	for _, n := range []int{interleaveMin, interleaveMin + 3, 4096, 4099, 3*laneMax + 5, 5 * laneMax} {
 		for pos := 0; pos+10 <= n; pos += 1 + pos/64 {
 			text := []byte(strings.Repeat(".", n))
 			copy(text[pos:], "-----BEGIN")
@@ -137,4 +178,26 @@ func TestCatalogAutomatonSize(t *testing.T) {
 		}
 	}
 	_ = fmt.Sprint()
+}
+
+// TestAutomatonTableInvariant checks what step relies on to skip bounds checks.
+func TestAutomatonTableInvariant(t *testing.T) {
+	c := newTestCatalog(t, CatalogOptions{Custom: []CustomRule{{ID: "x", Keywords: []string{"zz~q"}, Pattern: "zz~q"}}})
+	for _, a := range []*automaton{c.ac} {
+		for i, s := range a.trans {
+			if s%a.stride != 0 || int(s+a.stride) > len(a.trans) {
+				t.Fatalf("trans[%d] = %d: not a premultiplied state", i, s)
+			}
+		}
+		for b, k := range a.classes {
+			if uint32(k) >= a.stride {
+				t.Fatalf("class of %d = %d >= stride %d", b, k, a.stride)
+			}
+		}
+		for i := range a.outputs {
+			if a.stateIndex(uint32(i)*a.stride) != i {
+				t.Fatalf("stateIndex(%d*stride) = %d", i, a.stateIndex(uint32(i)*a.stride))
+			}
+		}
+	}
 }

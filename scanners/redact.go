@@ -45,8 +45,8 @@ type Redactor struct {
 	scan     int64
 	pending  bool // a hit at scan has items from pendItem on left to check
 	pendItem int
-	hint     int64 // for the pending check (see view.hint)
-	slowTo   int64 // scan with one walk up to here (hits were dense)
+	hint     int64   // for the pending check (see view.hint)
+	hits     []acRec // scratch for automaton.collect
 	cands    []candidate
 	out      int64 // string[:out] has been emitted (as text or marker) or dropped
 	lastEnd  int64 // end of the last committed match
@@ -69,14 +69,14 @@ type Redactor struct {
 // HMAC of Finding.Fingerprint; it is copied.
 func (c *Catalog) NewRedactor(fingerprintKey []byte) *Redactor {
 	k := append([]byte(nil), fingerprintKey...)
-	return &Redactor{c: c, mac: hmac.New(sha256.New, k), buf: make([]byte, 0, 512)}
+	return &Redactor{c: c, mac: hmac.New(sha256.New, k), buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen)}
 }
 
 func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
 
 // Reset starts a new string. Buffers are kept; no allocation.
 func (r *Redactor) Reset() {
-	*r = Redactor{c: r.c, mac: r.mac, buf: r.buf[:0], cands: r.cands[:0]}
+	*r = Redactor{c: r.c, mac: r.mac, buf: r.buf[:0], cands: r.cands[:0], hits: r.hits}
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -94,10 +94,9 @@ func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []
 		if r.pending && !r.checkHit(end) {
 			break
 		}
-		if r.scan >= end {
+		if r.scan >= end || !r.scanBlock(end) {
 			break
 		}
-		r.scanSome(end)
 	}
 	dst, fs = r.settle(dst, fs, end)
 	r.keep(end)
@@ -162,24 +161,28 @@ func (r *Redactor) hashRange(lo, hi int64) {
 	}
 }
 
-// scanSome runs the automaton from scan until a hit or the end of input.
-func (r *Redactor) scanSome(end int64) {
-	ac := r.c.ac
-	p := r.seg(r.scan)
-	var n int
-	if r.scan < r.slowTo {
-		if lim := r.slowTo - r.scan; int64(len(p)) > lim {
-			p = p[:lim]
-		}
-		r.state, n = ac.run(r.state, p)
-	} else {
-		r.state, n = ac.run4(r.state, p)
-	}
-	r.scan += int64(n)
-	if r.state >= ac.matchMin {
+// scanBlock runs the automaton over the next block of input and checks its
+// hits in order. It returns false if a check paused scanning at its hit.
+func (r *Redactor) scanBlock(end int64) bool {
+	base := r.scan
+	st, n, hits := r.c.ac.collect(r.state, r.seg(base), r.hits)
+	for _, h := range hits {
+		r.scan, r.state = base+int64(h.pos)+1, h.state
 		r.pending, r.pendItem, r.hint = true, 0, -1
-		r.slowTo = r.scan + 512
+		if !r.checkHit(end) {
+			return false
+		}
 	}
+	r.scan, r.state = base+int64(n), st
+	return true
+}
+
+// byteAt returns the input byte at offset p (held or in src).
+func (r *Redactor) byteAt(p int64) byte {
+	if p >= r.srcBase {
+		return r.src[p-r.srcBase]
+	}
+	return r.buf[p-r.bufBase]
 }
 
 // checkHit evaluates the pending hit's remaining items. It returns false if a
@@ -191,6 +194,9 @@ func (r *Redactor) checkHit(end int64) bool {
 		it := &items[r.pendItem]
 		f := it.form
 		ks := r.scan - int64(it.kwLen)
+		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] {
+			continue
+		}
 		lo := max(0, ks-int64(f.back))
 		hi := min(end, ks+int64(f.ahead))
 		r.v = view{data: r.window(lo, hi), base: lo, atEnd: r.final && hi == end, hint: &r.hint}

@@ -26,6 +26,7 @@ import (
 // refForm is one way a rule can match in the reference.
 type refForm struct {
 	keywords []string
+	starts   string // if set instead of keywords: try every position holding one of these bytes
 	// at reports a match starting near keyword occurrence p of s; atKw, if
 	// set instead, also gets the keyword length.
 	at   func(s string, p int) (start, end int, cs ChecksumResult, ok bool)
@@ -171,7 +172,7 @@ func refForms() map[string][]refForm {
 			return false, ChecksumNone
 		})},
 		"pseudo-tag": {{
-			keywords: []string{"</", "< ", "<\t", "<\n", "<\r", "<\f", "<system", "<developer", "<instructions", "<tool", "<assistant", "<user", "<important"},
+			starts: "<",
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {
 				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)\b`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
@@ -188,16 +189,16 @@ func refForms() map[string][]refForm {
 			}(),
 		}},
 		"chat-template": {
-			refRegexp([]string{"<|", "< ", "<\t", "<\n", "<\r", "<\f"}, `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),
-			refRegexp([]string{"[inst", "[/", "[ ", "[\t", "[\n", "[\r", "[\f"}, `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:inst)`+ws+`{0,16}\]`),
-			refRegexp([]string{"<<sys", "<</", "<< ", "<<\t", "<<\n", "<<\r", "<<\f"}, `<<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:sys)`+ws+`{0,16}>>`),
+			refRegexp("<", `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),
+			refRegexp("[", `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:inst)`+ws+`{0,16}\]`),
+			refRegexp("<", `<<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:sys)`+ws+`{0,16}>>`),
 		},
 	}
 }
 
-func refRegexp(keywords []string, re string) refForm {
+func refRegexp(starts string, re string) refForm {
 	rx := regexp.MustCompile(`^(?:` + re + `)`)
-	return refForm{keywords: keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+	return refForm{starts: starts, at: func(s string, p int) (int, int, ChecksumResult, bool) {
 		m := rx.FindStringIndex(s[p:])
 		if m == nil {
 			return 0, 0, 0, false
@@ -288,6 +289,17 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 			panic("no reference for rule " + info.ID)
 		}
 		for _, f := range fl {
+			if f.starts != "" {
+				for p := 0; p < len(s); p++ {
+					if strings.IndexByte(f.starts, s[p]) < 0 {
+						continue
+					}
+					if a, e, cs, ok := f.at(s, p); ok && !containsString(allow, s[a:e]) {
+						cands = append(cands, refCand{a, e, RuleID(id), cs})
+					}
+				}
+				continue
+			}
 			for _, kw := range f.keywords {
 				kw = strings.ToLower(kw)
 				for p := 0; p+len(kw) <= len(s); p++ {

@@ -69,9 +69,10 @@ func jwtForm() form {
 	const jwtMaxHeader, jwtMaxLen = 1024, 8192
 	notBefore := makeSet("A-Za-z0-9_.-")
 	return form{
-		keywords: []string{"eyj"},
-		back:     1,
-		ahead:    jwtMaxLen + 1,
+		keywords:  []string{"eyj"},
+		back:      1,
+		ahead:     jwtMaxLen + 1,
+		notBefore: notBefore,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if string(d[ks:ke]) != "eyJ" || ks > 0 && notBefore[d[ks-1]] {

@@ -1,8 +1,9 @@
 package scanners
 
 // Pseudo-instruction tags and chat-template markers. Their keywords are the
-// opening bracket plus what can follow it, so that ordinary "<" and "[" in
-// code (a<b, <div>, x[i]) do not even reach a check.
+// opening bracket plus what must follow it (see triggers), so that ordinary
+// "<" and "[" in code (a < b, <div>, </span>, x[i], cout << x) do not even
+// reach a check.
 
 // pseudoTagNames are the element names the seed guard neutralizes.
 var pseudoTagNames = []string{"system", "developer", "instructions", "tool", "assistant", "user", "important"}
@@ -41,6 +42,30 @@ func tagRules() []ruleDef {
 
 func isWordByte(c byte) bool { return setWord[c] }
 
+// tagSpace is RE2's \s, the whitespace tolerated inside markers.
+var tagSpace = []string{" ", "\t", "\n", "\r", "\f"}
+
+// triggers returns keywords that cover every way a marker of the shape
+// open ws* ("/" ws*)? word can begin: open+word, open+"/"+word,
+// open+"/"+ws, open+ws+word, open+ws+"/", open+ws+ws. A long run of
+// whitespace costs a check; ordinary text such as "a < b" costs nothing.
+func triggers(open string, words ...string) []string {
+	var kws []string
+	for _, w := range words {
+		kws = append(kws, open+w, open+"/"+w)
+	}
+	for _, ws := range tagSpace {
+		kws = append(kws, open+"/"+ws, open+ws+"/")
+		for _, w := range words {
+			kws = append(kws, open+ws+w)
+		}
+		for _, ws2 := range tagSpace {
+			kws = append(kws, open+ws+ws2)
+		}
+	}
+	return kws
+}
+
 // skipSpace advances over at most max whitespace bytes; ok is false if the
 // run is longer.
 func skipSpace(d []byte, i, max int) (int, bool) {
@@ -69,10 +94,9 @@ func matchFold(d []byte, i int, w string) (ok, short bool) {
 }
 
 func pseudoTagForm() form {
-	kws := []string{"</", "< ", "<\t", "<\n", "<\r", "<\f"}
+	kws := triggers("<", pseudoTagNames...)
 	longest := 0
 	for _, n := range pseudoTagNames {
-		kws = append(kws, "<"+n)
 		longest = max(longest, len(n))
 	}
 	return form{
@@ -139,7 +163,7 @@ func pseudoTagForm() form {
 // chatPipeForm: < ws* | ws* name ws* | ws* >, name 1..40 of [A-Za-z0-9_].
 func chatPipeForm() form {
 	return form{
-		keywords: []string{"<|", "< ", "<\t", "<\n", "<\r", "<\f"},
+		keywords: triggers("<", "|"),
 		back:     1,
 		ahead:    1 + 4*tmplMaxWS + tmplMaxName + 4,
 		check: func(v *view, ks, ke int) result {
@@ -223,9 +247,9 @@ func bracketForm(open, word, close string, kws []string) form {
 }
 
 func instForm() form {
-	return bracketForm("[", "inst", "]", []string{"[inst", "[/", "[ ", "[\t", "[\n", "[\r", "[\f"})
+	return bracketForm("[", "inst", "]", triggers("[", "inst"))
 }
 
 func sysForm() form {
-	return bracketForm("<<", "sys", ">>", []string{"<<sys", "<</", "<< ", "<<\t", "<<\n", "<<\r", "<<\f"})
+	return bracketForm("<<", "sys", ">>", triggers("<<", "sys"))
 }

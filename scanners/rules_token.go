@@ -37,6 +37,10 @@ type form struct {
 	back     int      // bytes before the keyword start the check reads (>= 1 for a boundary)
 	ahead    int      // bytes from the keyword start the check reads at most
 	check    func(v *view, ks, ke int) result
+	// notBefore, if set, lets the Redactor reject a hit without calling
+	// check when the byte before the keyword is in it (check must reject
+	// those too): "task-" never costs a call of the sk- rules.
+	notBefore *byteSet
 }
 
 // view is a window of the string being scanned.
@@ -146,7 +150,7 @@ func (t tokenSpec) form() form {
 			kws = append(kws, kw)
 		}
 	}
-	return form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check}
+	return form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore}
 }
 
 func (t *tokenSpec) check(v *view, ks, ke int) result {
