@@ -1,0 +1,107 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bench"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+)
+
+// benchCorpus is one kind of tool output for the benchmarks.
+type benchCorpus struct {
+	name string
+	opts bench.Options
+}
+
+// benchCorpora: mostly-ASCII tool outputs (code, logs, JSON in text,
+// structured search results), a non-ASCII web page, and a secrets-dense
+// log with a credential, a tag or an invisible run every ~2 KiB.
+var benchCorpora = []benchCorpus{
+	{"Code", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal}},
+	{"Logs", bench.Options{Seed: 2, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
+	{"JSONInText", bench.Options{Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal}},
+	{"Search", bench.Options{Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal}},
+	{"WebPage", bench.Options{Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeMinimal}},
+	{"SecretsDense", bench.Options{Seed: 6, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
+}
+
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"4KiB", 4 << 10}, {"64KiB", 64 << 10}, {"1MiB", 1 << 20}}
+
+// corpusDoc generates a corpus at a size; the secrets-dense one gets one
+// planted item per 2 KiB.
+func corpusDoc(c benchCorpus, size int) []byte {
+	o := c.opts
+	o.Size = size
+	if c.name == "SecretsDense" {
+		o.Secrets, o.Tags, o.Invisible = size/4096+1, size/8192+1, size/8192+1
+	}
+	return bench.Generate(o).JSON
+}
+
+// BenchmarkSanitize measures the whole pass (lex, decode, normalize,
+// redact, bound, re-escape, evidence) into a Discarder, with bounds large
+// enough that nothing is cut.
+func BenchmarkSanitize(b *testing.B) {
+	e := engine(b, polBig, 64<<10)
+	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "bench"}
+	for _, c := range benchCorpora {
+		for _, sz := range benchSizes {
+			doc := corpusDoc(c, sz.n)
+			b.Run(c.name+"/"+sz.name, func(b *testing.B) {
+				var out pipeline.Discarder
+				r := bytes.NewReader(doc)
+				ctx := context.Background()
+				ev, err := e.Sanitize(ctx, r, &out, info)
+				if err != nil || ev.Outcome == pipeline.OutcomeRejected || ev.Outcome == pipeline.OutcomeTruncated {
+					b.Fatalf("outcome %s %s %s (%v)", ev.Outcome, ev.Code, ev.Reason, err)
+				}
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					r.Reset(doc)
+					if _, err := e.Sanitize(ctx, r, &out, info); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestAllocsDoNotGrowWithSize checks that the allocations of a pass do not
+// depend on the size of the document: no allocation per token, per string
+// or per chunk on clean mostly-ASCII and non-ASCII tool output.
+func TestAllocsDoNotGrowWithSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts in -short")
+	}
+	e := engine(t, polBig, 64<<10)
+	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "bench"}
+	for _, c := range benchCorpora {
+		if c.name == "SecretsDense" {
+			continue // findings are allocated per finding, by design
+		}
+		allocs := func(size int) float64 {
+			doc := corpusDoc(c, size)
+			r := bytes.NewReader(doc)
+			var out pipeline.Discarder
+			return testing.AllocsPerRun(5, func() {
+				r.Reset(doc)
+				if _, err := e.Sanitize(context.Background(), r, &out, info); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, large := allocs(64<<10), allocs(1<<20)
+		t.Logf("%s: %.0f allocs for 64 KiB, %.0f for 1 MiB", c.name, small, large)
+		// Two allocations of slack: a pooled buffer may grow once more.
+		if large > small+2 {
+			t.Errorf("%s: allocations grow with size: %.0f for 64 KiB, %.0f for 1 MiB", c.name, small, large)
+		}
+	}
+}
