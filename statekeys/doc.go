@@ -14,7 +14,7 @@
 //
 // What it owns:
 //
-//   - Keyring and Ring: keys with states active / verify / retired, loaded
+//   - Keyring and Ring: keys with states active, staged, verify and retired, loaded
 //     from a file, the environment or any Source (the worker adds a NATS KV
 //     source), swapped atomically so rotation needs no restart.
 //   - Keeper.Seal and Keeper.Verify. Verify checks every binding, the

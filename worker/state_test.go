@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -422,4 +423,82 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 	if r := request(t, client, SubjectStateSeal, sealMsg()); !r.OK || r.KeyID != info.ID {
 		t.Fatalf("after a garbage revision: %+v", r)
 	}
+}
+
+// BenchmarkStateService measures request/reply round trips through an
+// embedded server on loopback: seal, and verify (each verify consumes a new
+// flow id in the JetStream KV bucket). SetBytes is the request size.
+func BenchmarkStateService(b *testing.B) {
+	for _, bc := range []string{"seal", "verify"} {
+		b.Run(bc, func(b *testing.B) {
+			s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: b.TempDir(), NoLog: true, NoSigs: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			go s.Start()
+			if !s.ReadyForConnections(10 * time.Second) {
+				b.Fatal("not ready")
+			}
+			defer func() { s.Shutdown(); s.WaitForShutdown() }()
+			nc, _ := nats.Connect(s.ClientURL())
+			defer nc.Close()
+			js, _ := jetstream.New(nc)
+			r, _ := statekeys.GenerateRing(nil, time.Now().Add(-time.Hour))
+			ring, _ := statekeys.NewKeyring(r)
+			svc, err := NewStateService(nc, js, ring)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := svc.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			defer svc.Stop()
+			client, _ := nats.Connect(s.ClientURL())
+			defer client.Close()
+			sealBody, _ := json.Marshal(sealMsg())
+			bodies := [][]byte{sealBody}
+			if bc == "verify" {
+				bodies = make([][]byte, b.N)
+				for i := range bodies {
+					m, err := client.Request(SubjectStateSeal, sealBody, 5*time.Second)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var r reply
+					json.Unmarshal(m.Data, &r)
+					bodies[i], _ = json.Marshal(verifyMsg(r.RequestState))
+				}
+			}
+			b.SetBytes(int64(len(bodies[0])))
+			b.ReportAllocs()
+			var next atomic.Int64
+			b.SetParallelism(8) // 8 requests in flight per GOMAXPROCS
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := int(next.Add(1) - 1)
+					body := bodies[0]
+					if bc == "verify" {
+						body = bodies[i]
+					}
+					m, err := client.Request(subjectFor(bc), body, 5*time.Second)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					if !bytes.Contains(m.Data, []byte(`"ok":true`)) {
+						b.Errorf("reply %s", m.Data)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+func subjectFor(op string) string {
+	if op == "seal" {
+		return SubjectStateSeal
+	}
+	return SubjectStateVerify
 }
