@@ -23,12 +23,16 @@ const (
 // when they are well-formed; FlowID and ExpiresAt only once a token has been
 // authenticated (or sealed).
 type Evidence struct {
-	Rule            string          `json:"rule"`
-	Action          string          `json:"action"` // "seal" or "verify"
-	Decision        string          `json:"decision"`
-	Code            Code            `json:"code,omitempty"`
-	Reason          Reason          `json:"reason,omitempty"`
-	Tenant          string          `json:"tenant,omitempty"`
+	Rule     string `json:"rule"`
+	Action   string `json:"action"` // "seal" or "verify"
+	Decision string `json:"decision"`
+	Code     Code   `json:"code,omitempty"`
+	Reason   Reason `json:"reason,omitempty"`
+	Tenant   string `json:"tenant,omitempty"`
+	// SealedTenant is the tenant the state was sealed for, set only when an
+	// authenticated token was presented by another tenant: the victim of a
+	// cross-tenant retry should see it too.
+	SealedTenant    string          `json:"sealedTenant,omitempty"`
 	Method          string          `json:"method,omitempty"`
 	KeyID           string          `json:"keyId,omitempty"`
 	FlowID          string          `json:"flowId,omitempty"`

@@ -60,6 +60,12 @@ func New(ring *Keyring, store Store, opts ...Option) (*Keeper, error) {
 	return k, nil
 }
 
+// MaxLifetime is how long a single-use record must be able to live: the
+// longest state lifetime plus the replay margin. A Store with its own
+// retention limit (a KV bucket's MaxAge) must keep records at least this
+// long.
+func (k *Keeper) MaxLifetime() time.Duration { return k.o.maxTTL + k.o.replayMargin }
+
 // SealRequest asks for the requestState of one InputRequiredResult.
 type SealRequest struct {
 	Identity  Identity

@@ -99,6 +99,7 @@ func (k *Keeper) Verify(ctx context.Context, req VerifyRequest) (Verified, Evide
 	case !equalDigest(p.Sub, sha256Hex([]byte(req.Identity.Subject))):
 		return fail(rejected(ReasonSubjectMismatch))
 	case p.Ten != req.Identity.Tenant:
+		ev.SealedTenant = p.Ten
 		return fail(rejected(ReasonTenantMismatch))
 	case !equalDigest(p.Cli, sha256Hex([]byte(req.Identity.ClientID))):
 		return fail(rejected(ReasonClientMismatch))

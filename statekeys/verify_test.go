@@ -129,6 +129,17 @@ func TestVerifyBindings(t *testing.T) {
 	}
 }
 
+func TestCrossTenantEvidenceNamesSealedTenant(t *testing.T) {
+	f := newFixture(t)
+	s := f.seal(t, baseSeal())
+	req := baseVerify(s.RequestState)
+	req.Identity.Tenant = "globex"
+	_, ev, _ := f.keeper.Verify(context.Background(), req)
+	if ev.Tenant != "globex" || ev.SealedTenant != "acme" {
+		t.Fatalf("evidence %+v", ev)
+	}
+}
+
 func TestVerifyArgumentsCanonical(t *testing.T) {
 	f := newFixture(t)
 	s := f.seal(t, baseSeal())

@@ -205,7 +205,17 @@ func (s *StateService) Start(ctx context.Context) error {
 	}
 	store := s.cfg.store
 	if store == nil {
-		kv, err := EnsureReplayBucket(ctx, s.js, s.cfg.replay)
+		// The bucket must keep records for as long as a state can live, so
+		// its MaxAge follows the keeper's lifetime options.
+		probe, err := statekeys.New(s.ring, &statekeys.MemoryStore{}, s.cfg.keeperOpts...)
+		if err != nil {
+			return err
+		}
+		rc := s.cfg.replay
+		if min := probe.MaxLifetime() + time.Minute; rc.MaxAge < min {
+			rc.MaxAge = min
+		}
+		kv, err := EnsureReplayBucket(ctx, s.js, rc)
 		if err != nil {
 			return err
 		}
@@ -415,6 +425,9 @@ func wireEvidence(action string, err error) statekeys.Evidence {
 // publishEvidence sends ev to <prefix>.<tenant>. Evidence holds no key
 // material, token, subject, arguments or response content (see
 // statekeys.Evidence).
+//
+// A cross-tenant retry is published to both tenants: the one that presented
+// the state and the one it was sealed for.
 func (s *StateService) publishEvidence(ev statekeys.Evidence) {
 	tenant := ev.Tenant
 	if tenant == "" {
@@ -424,8 +437,14 @@ func (s *StateService) publishEvidence(ev statekeys.Evidence) {
 	if err != nil {
 		return
 	}
-	if err := s.nc.Publish(s.cfg.evidencePrefix+"."+tenant, b); err != nil {
-		s.cfg.onError(errors.New("worker: evidence publish failed"))
+	tenants := []string{tenant}
+	if ev.SealedTenant != "" && ev.SealedTenant != tenant {
+		tenants = append(tenants, ev.SealedTenant)
+	}
+	for _, t := range tenants {
+		if err := s.nc.Publish(s.cfg.evidencePrefix+"."+t, b); err != nil {
+			s.cfg.onError(errors.New("worker: evidence publish failed"))
+		}
 	}
 }
 

@@ -183,6 +183,7 @@ func TestStateServiceSealVerifyReplay(t *testing.T) {
 		{"mcp.evidence.acme", "accept", ""},
 		{"mcp.evidence.acme", "reject", "replayed"},
 		{"mcp.evidence.globex", "reject", "tenant_mismatch"},
+		{"mcp.evidence.acme", "reject", "tenant_mismatch"},
 	}
 	for i, w := range want {
 		msg, err := evsub.NextMsg(5 * time.Second)
