@@ -27,13 +27,13 @@ const (
 	SubjectStateVerify = "mcp.state.verify"
 	// DefaultStateQueue is the queue group the state service joins.
 	DefaultStateQueue = "mcp-state"
-	// DefaultEvidencePrefix is where evidence goes: <prefix>.<tenant>.
-	DefaultEvidencePrefix = "mcp.evidence"
+	// DefaultStateEvidencePrefix is where evidence goes: <prefix>.<tenant>.
+	DefaultStateEvidencePrefix = "mcp.evidence"
 	// DefaultStateMaxRequestBytes caps one request message.
 	DefaultStateMaxRequestBytes = 2 << 20
-	// evidenceNoTenant is the subject token used when a request carried
+	// stateEvidenceNoTenant is the subject token used when a request carried
 	// no valid tenant.
-	evidenceNoTenant = "_invalid"
+	stateEvidenceNoTenant = "_invalid"
 )
 
 // StateService serves mcp.state.seal and mcp.state.verify.
@@ -80,9 +80,9 @@ func WithStateQueue(q string) StateOption {
 	}
 }
 
-// WithEvidencePrefix sets the evidence subject prefix (default
-// DefaultEvidencePrefix).
-func WithEvidencePrefix(p string) StateOption {
+// WithStateEvidencePrefix sets the evidence subject prefix (default
+// DefaultStateEvidencePrefix).
+func WithStateEvidencePrefix(p string) StateOption {
 	return func(c *stateConfig) error {
 		if p == "" || p[len(p)-1] == '.' {
 			return errStateOption
@@ -178,7 +178,7 @@ func NewStateService(nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyr
 	}
 	cfg := stateConfig{
 		queue:           DefaultStateQueue,
-		evidencePrefix:  DefaultEvidencePrefix,
+		evidencePrefix:  DefaultStateEvidencePrefix,
 		maxRequestBytes: DefaultStateMaxRequestBytes,
 		concurrency:     runtime.GOMAXPROCS(0),
 		replay:          DefaultReplayBucketConfig(),
@@ -299,7 +299,7 @@ func (s *StateService) dispatch(m *nats.Msg) {
 
 // Wire payloads (docs/statekeys.md).
 
-type sealRequestWire struct {
+type stateSealRequest struct {
 	Identity      statekeys.Identity          `json:"identity"`
 	Operation     statekeys.Operation         `json:"operation"`
 	InputRequests json.RawMessage             `json:"inputRequests,omitempty"`
@@ -308,16 +308,16 @@ type sealRequestWire struct {
 	AppState      []byte                      `json:"appState,omitempty"` // base64
 }
 
-type sealReplyWire struct {
-	OK           bool       `json:"ok"`
-	RequestState string     `json:"requestState,omitempty"`
-	FlowID       string     `json:"flowId,omitempty"`
-	KeyID        string     `json:"keyId,omitempty"`
-	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
-	Error        *errorWire `json:"error,omitempty"`
+type stateSealReply struct {
+	OK           bool            `json:"ok"`
+	RequestState string          `json:"requestState,omitempty"`
+	FlowID       string          `json:"flowId,omitempty"`
+	KeyID        string          `json:"keyId,omitempty"`
+	ExpiresAt    *time.Time      `json:"expiresAt,omitempty"`
+	Error        *stateErrorWire `json:"error,omitempty"`
 }
 
-type verifyRequestWire struct {
+type stateVerifyRequest struct {
 	RequestState   string                        `json:"requestState"`
 	Identity       statekeys.Identity            `json:"identity"`
 	Operation      statekeys.Operation           `json:"operation"`
@@ -326,24 +326,24 @@ type verifyRequestWire struct {
 	URLCompletions map[string]statekeys.Identity `json:"urlCompletions,omitempty"`
 }
 
-type verifyReplyWire struct {
+type stateVerifyReply struct {
 	OK             bool                               `json:"ok"`
 	FlowID         string                             `json:"flowId,omitempty"`
 	KeyID          string                             `json:"keyId,omitempty"`
 	ExpiresAt      *time.Time                         `json:"expiresAt,omitempty"`
 	InputResponses map[string]statekeys.InputResponse `json:"inputResponses,omitempty"`
 	AppState       []byte                             `json:"appState,omitempty"`
-	Error          *errorWire                         `json:"error,omitempty"`
+	Error          *stateErrorWire                    `json:"error,omitempty"`
 }
 
-type errorWire struct {
+type stateErrorWire struct {
 	Code    statekeys.Code `json:"code"`
 	Message string         `json:"message"`
 }
 
-func errorReply(err error) *errorWire {
+func stateErrorReply(err error) *stateErrorWire {
 	c := statekeys.CodeOf(err)
-	return &errorWire{Code: c, Message: statekeys.PublicMessage(c)}
+	return &stateErrorWire{Code: c, Message: statekeys.PublicMessage(c)}
 }
 
 func (s *StateService) handle(m *nats.Msg) {
@@ -373,11 +373,11 @@ func (s *StateService) handle(m *nats.Msg) {
 	}
 }
 
-func (s *StateService) seal(ctx context.Context, data []byte) (sealReplyWire, statekeys.Evidence) {
-	var req sealRequestWire
-	if len(data) > s.cfg.maxRequestBytes || strictJSON(data, &req) != nil {
+func (s *StateService) seal(ctx context.Context, data []byte) (stateSealReply, statekeys.Evidence) {
+	var req stateSealRequest
+	if len(data) > s.cfg.maxRequestBytes || stateStrictJSON(data, &req) != nil {
 		err := statekeys.ErrInvalidRequest
-		return sealReplyWire{Error: errorReply(err)}, wireEvidence("seal", err)
+		return stateSealReply{Error: stateErrorReply(err)}, stateWireEvidence("seal", err)
 	}
 	sealed, ev, err := s.keeper.Seal(ctx, statekeys.SealRequest{
 		Identity:      req.Identity,
@@ -388,17 +388,17 @@ func (s *StateService) seal(ctx context.Context, data []byte) (sealReplyWire, st
 		AppState:      req.AppState,
 	})
 	if err != nil {
-		return sealReplyWire{Error: errorReply(err)}, ev
+		return stateSealReply{Error: stateErrorReply(err)}, ev
 	}
 	exp := sealed.ExpiresAt
-	return sealReplyWire{OK: true, RequestState: sealed.RequestState, FlowID: sealed.FlowID, KeyID: sealed.KeyID, ExpiresAt: &exp}, ev
+	return stateSealReply{OK: true, RequestState: sealed.RequestState, FlowID: sealed.FlowID, KeyID: sealed.KeyID, ExpiresAt: &exp}, ev
 }
 
-func (s *StateService) verify(ctx context.Context, data []byte) (verifyReplyWire, statekeys.Evidence) {
-	var req verifyRequestWire
-	if len(data) > s.cfg.maxRequestBytes || strictJSON(data, &req) != nil {
+func (s *StateService) verify(ctx context.Context, data []byte) (stateVerifyReply, statekeys.Evidence) {
+	var req stateVerifyRequest
+	if len(data) > s.cfg.maxRequestBytes || stateStrictJSON(data, &req) != nil {
 		err := statekeys.ErrInvalidRequest
-		return verifyReplyWire{Error: errorReply(err)}, wireEvidence("verify", err)
+		return stateVerifyReply{Error: stateErrorReply(err)}, stateWireEvidence("verify", err)
 	}
 	v, ev, err := s.keeper.Verify(ctx, statekeys.VerifyRequest{
 		RequestState:   req.RequestState,
@@ -409,13 +409,13 @@ func (s *StateService) verify(ctx context.Context, data []byte) (verifyReplyWire
 		URLCompletions: req.URLCompletions,
 	})
 	if err != nil {
-		return verifyReplyWire{Error: errorReply(err)}, ev
+		return stateVerifyReply{Error: stateErrorReply(err)}, ev
 	}
 	exp := v.ExpiresAt
-	return verifyReplyWire{OK: true, FlowID: v.FlowID, KeyID: v.KeyID, ExpiresAt: &exp, InputResponses: v.Responses, AppState: v.AppState}, ev
+	return stateVerifyReply{OK: true, FlowID: v.FlowID, KeyID: v.KeyID, ExpiresAt: &exp, InputResponses: v.Responses, AppState: v.AppState}, ev
 }
 
-func wireEvidence(action string, err error) statekeys.Evidence {
+func stateWireEvidence(action string, err error) statekeys.Evidence {
 	return statekeys.Evidence{
 		Rule: statekeys.RuleMRTR, Action: action, Decision: statekeys.DecisionReject,
 		Code: statekeys.CodeOf(err), Reason: statekeys.ReasonRequestMalformed, Time: time.Now().UTC(),
@@ -431,9 +431,9 @@ func wireEvidence(action string, err error) statekeys.Evidence {
 func (s *StateService) publishEvidence(ev statekeys.Evidence) {
 	tenant := ev.Tenant
 	if tenant == "" {
-		tenant = evidenceNoTenant
+		tenant = stateEvidenceNoTenant
 	}
-	b, err := json.Marshal(evidenceRecord{Kind: "statekeys", Evidence: ev})
+	b, err := json.Marshal(stateEvidenceRecord{Kind: "statekeys", Evidence: ev})
 	if err != nil {
 		return
 	}
@@ -448,13 +448,13 @@ func (s *StateService) publishEvidence(ev statekeys.Evidence) {
 	}
 }
 
-type evidenceRecord struct {
+type stateEvidenceRecord struct {
 	Kind string `json:"kind"`
 	statekeys.Evidence
 }
 
-// strictJSON decodes one JSON object with no unknown fields.
-func strictJSON(data []byte, v any) error {
+// stateStrictJSON decodes one JSON object with no unknown fields.
+func stateStrictJSON(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -17,9 +17,9 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
 
-// runServer starts an embedded NATS server with JetStream on a random
+// stateTestServer starts an embedded NATS server with JetStream on a random
 // loopback port and a temporary store directory.
-func runServer(t *testing.T) *server.Server {
+func stateTestServer(t *testing.T) *server.Server {
 	t.Helper()
 	s, err := server.NewServer(&server.Options{
 		Host:      "127.0.0.1",
@@ -40,7 +40,7 @@ func runServer(t *testing.T) *server.Server {
 	return s
 }
 
-func connect(t *testing.T, s *server.Server) (*nats.Conn, jetstream.JetStream) {
+func stateConnect(t *testing.T, s *server.Server) (*nats.Conn, jetstream.JetStream) {
 	t.Helper()
 	nc, err := nats.Connect(s.ClientURL())
 	if err != nil {
@@ -54,8 +54,8 @@ func connect(t *testing.T, s *server.Server) (*nats.Conn, jetstream.JetStream) {
 	return nc, js
 }
 
-// checkFor polls f until it returns nil or the deadline passes.
-func checkFor(t *testing.T, total, every time.Duration, f func() error) {
+// stateCheckFor polls f until it returns nil or the deadline passes.
+func stateCheckFor(t *testing.T, total, every time.Duration, f func() error) {
 	t.Helper()
 	deadline := time.Now().Add(total)
 	var err error
@@ -68,7 +68,7 @@ func checkFor(t *testing.T, total, every time.Duration, f func() error) {
 	t.Fatalf("condition not met within %v: %v", total, err)
 }
 
-func newRing(t *testing.T) *statekeys.Keyring {
+func stateTestRing(t *testing.T) *statekeys.Keyring {
 	t.Helper()
 	r, err := statekeys.GenerateRing(nil, time.Now().Add(-time.Hour))
 	if err != nil {
@@ -78,7 +78,7 @@ func newRing(t *testing.T) *statekeys.Keyring {
 	return k
 }
 
-func startService(t *testing.T, nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyring, opts ...StateOption) *StateService {
+func startStateService(t *testing.T, nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyring, opts ...StateOption) *StateService {
 	t.Helper()
 	svc, err := NewStateService(nc, js, ring, opts...)
 	if err != nil {
@@ -92,12 +92,12 @@ func startService(t *testing.T, nc *nats.Conn, js jetstream.JetStream, ring *sta
 }
 
 var (
-	identity  = statekeys.Identity{Subject: "user-alice", Tenant: "acme", ClientID: "client-1"}
-	operation = statekeys.Operation{Method: "tools/call", Name: "book_meeting", Arguments: json.RawMessage(`{"room":"A"}`)}
-	urlInputs = json.RawMessage(`{"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://auth.example.com/connect","elicitationId":"elic-0123456789"}}}`)
+	stIdentity  = statekeys.Identity{Subject: "user-alice", Tenant: "acme", ClientID: "client-1"}
+	stOperation = statekeys.Operation{Method: "tools/call", Name: "book_meeting", Arguments: json.RawMessage(`{"room":"A"}`)}
+	stURLInputs = json.RawMessage(`{"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://auth.example.com/connect","elicitationId":"elic-0123456789"}}}`)
 )
 
-type reply struct {
+type stateReply struct {
 	OK             bool                               `json:"ok"`
 	RequestState   string                             `json:"requestState"`
 	FlowID         string                             `json:"flowId"`
@@ -111,7 +111,7 @@ type reply struct {
 	} `json:"error"`
 }
 
-func request(t *testing.T, nc *nats.Conn, subject string, v any) reply {
+func stateRequest(t *testing.T, nc *nats.Conn, subject string, v any) stateReply {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -121,59 +121,59 @@ func request(t *testing.T, nc *nats.Conn, subject string, v any) reply {
 	if err != nil {
 		t.Fatalf("request %s: %v", subject, err)
 	}
-	var r reply
+	var r stateReply
 	if err := json.Unmarshal(m.Data, &r); err != nil {
 		t.Fatalf("reply: %v: %s", err, m.Data)
 	}
 	return r
 }
 
-func sealMsg() map[string]any {
-	return map[string]any{"identity": identity, "operation": operation, "inputRequests": urlInputs, "ttlSeconds": 120, "appState": []byte("step-2")}
+func stateSealMsg() map[string]any {
+	return map[string]any{"identity": stIdentity, "operation": stOperation, "inputRequests": stURLInputs, "ttlSeconds": 120, "appState": []byte("step-2")}
 }
 
-func verifyMsg(token string) map[string]any {
+func stateVerifyMsg(token string) map[string]any {
 	return map[string]any{
 		"requestState":   token,
-		"identity":       identity,
-		"operation":      operation,
-		"inputRequests":  urlInputs,
+		"identity":       stIdentity,
+		"operation":      stOperation,
+		"inputRequests":  stURLInputs,
 		"inputResponses": json.RawMessage(`{"login":{"action":"accept"}}`),
-		"urlCompletions": map[string]statekeys.Identity{"elic-0123456789": identity},
+		"urlCompletions": map[string]statekeys.Identity{"elic-0123456789": stIdentity},
 	}
 }
 
 func TestStateServiceSealVerifyReplay(t *testing.T) {
-	s := runServer(t)
-	nc, js := connect(t, s)
-	ring := newRing(t)
-	startService(t, nc, js, ring)
+	s := stateTestServer(t)
+	nc, js := stateConnect(t, s)
+	ring := stateTestRing(t)
+	startStateService(t, nc, js, ring)
 
-	client, _ := connect(t, s)
-	evsub, err := client.SubscribeSync(DefaultEvidencePrefix + ".>")
+	client, _ := stateConnect(t, s)
+	evsub, err := client.SubscribeSync(DefaultStateEvidencePrefix + ".>")
 	if err != nil {
 		t.Fatal(err)
 	}
 	client.Flush()
 
-	sr := request(t, client, SubjectStateSeal, sealMsg())
+	sr := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 	if !sr.OK || !strings.HasPrefix(sr.RequestState, "mrs1."+ring.Ring().Active().ID+".") || sr.FlowID == "" {
-		t.Fatalf("seal reply %+v", sr)
+		t.Fatalf("seal stateReply %+v", sr)
 	}
-	vr := request(t, client, SubjectStateVerify, verifyMsg(sr.RequestState))
+	vr := stateRequest(t, client, SubjectStateVerify, stateVerifyMsg(sr.RequestState))
 	if !vr.OK || vr.FlowID != sr.FlowID || string(vr.AppState) != "step-2" || vr.InputResponses["login"].Action != "accept" {
-		t.Fatalf("verify reply %+v", vr)
+		t.Fatalf("verify stateReply %+v", vr)
 	}
-	again := request(t, client, SubjectStateVerify, verifyMsg(sr.RequestState))
+	again := stateRequest(t, client, SubjectStateVerify, stateVerifyMsg(sr.RequestState))
 	if again.OK || again.Error == nil || again.Error.Code != "STATE_REJECTED" || again.Error.Message != "request state rejected" {
-		t.Fatalf("replay reply %+v", again)
+		t.Fatalf("replay stateReply %+v", again)
 	}
 	// Cross-tenant retry: same public error.
-	m := verifyMsg(sr.RequestState)
+	m := stateVerifyMsg(sr.RequestState)
 	m["identity"] = statekeys.Identity{Subject: "user-alice", Tenant: "globex", ClientID: "client-1"}
-	cross := request(t, client, SubjectStateVerify, m)
+	cross := stateRequest(t, client, SubjectStateVerify, m)
 	if cross.OK || cross.Error.Code != "STATE_REJECTED" || cross.Error.Message != again.Error.Message {
-		t.Fatalf("cross-tenant reply %+v", cross)
+		t.Fatalf("cross-tenant stateReply %+v", cross)
 	}
 
 	// Evidence: seal accept, verify accept, verify reject (replayed) on
@@ -207,10 +207,10 @@ func TestStateServiceSealVerifyReplay(t *testing.T) {
 }
 
 func TestStateServiceBadRequests(t *testing.T) {
-	s := runServer(t)
-	nc, js := connect(t, s)
-	startService(t, nc, js, newRing(t), WithStateMaxRequestBytes(4096))
-	client, _ := connect(t, s)
+	s := stateTestServer(t)
+	nc, js := stateConnect(t, s)
+	startStateService(t, nc, js, stateTestRing(t), WithStateMaxRequestBytes(4096))
+	client, _ := stateConnect(t, s)
 	tests := []struct {
 		name, subject, body, code string
 	}{
@@ -227,7 +227,7 @@ func TestStateServiceBadRequests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var r reply
+			var r stateReply
 			json.Unmarshal(m.Data, &r)
 			if r.OK || r.Error == nil || r.Error.Code != tt.code || r.Error.Message != statekeys.PublicMessage(statekeys.Code(tt.code)) {
 				t.Fatalf("reply %s", m.Data)
@@ -239,9 +239,9 @@ func TestStateServiceBadRequests(t *testing.T) {
 // Two verifiers on two separate connections, each with its own KVStore over
 // the same bucket, race on every token: exactly one accepts.
 func TestKVStoreConcurrentVerifiers(t *testing.T) {
-	s := runServer(t)
-	nc1, js1 := connect(t, s)
-	_, js2 := connect(t, s)
+	s := stateTestServer(t)
+	nc1, js1 := stateConnect(t, s)
+	_, js2 := stateConnect(t, s)
 	ctx := context.Background()
 	kv1, err := EnsureReplayBucket(ctx, js1, DefaultReplayBucketConfig())
 	if err != nil {
@@ -252,11 +252,11 @@ func TestKVStoreConcurrentVerifiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = nc1
-	ring := newRing(t)
+	ring := stateTestRing(t)
 	k1, _ := statekeys.New(ring, NewKVStore(kv1))
 	k2, _ := statekeys.New(ring, NewKVStore(kv2))
 	for round := 0; round < 25; round++ {
-		sealed, _, err := k1.Seal(ctx, statekeys.SealRequest{Identity: identity, Operation: operation})
+		sealed, _, err := k1.Seal(ctx, statekeys.SealRequest{Identity: stIdentity, Operation: stOperation})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,7 +268,7 @@ func TestKVStoreConcurrentVerifiers(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, _, err := k.Verify(ctx, statekeys.VerifyRequest{RequestState: sealed.RequestState, Identity: identity, Operation: operation})
+				_, _, err := k.Verify(ctx, statekeys.VerifyRequest{RequestState: sealed.RequestState, Identity: stIdentity, Operation: stOperation})
 				switch statekeys.ReasonOf(err) {
 				case statekeys.ReasonNone:
 					accepted.Add(1)
@@ -290,21 +290,21 @@ func TestKVStoreConcurrentVerifiers(t *testing.T) {
 // Two services (two connections) in one queue group; concurrent retries of
 // the same state through NATS: exactly one ok.
 func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
-	s := runServer(t)
-	ring := newRing(t)
-	nc1, js1 := connect(t, s)
-	nc2, js2 := connect(t, s)
-	startService(t, nc1, js1, ring)
-	startService(t, nc2, js2, ring)
-	client, _ := connect(t, s)
-	sr := request(t, client, SubjectStateSeal, sealMsg())
+	s := stateTestServer(t)
+	ring := stateTestRing(t)
+	nc1, js1 := stateConnect(t, s)
+	nc2, js2 := stateConnect(t, s)
+	startStateService(t, nc1, js1, ring)
+	startStateService(t, nc2, js2, ring)
+	client, _ := stateConnect(t, s)
+	sr := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 	if !sr.OK {
 		t.Fatalf("seal %+v", sr)
 	}
 	const n = 12
 	var ok, rejected atomic.Int32
 	var wg sync.WaitGroup
-	body, _ := json.Marshal(verifyMsg(sr.RequestState))
+	body, _ := json.Marshal(stateVerifyMsg(sr.RequestState))
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
@@ -314,7 +314,7 @@ func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			var r reply
+			var r stateReply
 			json.Unmarshal(m.Data, &r)
 			if r.OK {
 				ok.Add(1)
@@ -330,8 +330,8 @@ func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
 }
 
 func TestKVStoreRecordExpires(t *testing.T) {
-	s := runServer(t)
-	_, js := connect(t, s)
+	s := stateTestServer(t)
+	_, js := stateConnect(t, s)
 	ctx := context.Background()
 	kv, err := EnsureReplayBucket(ctx, js, DefaultReplayBucketConfig())
 	if err != nil {
@@ -345,7 +345,7 @@ func TestKVStoreRecordExpires(t *testing.T) {
 		t.Fatalf("second: %v %v", first, err)
 	}
 	// The TTL (rounded up to one second) ends the record; poll for it.
-	checkFor(t, 10*time.Second, 100*time.Millisecond, func() error {
+	stateCheckFor(t, 10*time.Second, 100*time.Millisecond, func() error {
 		if _, err := kv.Get(ctx, "f.flow-1"); err == nil {
 			return errStoreUnavailable
 		}
@@ -354,8 +354,8 @@ func TestKVStoreRecordExpires(t *testing.T) {
 }
 
 func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
-	s := runServer(t)
-	nc, js := connect(t, s)
+	s := stateTestServer(t)
+	nc, js := stateConnect(t, s)
 	ctx := context.Background()
 	keys, err := EnsureKeyBucket(ctx, js, DefaultKeyBucket, 1)
 	if err != nil {
@@ -371,11 +371,11 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	ring, _ := statekeys.NewKeyring(loaded)
-	startService(t, nc, js, ring, WithKVKeySource(src))
-	client, _ := connect(t, s)
+	startStateService(t, nc, js, ring, WithKVKeySource(src))
+	client, _ := stateConnect(t, s)
 
-	old := request(t, client, SubjectStateSeal, sealMsg())
-	oldB := request(t, client, SubjectStateSeal, sealMsg())
+	old := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
+	oldB := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 	if !old.OK || old.KeyID != first.Active().ID || oldB.KeyID != first.Active().ID {
 		t.Fatalf("seal %+v", old)
 	}
@@ -386,16 +386,16 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 	if err := PutKeyRing(ctx, keys, "", rotated); err != nil {
 		t.Fatal(err)
 	}
-	var fresh reply
-	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
-		fresh = request(t, client, SubjectStateSeal, sealMsg())
+	var fresh stateReply
+	stateCheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+		fresh = stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 		if fresh.KeyID != info.ID {
 			return errStoreUnavailable
 		}
 		return nil
 	})
 	// The state sealed before rotation still verifies.
-	if r := request(t, client, SubjectStateVerify, verifyMsg(old.RequestState)); !r.OK {
+	if r := stateRequest(t, client, SubjectStateVerify, stateVerifyMsg(old.RequestState)); !r.OK {
 		t.Fatalf("old state after rotation: %+v", r.Error)
 	}
 	// Retire the old key: its states stop opening.
@@ -403,9 +403,9 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old2 := request(t, client, SubjectStateSeal, sealMsg()) // sealed with the new key
+	old2 := stateRequest(t, client, SubjectStateSeal, stateSealMsg()) // sealed with the new key
 	PutKeyRing(ctx, keys, "", retired)
-	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+	stateCheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		for _, k := range ring.Ring().Keys() {
 			if k.ID == first.Active().ID && k.State == statekeys.KeyRetired {
 				return nil
@@ -413,22 +413,22 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 		}
 		return errStoreUnavailable
 	})
-	if r := request(t, client, SubjectStateVerify, verifyMsg(old2.RequestState)); !r.OK {
+	if r := stateRequest(t, client, SubjectStateVerify, stateVerifyMsg(old2.RequestState)); !r.OK {
 		t.Fatalf("new-key state after retiring the old key: %+v", r.Error)
 	}
-	if r := request(t, client, SubjectStateVerify, verifyMsg(oldB.RequestState)); r.OK || r.Error.Code != "STATE_REJECTED" {
+	if r := stateRequest(t, client, SubjectStateVerify, stateVerifyMsg(oldB.RequestState)); r.OK || r.Error.Code != "STATE_REJECTED" {
 		t.Fatalf("retired-key state still opens: %+v", r)
 	}
 	// A garbage revision leaves the ring in place.
 	keys.Put(ctx, DefaultKeyRingKey, []byte("{"))
-	if r := request(t, client, SubjectStateSeal, sealMsg()); !r.OK || r.KeyID != info.ID {
+	if r := stateRequest(t, client, SubjectStateSeal, stateSealMsg()); !r.OK || r.KeyID != info.ID {
 		t.Fatalf("after a garbage revision: %+v", r)
 	}
 }
 
-// BenchmarkStateService measures request/reply round trips through an
+// BenchmarkStateService measures stateRequest/stateReply round trips through an
 // embedded server on loopback: seal, and verify (each verify consumes a new
-// flow id in the JetStream KV bucket). SetBytes is the request size.
+// flow id in the JetStream KV bucket). SetBytes is the stateRequest size.
 func BenchmarkStateService(b *testing.B) {
 	for _, bc := range []string{"seal", "verify"} {
 		b.Run(bc, func(b *testing.B) {
@@ -456,7 +456,7 @@ func BenchmarkStateService(b *testing.B) {
 			defer svc.Stop()
 			client, _ := nats.Connect(s.ClientURL())
 			defer client.Close()
-			sealBody, _ := json.Marshal(sealMsg())
+			sealBody, _ := json.Marshal(stateSealMsg())
 			bodies := [][]byte{sealBody}
 			if bc == "verify" {
 				bodies = make([][]byte, b.N)
@@ -465,9 +465,9 @@ func BenchmarkStateService(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					var r reply
+					var r stateReply
 					json.Unmarshal(m.Data, &r)
-					bodies[i], _ = json.Marshal(verifyMsg(r.RequestState))
+					bodies[i], _ = json.Marshal(stateVerifyMsg(r.RequestState))
 				}
 			}
 			b.SetBytes(int64(len(bodies[0])))
@@ -482,7 +482,7 @@ func BenchmarkStateService(b *testing.B) {
 					if bc == "verify" {
 						body = bodies[i]
 					}
-					m, err := client.Request(subjectFor(bc), body, 5*time.Second)
+					m, err := client.Request(stateSubjectFor(bc), body, 5*time.Second)
 					if err != nil {
 						b.Error(err)
 						return
@@ -497,7 +497,7 @@ func BenchmarkStateService(b *testing.B) {
 	}
 }
 
-func subjectFor(op string) string {
+func stateSubjectFor(op string) string {
 	if op == "seal" {
 		return SubjectStateSeal
 	}
