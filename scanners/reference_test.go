@@ -340,6 +340,7 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 	if tagMarker == "" {
 		tagMarker = DefaultTagMarker
 	}
+	infos := cat.Rules()
 	var out strings.Builder
 	var fs []Finding
 	pos := 0
@@ -348,7 +349,7 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 			continue
 		}
 		out.WriteString(s[pos:c.start])
-		info := cat.Rules()[c.rule]
+		info := infos[c.rule]
 		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(c.start), Length: c.end - c.start}
 		if info.Kind == KindTag {
 			out.WriteString(tagMarker)
