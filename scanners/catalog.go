@@ -388,6 +388,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, aiRules()...)
 	rs = append(rs, vcsRules()...)
 	rs = append(rs, cloudRules()...)
+	rs = append(rs, devtoolsRules()...)
 	rs = append(rs, structuredRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
