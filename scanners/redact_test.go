@@ -303,6 +303,16 @@ func TestCatalogOptions(t *testing.T) {
 			t.Errorf("RuleName out of range")
 		}
 	}
+	var all []string
+	for _, ri := range builtinRules() {
+		if ri.kind == KindSecret && !containsString(all, ri.id) {
+			all = append(all, ri.id)
+		}
+	}
+	none := newTestCatalog(t, CatalogOptions{Disabled: all, DisableTags: true})
+	if got, fs := redactChunks(t, none.NewRedactor(nil), "a\x00<system> ghp_x", 1); got != "a\x00<system> ghp_x" || len(fs) != 0 || len(none.Rules()) != 0 {
+		t.Errorf("empty catalog: %q %v", got, fs)
+	}
 	r := c.NewRedactor(nil)
 	got, _ := redactChunks(t, r, "<system> AKIAIOSFODNN7EXAMPLE", 0)
 	if got != "<system> ***aws-access-key-id***" {
@@ -367,6 +377,20 @@ func TestIdempotent(t *testing.T) {
 		if twice != once || len(fs) != 0 {
 			t.Errorf("corpus[%d]: second pass changed %q to %q (%v)", i, trunc(once), trunc(twice), ruleNames(c, fs))
 		}
+	}
+}
+
+// TestHoldsLittle: ordinary text is passed through at once, but for the last
+// bytes that could begin a keyword.
+func TestHoldsLittle(t *testing.T) {
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	for _, s := range []string{"hello world, nothing here", "ends with <sys", "ends with sk-pro", "x[i] = a < b"} {
+		out, _ := r.Append(nil, []byte(s), false, nil)
+		if r.Held()+len(out) != len(s) || r.Held() > c.ac.maxKw+c.maxBack {
+			t.Errorf("%q: emitted %q, held %d", s, out, r.Held())
+		}
+		r.Reset()
 	}
 }
 
