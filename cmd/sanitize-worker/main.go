@@ -40,6 +40,7 @@ func commands() []command {
 	return []command{
 		{"scan", "sanitize one MCP message, or a stream of JSON-lines records with --jsonl", runScan},
 		{"keys", "manage the key ring that seals MRTR requestState (new, rotate, list)", runKeys},
+		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
 		{"version", "print the guard and evidence versions", runVersion},
 	}
 }
