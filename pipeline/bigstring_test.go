@@ -81,7 +81,7 @@ func bigRun(t *testing.T, n int64) (peak, allocated uint64, ev *pipeline.Evidenc
 // constant and do not grow with the size of the string.
 func TestBigStringBoundedMemory(t *testing.T) {
 	small, large := int64(16<<20), int64(64<<20)
-	if testing.Short() {
+	if testing.Short() || raceEnabled() {
 		small, large = 4<<20, 16<<20
 	}
 	const maxPeak, maxAlloc = 16 << 20, 4 << 20
@@ -93,8 +93,9 @@ func TestBigStringBoundedMemory(t *testing.T) {
 		t.Errorf("%d MiB string: peak heap +%d KiB, allocated %d KiB; want under %d and %d KiB", large>>20, peakL>>10, allocL>>10, maxPeak>>10, maxAlloc>>10)
 	}
 	// Allocation must not scale with the string: 4x the input may not
-	// allocate more than the smaller run plus 256 KiB.
-	if allocL > allocS+256<<10 {
+	// allocate more than the smaller run plus 256 KiB. (Under -race,
+	// sync.Pool drops passes at random, so a run may rebuild one.)
+	if allocL > allocS+256<<10 && !raceEnabled() {
 		t.Errorf("allocations grow with the string: %d KiB for %d MiB, %d KiB for %d MiB", allocS>>10, small>>20, allocL>>10, large>>20)
 	}
 }

@@ -157,6 +157,16 @@ type splitCase struct {
 // nothing in 7-byte reads (want nothing: the pass stopped at the bound).
 const bugCountsAfterFailure = "counts-after-failure"
 
+// bugCountsBeyondCut: once a string is cut, appendDecoded stops feeding the
+// chain, but text collected before the cut was noticed (up to the 32 KiB
+// decode flush, filled as reads arrive) has already been scanned; so the
+// _meta counters "redactions" and "removedChars" (and evidence rules,
+// findings, removed) count findings beyond the cut or not depending on the
+// read split. A 40 KB text of "a " then a GitHub token and U+200B, with
+// text-chars 100: one 64 KiB read gives redactions 1, removedChars 1;
+// one-byte reads or 512-byte chunks give 0 and 0 (want the same either way).
+const bugCountsBeyondCut = "counts-beyond-cut"
+
 // bugBinaryBoundOrder: base64 checks every byte of a decoded run before the
 // binary-bytes bound, so a bad byte after the bound is reported as
 // INVALID_CONTENT bad-base64 when it arrives in the same read as the
@@ -238,6 +248,7 @@ func edgeCases() []splitCase {
 		{name: named("text-cut-emoji"), in: tr(strings.Repeat("😀", 150)), pol: polSmall, code: pipeline.CodeOutputTruncated},
 		{name: named("text-cut-exact"), in: tr(strings.Repeat("x", 100)), pol: polSmall},
 		{name: named("text-cut-secret"), in: tr(esc(strings.Repeat("y", 90) + " " + secret("github-pat"))), pol: polSmall, code: pipeline.CodeOutputTruncated},
+		{name: named("text-cut-long-secret-after"), in: tr(esc(strings.Repeat("a ", 20000) + secret("github-pat") + " \u200b")), pol: polSmall, code: pipeline.CodeOutputTruncated, bug: bugCountsBeyondCut},
 		{name: named("string-cut"), in: []byte(`{"content":[],"note":"` + strings.Repeat("q", 100) + `"}`), pol: polSmall, code: pipeline.CodeOutputTruncated},
 		{name: named("blocks-cut"), in: []byte(`{"content":[` + strings.Repeat(`{"type":"text","text":"t"},`, 9) + `{"type":"text","text":"t"}]}`), pol: polSmall, code: pipeline.CodeOutputTruncated},
 		{name: named("entries-cut"), in: []byte(`{"content":[],"structuredContent":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8}}`), pol: polSmall, code: pipeline.CodeOutputTruncated},
