@@ -76,7 +76,16 @@ func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
 
 // Reset starts a new string. Buffers are kept; no allocation.
 func (r *Redactor) Reset() {
-	*r = Redactor{c: r.c, mac: r.mac, buf: r.buf[:0], cands: r.cands[:0], hits: r.hits}
+	// Field by field: a whole-struct copy costs write barriers on every
+	// pointer field, and Reset runs once per string.
+	r.off, r.bufBase, r.scan, r.hint, r.out, r.lastEnd = 0, 0, 0, 0, 0, 0
+	r.buf = r.buf[:0]
+	r.cands = r.cands[:0]
+	r.state = 0
+	r.pending, r.pendItem = false, 0
+	r.cont, r.contRule, r.contStart, r.contPos, r.contCS = false, 0, 0, 0, ChecksumNone
+	r.v = view{}
+	r.src, r.srcBase, r.final = nil, 0, false
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
