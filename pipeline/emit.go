@@ -10,13 +10,17 @@ import (
 // tool's _meta object is held for merging, writes go to a side buffer
 // instead (see pass.redirect).
 type emitter struct {
-	out     Output
-	buf     []byte
-	side    *[]byte // non-nil while redirected
-	written int64   // bytes flushed to out
-	counted int64   // bytes written anywhere (budget accounting)
-	h       hash.Hash
-	err     error
+	out  Output
+	buf  []byte
+	side *[]byte // non-nil while redirected
+	// sideLimit bounds the side buffer; sideOver records that a write went
+	// past it (the pass then fails with meta-bytes).
+	sideLimit int
+	sideOver  bool
+	written   int64 // bytes flushed to out
+	counted   int64 // bytes written anywhere (budget accounting)
+	h         hash.Hash
+	err       error
 }
 
 const emitFlushAt = 32 << 10
@@ -25,6 +29,7 @@ func (e *emitter) reset(out Output) {
 	e.out = out
 	e.buf = e.buf[:0]
 	e.side = nil
+	e.sideOver = false
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {
@@ -80,7 +85,14 @@ func (e *emitter) escapedString(s string) {
 }
 
 func (e *emitter) maybeFlush() {
-	if e.side == nil && len(e.buf) >= emitFlushAt {
+	if e.side != nil {
+		if len(*e.side) > e.sideLimit {
+			e.sideOver = true
+			*e.side = (*e.side)[:0]
+		}
+		return
+	}
+	if len(e.buf) >= emitFlushAt {
 		e.flush()
 	}
 }

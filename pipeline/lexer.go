@@ -309,6 +309,9 @@ func (p *pass) lexString(b []byte, i int) int {
 		if j > i {
 			p.strBytes(b[i:j])
 			i = j
+			if p.fail != nil {
+				return i
+			}
 		}
 		if i == n {
 			break

@@ -45,9 +45,11 @@ const (
 type deferKind uint8
 
 const (
-	deferNone deferKind = iota
-	deferResult
-	deferBlock
+	deferNone   deferKind = iota
+	deferTop              // the top-level object's _meta (result or envelope)
+	deferResult           // the _meta of an envelope's result
+	deferBlock            // a content block's _meta
+	numDefer
 )
 
 type frame struct {
@@ -166,7 +168,7 @@ type pass struct {
 
 	ev       Evidence
 	fail     *Error
-	resultMs [2][]byte // held _meta members: [0] result, [1] block
+	heldMeta [numDefer - 1][]byte // held _meta members, by deferKind-1
 	ptrBuf   []byte
 }
 
@@ -183,7 +185,7 @@ func newPass(e *Engine) *pass {
 // the pool does not pin them.
 func (p *pass) release() {
 	const keep = 256 << 10
-	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.resultMs[0], &p.resultMs[1]} {
+	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2]} {
 		if cap(*b) > keep {
 			*b = nil
 		}
@@ -210,8 +212,9 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.exhausted = false
 	p.truncs = 0
 	p.fail = nil
-	p.resultMs[0] = p.resultMs[0][:0]
-	p.resultMs[1] = p.resultMs[1][:0]
+	for i := range p.heldMeta {
+		p.heldMeta[i] = p.heldMeta[i][:0]
+	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
 	reserve := int64(4096 + 4*p.e.lim[bounds.Depth])

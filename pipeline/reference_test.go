@@ -511,7 +511,6 @@ func (r *reference) array(nx refNext) any {
 		return nil
 	}
 	if f.role == rContent && f.dropped > 0 {
-		r.truncs++
 		items = append(items, map[string]any{"type": "text", "text": r.label + "[OUTPUT_TRUNCATED: " +
 			strconv.FormatInt(f.dropped, 10) + " more content blocks were omitted. Narrow the request (fewer items, a filter or a page size) to see them.]"})
 	}

@@ -85,8 +85,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	if !f.skip {
 		if f.deferM != deferNone {
 			i := int(f.deferM) - 1
-			p.resultMs[i] = p.resultMs[i][:0]
-			p.em.side = &p.resultMs[i]
+			p.heldMeta[i] = p.heldMeta[i][:0]
+			p.em.side = &p.heldMeta[i]
+			p.em.sideLimit = int(p.e.lim[bounds.MetaBytes])
 		} else if obj {
 			p.em.byte1('{')
 		} else {
@@ -107,7 +108,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 		case f.deferM != deferNone:
 			// The held _meta is complete; its owner merges it on close.
 			p.em.side = nil
-			if int64(len(p.resultMs[f.deferM-1])) > p.e.lim[bounds.MetaBytes] {
+			if p.em.sideOver || int64(len(p.heldMeta[f.deferM-1])) > p.e.lim[bounds.MetaBytes] {
 				p.failf(CodeBoundExceeded, bounds.MetaBytes.String(), off)
 				return
 			}
@@ -139,17 +140,19 @@ func (p *pass) closeObjectMeta(f *frame) {
 	switch {
 	case f.role == roleTop && f.envelope:
 		if f.heldMeta {
-			p.writeMeta(f, 0, false)
+			p.writeMeta(f, deferTop, false)
 		}
-	case f.role == roleTop || f.role == roleResult:
-		p.writeMeta(f, 0, true)
+	case f.role == roleTop:
+		p.writeMeta(f, deferTop, true)
+	case f.role == roleResult:
+		p.writeMeta(f, deferResult, true)
 	case f.role == roleBlock && p.info.Kind == KindToolResult:
-		p.writeMeta(f, 1, true)
+		p.writeMeta(f, deferBlock, true)
 	}
 }
 
-func (p *pass) writeMeta(f *frame, slot int, ours bool) {
-	held := p.resultMs[slot]
+func (p *pass) writeMeta(f *frame, d deferKind, ours bool) {
+	held := p.heldMeta[d-1]
 	if f.emitted > 0 {
 		p.em.byte1(',')
 	}
@@ -163,14 +166,14 @@ func (p *pass) writeMeta(f *frame, slot int, ours bool) {
 		if f.heldMeta && len(held) > 0 {
 			p.em.byte1(',')
 		}
-		if slot == 0 {
-			p.writeResultLabels()
-		} else {
+		if d == deferBlock {
 			p.writeBlockLabels(f)
+		} else {
+			p.writeResultLabels()
 		}
 	}
 	p.em.byte1('}')
-	p.resultMs[slot] = p.resultMs[slot][:0]
+	p.heldMeta[d-1] = p.heldMeta[d-1][:0]
 }
 
 func (p *pass) metaKey(name string) {
@@ -225,7 +228,6 @@ func (p *pass) omittedBlocksNote(f *frame) {
 		p.em.byte1(',')
 	}
 	f.emitted++
-	p.truncs++
 	p.em.rawString(`{"type":"text","text":"`)
 	p.em.escapedString(p.label)
 	p.em.escapedString("[OUTPUT_TRUNCATED: " + strconv.FormatInt(f.dropped, 10) +
@@ -347,7 +349,9 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 	tool := p.info.Kind == KindToolResult
 	switch f.role {
 	case roleTop, roleResult:
+		metaSlot := deferResult
 		if f.role == roleTop {
+			metaSlot = deferTop
 			switch k {
 			case "result":
 				f.envelope = true
@@ -358,7 +362,7 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 		}
 		switch {
 		case k == "_meta":
-			return next{role: roleMeta, region: regionMeta, deferM: deferResult}
+			return next{role: roleMeta, region: regionMeta, deferM: metaSlot}
 		case tool && k == "content":
 			return next{role: roleContent, region: regionText}
 		case tool && k == "structuredContent":

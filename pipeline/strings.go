@@ -74,11 +74,27 @@ func (p *pass) appendDecoded(d []byte) {
 		p.base64(d)
 		return
 	}
-	if p.strCut {
-		return
-	}
-	p.dbuf = append(p.dbuf, d...)
-	if len(p.dbuf) >= decodeFlushAt {
+	for len(d) > 0 && !p.strCut && p.fail == nil {
+		room := decodeFlushAt - len(p.dbuf)
+		if len(d) < room {
+			p.dbuf = append(p.dbuf, d...)
+			return
+		}
+		// Fill the batch exactly (to a rune boundary), so batches, and so
+		// everything counted per batch, do not depend on how reads split
+		// the input.
+		k := room
+		for k > 0 && k < len(d) && d[k]&0xC0 == 0x80 {
+			k--
+		}
+		if k == 0 {
+			k = room
+			for k < len(d) && d[k]&0xC0 == 0x80 {
+				k++
+			}
+		}
+		p.dbuf = append(p.dbuf, d[:k]...)
+		d = d[k:]
 		p.flushChain(false)
 	}
 }
@@ -219,24 +235,26 @@ var b64ok = func() (t [256]bool) {
 // under the binary bound and copies it through: binary payloads are not
 // text and are not scanned.
 func (p *pass) base64(d []byte) {
+	lim := p.e.lim[bounds.BinaryBytes]
 	for _, c := range d {
-		if c == '=' {
+		switch {
+		case c == '=':
 			p.b64pad++
 			if p.b64pad > 2 {
 				p.failf(CodeInvalidContent, "bad-base64", p.strStart)
 				return
 			}
-			continue
-		}
-		if p.b64pad > 0 || !b64ok[c] {
+		case p.b64pad > 0 || !b64ok[c]:
 			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
 			return
 		}
-	}
-	p.b64n += int64(len(d))
-	if p.e.lim.Over(bounds.BinaryBytes, p.b64n/4*3) {
-		p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
-		return
+		p.b64n++
+		if p.b64n&3 == 0 && p.b64n/4*3 > lim {
+			// Checked byte by byte, so which failure comes first does not
+			// depend on how reads split the input.
+			p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
+			return
+		}
 	}
 	if p.em.counted+int64(len(d)) > p.outBudget {
 		p.failf(CodeBoundExceeded, bounds.OutputBytes.String(), p.strStart)
