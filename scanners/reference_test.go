@@ -45,7 +45,8 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 			return 0, 0, 0, false
 		}
 		e := p + m[1]
-		if p > 0 && nb.MatchString(s[p-1:p]) || e < len(s) && na.MatchString(s[e:e+1]) {
+		glued := p > 0 && nb.MatchString(s[p-1:p])
+		if glued && post == nil || e < len(s) && na.MatchString(s[e:e+1]) {
 			return 0, 0, 0, false
 		}
 		cs := ChecksumNone
@@ -54,6 +55,9 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 			if ok, cs = post(s[p:e]); !ok {
 				return 0, 0, 0, false
 			}
+		}
+		if glued && cs != ChecksumValid {
+			return 0, 0, 0, false // only a valid checksum overrides the word boundary
 		}
 		return p, e, cs, true
 	}}
@@ -122,7 +126,7 @@ func refForms() map[string][]refForm {
 		"npm": {refToken([]string{"npm_"}, `npm_[A-Za-z0-9]{36}`, `A-Za-z0-9_`, `A-Za-z0-9_`, func(m string) (bool, ChecksumResult) {
 			return refCRC(m)
 		})},
-		"aws-access-key-id": {refToken([]string{"akia", "asia", "abia", "acca"}, `(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}`, `A-Za-z0-9_+/=`, `A-Za-z0-9_+/=`, nil)},
+		"aws-access-key-id": {refToken([]string{"akia", "asia", "abia", "acca"}, `(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}`, `A-Za-z0-9_+/`, `A-Za-z0-9_+/=`, nil)},
 		"aws-secret-access-key": {{
 			keywords: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret_key"},
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {

@@ -12,10 +12,12 @@ func cloudRules() []ruleDef {
 			desc: "AWS access key id (AKIA, ASIA, ABIA, ACCA and 16 of [A-Z2-7])",
 			forms: []form{tokenSpec{
 				prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, body: setUpperB32, min: 16, max: 16,
-				notBefore: makeSet("A-Za-z0-9_+/="), notAfter: makeSet("A-Za-z0-9_+/="),
+				// '=' may come before (KEY=AKIA...); inside base64 it is only padding.
+				notBefore: makeSet("A-Za-z0-9_+/"), notAfter: makeSet("A-Za-z0-9_+/="),
 			}.form()},
 			tp: []string{
 				"AKIA" + fakeChars(up32, 16, 1),
+				"AWS_ACCESS_KEY_ID=AKIA" + fakeChars(up32, 16, 7),
 				"aws_access_key_id = ASIA" + fakeChars(up32, 16, 2),
 				"\"AccessKeyId\": \"ABIA" + fakeChars(up32, 16, 3) + "\"",
 			},

@@ -122,7 +122,9 @@ var (
 // bytes": prefix must match exactly (case-sensitive unless fold), must not
 // be preceded by a byte of notBefore, the body is the maximal run of body
 // bytes (min..max long), and the byte after it must not be in notAfter. A
-// validate func can check structure and checksums on the body.
+// validate func can check structure and checksums on the body. A token whose
+// checksum is valid is unmistakable: it matches even when notBefore would
+// reject it (glued to a preceding word, as in "x" + a GitHub token).
 type tokenSpec struct {
 	prefixes  []string
 	fold      bool
@@ -150,7 +152,11 @@ func (t tokenSpec) form() form {
 			kws = append(kws, kw)
 		}
 	}
-	return form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore}
+	f := form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore}
+	if t.validate != nil {
+		f.notBefore = nil // check decides: a valid checksum overrides it
+	}
+	return f
 }
 
 func (t *tokenSpec) check(v *view, ks, ke int) result {
@@ -163,7 +169,8 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 			break
 		}
 	}
-	if !ok || ks > 0 && t.notBefore[d[ks-1]] {
+	glued := ks > 0 && t.notBefore[d[ks-1]]
+	if !ok || glued && t.validate == nil {
 		return noMatch
 	}
 	i, lim := ke, ke+t.max
@@ -185,6 +192,9 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 		if good, cs = t.validate(d[ke:i]); !good {
 			return noMatch
 		}
+	}
+	if glued && cs != ChecksumValid {
+		return noMatch
 	}
 	return result{status: resMatch, start: ks, end: i, cs: cs}
 }

@@ -83,10 +83,11 @@ func githubClassic(id string, prefixes []string, what string, seed uint32) ruleD
 			"token: " + withCRC(last, body30(seed+1)) + "\n",
 			"GITHUB_TOKEN=" + prefix + body30(seed+2) + "abcdef", // wrong checksum: still redacted
 			"(" + prefix + fakeChars(base62Alphabet, 40, seed+3) + ")",
+			"x" + withCRC(prefix, body30(seed+4)), // glued to a word, but its checksum is valid
 		},
 		fp: []string{
 			prefix + "short",
-			"x" + withCRC(prefix, body30(seed+4)), // inside a longer word
+			"x" + prefix + body30(seed+6) + "abcdef", // glued to a word, checksum wrong
 			prefix + fakeChars(base62Alphabet, 19, seed+5),
 			"the " + prefix[:3] + " prefix",
 		},
