@@ -6,8 +6,9 @@ import "unicode/utf8"
 var wsTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // strSafe marks ASCII bytes that stand for themselves inside a JSON string.
+// DEL is left out: it is valid in JSON but the normalizer removes it.
 var strSafe = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
+	for c := 0x20; c < 0x7f; c++ {
 		t[c] = true
 	}
 	t['"'] = false
@@ -304,6 +305,7 @@ func (p *pass) lexString(b []byte, i int) int {
 			if r == utf8.RuneError && size == 1 {
 				break
 			}
+			p.strDirty = true
 			j += size
 		}
 		if j > i {
@@ -334,6 +336,10 @@ func (p *pass) lexString(b []byte, i int) int {
 		case c < 0x20:
 			p.failf(CodeInvalidJSON, "control-in-string", p.inOff+int64(i))
 			return i
+		case c == 0x7f:
+			p.strDirty = true
+			p.strBytes(b[i : i+1])
+			i++
 		default: // an invalid or incomplete UTF-8 sequence
 			if !utf8.FullRune(b[i:]) {
 				p.partN = copy(p.part[:], b[i:])
@@ -366,6 +372,7 @@ func (p *pass) finishPartial(b []byte, i int) int {
 			p.partOff++
 			continue
 		}
+		p.strDirty = true
 		p.strBytes(tmp[:size])
 		i += size - p.partN
 		p.partN = 0
@@ -413,6 +420,9 @@ func (p *pass) lexEscape(b []byte, i int) int {
 			return i
 		}
 		p.esc = 0
+		if d < 0x20 && d != '\n' && d != '\r' && d != '\t' {
+			p.strDirty = true
+		}
 		one := [1]byte{d}
 		p.strBytes(one[:])
 		return i + 1
@@ -448,6 +458,7 @@ func (p *pass) lexEscape(b []byte, i int) int {
 	}
 	var buf [4]byte
 	k := utf8.EncodeRune(buf[:], r)
+	p.strDirty = true
 	p.strBytes(buf[:k])
 	return i + 1
 }
@@ -459,6 +470,7 @@ func (p *pass) invalidUTF8(off int64) {
 		p.failf(CodeInvalidJSON, "invalid-utf8", off)
 		return
 	}
+	p.strDirty = true
 	if p.hiSur != 0 {
 		p.hiSur = 0
 		p.ev.InvalidUTF8++
@@ -480,6 +492,7 @@ func (p *pass) strBytes(d []byte) {
 			return
 		}
 		p.ev.InvalidUTF8++
+		p.strDirty = true
 		p.appendDecoded(replacementChar)
 	}
 	p.appendDecoded(d)
@@ -491,6 +504,9 @@ var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f
 
 // decodedByte takes one byte decoded from a two-byte escape.
 func (p *pass) decodedByte(d byte) {
+	if d == '\b' || d == '\f' {
+		p.strDirty = true
+	}
 	if (p.sm == smText || p.sm == smKey) && !p.strCut {
 		p.dbuf = append(p.dbuf, d)
 		if len(p.dbuf) >= decodeFlushAt {

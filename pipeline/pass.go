@@ -148,6 +148,8 @@ type pass struct {
 	strStart  int64 // input offset of the opening quote
 	strChars  int64
 	strCut    bool
+	strDirty  bool // the string holds bytes the normalizer may change
+	batches   int  // batches of this string sent through the chain
 	strNoted  bool
 	b64n      int64
 	b64pad    int

@@ -67,6 +67,8 @@ func TestNormalizationClasses(t *testing.T) {
 		{"variation-selector", "x\U000E0100y", "xy"},
 		{"c0-terminal-escape", "\x1b[31mred\x07", "[31mred"},
 		{"c1", "a\u009bb\u0085c", "abc"},
+		{"raw-del", "a\x7fb", "ab"},
+		{"escaped-backspace", "a\bb\fc", "abc"},
 		{"keep-tab-newline-cr", "a\tb\nc\rd", "a\tb\nc\rd"},
 		{"nfkc-fullwidth", "ＡＢＣ１２３", "ABC123"},
 		{"nfkc-ligature", "\ufb01le", "file"},

@@ -18,6 +18,8 @@ func (p *pass) startString(off int64) {
 	p.esc, p.hiSur, p.partN = 0, 0, 0
 	p.strChars = 0
 	p.strCut = false
+	p.strDirty = false
+	p.batches = 0
 	p.dbuf = p.dbuf[:0]
 }
 
@@ -102,10 +104,21 @@ func (p *pass) appendDecoded(d []byte) {
 // flushChain runs collected text through normalization and redaction and
 // writes what is final.
 func (p *pass) flushChain(final bool) {
-	nb := p.norm.Append(p.nbuf[:0], p.dbuf, final)
-	p.nbuf = nb
-	p.dbuf = p.dbuf[:0]
-	if final {
+	p.batches++
+	var nb []byte
+	if final && p.batches == 1 && !p.strDirty {
+		// The whole string is printable ASCII (tab, newline and carriage
+		// return included): nothing to strip, NFKC leaves it as it is, and
+		// no later text can combine with its last character.
+		nb = p.dbuf
+		p.dbuf = p.nbuf[:0]
+		p.nbuf = nb
+	} else {
+		nb = p.norm.Append(p.nbuf[:0], p.dbuf, final)
+		p.nbuf = nb
+		p.dbuf = p.dbuf[:0]
+	}
+	if final && p.batches > 1 || final && p.strDirty {
 		st := p.norm.Stats()
 		for c, n := range st.Removed {
 			if n > 0 {
@@ -236,8 +249,24 @@ var b64ok = func() (t [256]bool) {
 // text and are not scanned.
 func (p *pass) base64(d []byte) {
 	lim := p.e.lim[bounds.BinaryBytes]
-	for _, c := range d {
-		switch {
+	// Bytes up to the one that crosses the bound are checked in order, so
+	// which failure comes first does not depend on how reads split the input.
+	// maxChars is the longest payload whose decoded size stays in the
+	// bound; the byte after it is still checked for validity first.
+	room := int64(len(d))
+	crossed := false
+	if maxChars := (lim/3+1)*4 - 1; p.b64n+room > maxChars {
+		room = maxChars - p.b64n + 1
+		crossed = true
+	}
+	i := 0
+	if p.b64pad == 0 {
+		for i < int(room) && b64ok[d[i]] {
+			i++
+		}
+	}
+	for ; i < int(room); i++ {
+		switch c := d[i]; {
 		case c == '=':
 			p.b64pad++
 			if p.b64pad > 2 {
@@ -248,13 +277,11 @@ func (p *pass) base64(d []byte) {
 			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
 			return
 		}
-		p.b64n++
-		if p.b64n&3 == 0 && p.b64n/4*3 > lim {
-			// Checked byte by byte, so which failure comes first does not
-			// depend on how reads split the input.
-			p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
-			return
-		}
+	}
+	p.b64n += room
+	if crossed {
+		p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
+		return
 	}
 	if p.em.counted+int64(len(d)) > p.outBudget {
 		p.failf(CodeBoundExceeded, bounds.OutputBytes.String(), p.strStart)
