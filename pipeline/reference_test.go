@@ -29,7 +29,9 @@ import (
 // base64 and MIME checks, and every reject. The streaming output, decoded
 // by encoding/json, must deep-equal the reference's value; a rejected pass
 // must give the same code (and reason, but for INVALID_JSON) and exactly
-// the fixed error result.
+// the fixed error result. Base64 is checked byte at a time in input order,
+// each byte's validity first and then the binary-bytes bound, as the pass
+// does, so the first of two faults in one payload is the same in both.
 //
 // What the reference does not express, so the tables and the fuzz target
 // keep away from it:
@@ -40,8 +42,14 @@ import (
 //   - evidence beyond what reaches _meta (counters, findings, offsets,
 //     pointers, digests) and timeouts or read errors;
 //   - the reason of an INVALID_JSON failure (encoding/json has its own);
-//   - the order of two failures inside one base64 payload (see
-//     bugBinaryBoundOrder): the reference reports the byte-at-a-time order;
+//   - the counters "dev.mcp-sanitize/redactions" and
+//     "dev.mcp-sanitize/removedChars" of the result's _meta once the result
+//     is truncated ("dev.mcp-sanitize/truncated": true): the pass counts the
+//     text it scanned, and it scans decoded text in batches of 32 KiB, so a
+//     cut string is scanned (and counted) up to the end of the batch in
+//     which the cut falls and not beyond, while the reference cleans and
+//     counts the whole string; the comparison ignores these two counters
+//     of a truncated result;
 //   - a fault the pass finds inside a token before that token's syntax
 //     error (a base64 byte or bound, a number over 4096 bytes, a string or
 //     key over its bound at a 32 KiB flush): encoding/json sees only the
@@ -701,9 +709,6 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 	out, _, ev := run(t, e, bytes.NewReader(in), info, nil)
 	want, fail := newReference(e, info).sanitize(in)
 	if fail != nil {
-		if fail.reason != ev.Reason && binaryReasons[fail.reason] && binaryReasons[ev.Reason] {
-			return "" // known bug bugBinaryBoundOrder (split_test.go)
-		}
 		if fail.code == pipeline.CodeInvalidJSON && ev.Outcome == pipeline.OutcomeRejected && streamFirst[ev.Reason] {
 			return "" // found inside a token before its syntax error; see the top
 		}
@@ -725,12 +730,53 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 	if err := dec.Decode(&got); err != nil {
 		return "output is not JSON: " + err.Error()
 	}
-	if !reflect.DeepEqual(got, normalizeRef(want)) {
+	want = normalizeRef(want)
+	ignoreScannedCounts(got, want)
+	if !reflect.DeepEqual(got, want) {
 		gj, _ := json.Marshal(got)
-		wj, _ := json.Marshal(normalizeRef(want))
+		wj, _ := json.Marshal(want)
 		return fmt.Sprintf("outputs differ\n got: %.3000s\nwant: %.3000s", gj, wj)
 	}
 	return ""
+}
+
+// scannedCounts are the result's _meta counters that count the scanned
+// text: a truncated pass scans less than the whole of a cut string (see the
+// top).
+var scannedCounts = []string{mp + "redactions", mp + "removedChars"}
+
+// ignoreScannedCounts removes scannedCounts from the result _meta of got
+// and want when the reference's result is truncated; the truncated flag
+// itself is still compared.
+func ignoreScannedCounts(got, want any) {
+	w := resultMeta(want)
+	if w == nil || w[mp+"truncated"] != true {
+		return
+	}
+	g := resultMeta(got)
+	for _, k := range scannedCounts {
+		delete(w, k)
+		if g != nil {
+			delete(g, k)
+		}
+	}
+}
+
+// resultMeta returns the _meta that holds the result labels of a decoded
+// message: the top object's, or its "result" object's for an envelope.
+func resultMeta(v any) map[string]any {
+	top, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if res, ok := top["result"]; ok {
+		top, ok = res.(map[string]any)
+		if !ok {
+			return nil
+		}
+	}
+	m, _ := top["_meta"].(map[string]any)
+	return m
 }
 
 // normalizeRef turns held objects into maps for comparison.
@@ -761,7 +807,7 @@ func refEngine(t testing.TB, name policyName) *pipeline.Engine {
 func TestReference(t *testing.T) {
 	var cases []splitCase
 	for _, c := range edgeCases() {
-		if c.cancel || c.readEr || c.pol == polReject || c.bug == bugBinaryBoundOrder {
+		if c.cancel || c.readEr || c.pol == polReject {
 			continue // not expressible, see the comment at the top
 		}
 		cases = append(cases, c)
@@ -778,9 +824,6 @@ func TestReference(t *testing.T) {
 			}
 			for _, pol := range pols {
 				if msg := compareWithReference(t, refEngine(t, pol), c.in, c.info()); msg != "" {
-					if c.bug != "" {
-						t.Skipf("known pipeline bug %s (%s policy): %s", c.bug, pol, msg)
-					}
 					t.Fatalf("%s policy: %s", pol, msg)
 				}
 			}
@@ -788,17 +831,10 @@ func TestReference(t *testing.T) {
 	}
 }
 
-// bugEnvelopeMeta: a JSON-RPC envelope and its result share one buffer for
-// a held _meta, so an envelope _meta that comes before the result's own
-// _meta is replaced by an empty object:
-// {"jsonrpc":"2.0","_meta":{"a":1},"result":{"content":[],"_meta":{"b":2}}}
-// gives "_meta":{} at the top (want "_meta":{"a":1}).
-const bugEnvelopeMeta = "envelope-meta"
-
 // refCases are inputs aimed at the shapes the reference models.
 func refCases() []splitCase {
 	return []splitCase{
-		{name: named("envelope-meta-before-result"), in: []byte(`{"jsonrpc":"2.0","id":1,"_meta":{"a":1},"result":{"content":[],"_meta":{"b":2}}}`), bug: bugEnvelopeMeta},
+		{name: named("envelope-meta-before-result"), in: []byte(`{"jsonrpc":"2.0","id":1,"_meta":{"a":1},"result":{"content":[],"_meta":{"b":2}}}`)},
 		{name: named("content-not-array"), in: []byte(`{"content":{"text":"x","_meta":{"dev.mcp-sanitize/x":1}}}`)},
 		{name: named("block-as-array"), in: []byte(`{"content":[["a",{"text":"b"}],"s",1]}`)},
 		{name: named("text-not-string"), in: []byte(`{"content":[{"type":"text","text":{"a":"<system>"}}]}`)},
@@ -816,11 +852,9 @@ func refCases() []splitCase {
 // FuzzDifferential compares the pass with the reference on arbitrary
 // inputs under the default, small and big policies.
 func FuzzDifferential(f *testing.F) {
-	addSeeds(f, false)
+	addSeeds(f)
 	for _, c := range refCases() {
-		if c.bug == "" {
-			f.Add(c.in)
-		}
+		f.Add(c.in)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, pol := range refPolicies {
