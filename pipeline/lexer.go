@@ -1,6 +1,10 @@
 package pipeline
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // wsTable marks JSON whitespace.
 var wsTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
@@ -279,6 +283,64 @@ func (p *pass) lexString(b []byte, i int) int {
 		if p.esc != 0 {
 			i = p.lexEscape(b, i)
 			continue
+		}
+		if (p.sm == smText || p.sm == smKey) && !p.strCut && p.hiSur == 0 {
+			// Fast path: printable ASCII runs and two-byte escapes go
+			// straight into the batch, without a call per run or escape.
+			// Anything else (a quote, non-ASCII, \u, a control) falls
+			// through to the general loop below.
+			d := p.dbuf
+			if cap(d) < decodeFlushAt {
+				d = append(make([]byte, 0, decodeFlushAt), d...)
+			}
+			k := len(d)
+			d = d[:decodeFlushAt]
+			for i < n && k < decodeFlushAt {
+				// Eight bytes at a time while they are all plain; at the
+				// first word that is not, jump to its first special byte
+				// (word tests never miss one and only err above it).
+				for i+8 <= n && k+8 <= decodeFlushAt {
+					x := binary.LittleEndian.Uint64(b[i:])
+					if m := specialLanes(x); m != 0 {
+						z := bits.TrailingZeros64(m) >> 3
+						copy(d[k:k+z], b[i:i+z])
+						k += z
+						i += z
+						break
+					}
+					binary.LittleEndian.PutUint64(d[k:], x)
+					k += 8
+					i += 8
+				}
+				if i >= n || k >= decodeFlushAt {
+					break
+				}
+				c := b[i]
+				if strSafe[c] {
+					d[k] = c
+					k++
+					i++
+					continue
+				}
+				if c == '\\' && i+1 < n {
+					if e := simpleEscape[b[i+1]]; e != 0 && e != '\b' && e != '\f' {
+						d[k] = e
+						k++
+						i += 2
+						continue
+					}
+				}
+				break
+			}
+			d = d[:k]
+			p.dbuf = d
+			if len(d) >= decodeFlushAt {
+				p.flushChain(false)
+				continue
+			}
+			if i == n {
+				break
+			}
 		}
 		j := i
 		for j < n {

@@ -106,19 +106,27 @@ func (p *pass) appendDecoded(d []byte) {
 func (p *pass) flushChain(final bool) {
 	p.batches++
 	var nb []byte
-	if final && p.batches == 1 && !p.strDirty {
-		// The whole string is printable ASCII (tab, newline and carriage
-		// return included): nothing to strip, NFKC leaves it as it is, and
-		// no later text can combine with its last character.
+	carry := false
+	switch {
+	case !p.strDirty && final:
+		// Everything so far is printable ASCII (tab, newline and carriage
+		// return included): nothing to strip, and NFKC leaves it as it is.
 		nb = p.dbuf
 		p.dbuf = p.nbuf[:0]
 		p.nbuf = nb
-	} else {
+	case !p.strDirty && len(p.dbuf) > 0:
+		// The same, but later text may still combine with the last
+		// character, so it stays behind to open the next batch, exactly as
+		// the normalizer would carry it (for ASCII its carry is the last
+		// character).
+		nb = p.dbuf[:len(p.dbuf)-1]
+		carry = true
+	default:
 		nb = p.norm.Append(p.nbuf[:0], p.dbuf, final)
 		p.nbuf = nb
 		p.dbuf = p.dbuf[:0]
 	}
-	if final && p.batches > 1 || final && p.strDirty {
+	if final && p.strDirty {
 		st := p.norm.Stats()
 		for c, n := range st.Removed {
 			if n > 0 {
@@ -134,6 +142,10 @@ func (p *pass) flushChain(final bool) {
 	}
 	rb, fs := p.red.Append(p.rbuf[:0], nb, final, p.fs[:0])
 	p.rbuf, p.fs = rb, fs
+	if carry {
+		last := p.dbuf[len(p.dbuf)-1]
+		p.dbuf = append(p.dbuf[:0], last)
+	}
 	for i := range fs {
 		p.recordFinding(&fs[i])
 	}

@@ -5,9 +5,26 @@ import (
 	"math/bits"
 )
 
-// Word-at-a-time rune counting.
+// Word-at-a-time helpers.
 
-const lanes80 = 0x8080808080808080
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// specialLanes returns the high bit of each byte lane of x that is not a
+// plain string byte: below 0x20, a quote, a backslash, DEL or non-ASCII.
+// Lanes above the first flagged one may be flagged falsely (borrows and
+// carries); the first flagged lane is always exact.
+func specialLanes(x uint64) uint64 {
+	lt := (x - lanes01*0x20) & ^x       // byte < 0x20
+	ge := (x + lanes01*(0x80-0x7f)) | x // byte >= 0x7f
+	q := x ^ (lanes01 * '"')
+	q = (q - lanes01) & ^q // byte == '"'
+	bs := x ^ (lanes01 * '\\')
+	bs = (bs - lanes01) & ^bs // byte == '\\'
+	return (lt | ge | q | bs) & lanes80
+}
 
 // countRunes counts the runes of valid UTF-8 text: the bytes that are not
 // continuation bytes (10xxxxxx).

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"encoding/binary"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 )
@@ -13,6 +16,37 @@ func TestCountRunes(t *testing.T) {
 		}
 		if got := countRunes([]byte(s)); got != want {
 			t.Errorf("countRunes(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// specialLanes must find the first special byte of every word exactly.
+func TestSpecialLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte{'a', 'Z', ' ', '~', '"', '\\', 0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xc3, 0xff, '\n', '!', '#', '[', ']'}
+	for n := 0; n < 500000; n++ {
+		var w [8]byte
+		for i := range w {
+			if r.IntN(4) == 0 {
+				w[i] = byte(r.IntN(256))
+			} else {
+				w[i] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		first := 8
+		for i, c := range w {
+			if !strSafe[c] {
+				first = i
+				break
+			}
+		}
+		m := specialLanes(binary.LittleEndian.Uint64(w[:]))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != first {
+			t.Fatalf("%q: first special byte at %d, specialLanes says %d", w, first, got)
 		}
 	}
 }
