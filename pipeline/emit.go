@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"hash"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -128,27 +130,58 @@ var escTable = func() (t [256]bool) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendEscaped appends s escaped as the inside of a JSON string. The scan
-// is table-driven and unrolled: measured faster here than word-at-a-time
-// tests (1.5 GB/s against 0.76 GB/s on escape-rich source code).
+// appendEscaped appends s escaped as the inside of a JSON string. Plain
+// words of eight bytes are copied whole; at a word with a byte to escape it
+// copies up to that byte (escLanes is exact for the first flagged lane).
 func appendEscaped(dst, s []byte) []byte {
-	start, i, n := 0, 0, len(s)
-	for {
-		for i+4 <= n && !escTable[s[i]] && !escTable[s[i+1]] && !escTable[s[i+2]] && !escTable[s[i+3]] {
-			i += 4
-		}
-		for i < n && !escTable[s[i]] {
-			i++
-		}
-		if i >= n {
+	n := len(dst)
+	if need := n + 2*len(s) + 8; cap(dst) < need {
+		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
+	}
+	d := dst[:cap(dst)]
+	i := 0
+	for i < len(s) {
+		for i+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(s[i:])
+			m := escLanes(x)
+			binary.LittleEndian.PutUint64(d[n:], x)
+			if m == 0 {
+				n += 8
+				i += 8
+				continue
+			}
+			z := bits.TrailingZeros64(m) >> 3
+			n += z
+			i += z
 			break
 		}
-		dst = append(dst, s[start:i]...)
-		dst = appendEscByte(dst, s[i])
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
 		i++
-		start = i
+		if !escTable[c] {
+			d[n] = c
+			n++
+			continue
+		}
+		switch c {
+		case '"', '\\':
+			d[n], d[n+1] = '\\', c
+		case '\n':
+			d[n], d[n+1] = '\\', 'n'
+		case '\r':
+			d[n], d[n+1] = '\\', 'r'
+		case '\t':
+			d[n], d[n+1] = '\\', 't'
+		default:
+			// A control character the normalizer would have removed: the
+			// general path, which may take six bytes.
+			return appendEscapedString(d[:n], string(s[i-1:]))
+		}
+		n += 2
 	}
-	return append(dst, s[start:]...)
+	return d[:n]
 }
 
 func appendEscapedString(dst []byte, s string) []byte {

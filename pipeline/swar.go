@@ -42,3 +42,15 @@ func countRunes(s []byte) int64 {
 	}
 	return n
 }
+
+// escLanes returns the high bit of each byte lane of x that needs a JSON
+// escape: below 0x20, a quote or a backslash. Non-ASCII lanes never match.
+// The first flagged lane is exact; lanes above it may be flagged falsely.
+func escLanes(x uint64) uint64 {
+	lt := (x - lanes01*0x20) & ^x
+	q := x ^ (lanes01 * '"')
+	q = (q - lanes01) & ^q
+	bs := x ^ (lanes01 * '\\')
+	bs = (bs - lanes01) & ^bs
+	return (lt | q | bs) & lanes80
+}

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -47,6 +49,53 @@ func TestSpecialLanes(t *testing.T) {
 		}
 		if got != first {
 			t.Fatalf("%q: first special byte at %d, specialLanes says %d", w, first, got)
+		}
+	}
+}
+
+func TestEscLanes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []byte{'a', ' ', '"', '\\', 0x00, 0x1f, 0x20, 0x7f, 0x80, 0xc3, 0xff, '\n', '\t'}
+	for n := 0; n < 500000; n++ {
+		var w [8]byte
+		for i := range w {
+			if r.IntN(4) == 0 {
+				w[i] = byte(r.IntN(256))
+			} else {
+				w[i] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		first := 8
+		for i, c := range w {
+			if escTable[c] {
+				first = i
+				break
+			}
+		}
+		m := escLanes(binary.LittleEndian.Uint64(w[:]))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != first {
+			t.Fatalf("%q: first byte to escape at %d, escLanes says %d", w, first, got)
+		}
+	}
+}
+
+func TestAppendEscapedMatchesEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 20000; n++ {
+		const alpha = " a\"\\\n\t\r\x01\x1fzé"
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = alpha[r.IntN(len(alpha))]
+		}
+		s := strings.ToValidUTF8(string(b), "")
+		got := string(appendEscaped([]byte("x"), []byte(s)))
+		var back string
+		if err := json.Unmarshal([]byte(`"`+got[1:]+`"`), &back); err != nil || back != s {
+			t.Fatalf("%q escaped as %q (%v)", s, got, err)
 		}
 	}
 }
