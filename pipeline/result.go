@@ -83,14 +83,7 @@ func (p *pass) writeErrorResult(f *Error) {
 }
 
 func (p *pass) writeErrorMeta(f *Error) {
-	p.metaKey("untrusted")
-	p.em.rawString("true,")
-	p.metaKey("guard")
-	p.em.rawString(`"` + GuardVersion + `",`)
-	p.metaKey("policy")
-	p.em.byte1('"')
-	p.em.escapedString(p.e.pol.Version)
-	p.em.rawString(`",`)
+	p.writeCommonLabels()
 	p.metaKey("code")
 	p.em.rawString(`"` + string(f.Code) + `",`)
 	p.metaKey("reason")

@@ -182,7 +182,9 @@ func (p *pass) metaKey(name string) {
 	p.em.rawString(`":`)
 }
 
-func (p *pass) writeResultLabels() {
+// writeCommonLabels writes the labels every result and error result
+// carries, each followed by a comma.
+func (p *pass) writeCommonLabels() {
 	p.metaKey("untrusted")
 	p.em.rawString("true,")
 	p.metaKey("guard")
@@ -191,6 +193,10 @@ func (p *pass) writeResultLabels() {
 	p.em.byte1('"')
 	p.em.escapedString(p.e.pol.Version)
 	p.em.rawString(`",`)
+}
+
+func (p *pass) writeResultLabels() {
+	p.writeCommonLabels()
 	p.metaKey("truncated")
 	if p.truncs > 0 {
 		p.em.rawString("true,")
