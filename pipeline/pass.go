@@ -183,8 +183,8 @@ func newPass(e *Engine) *pass {
 	return p
 }
 
-// release returns the pass to the pool, dropping buffers that grew large so
-// the pool does not pin them.
+// release returns the pass to the engine's free list, dropping buffers that
+// grew large so the list does not pin them.
 func (p *pass) release() {
 	const keep = 256 << 10
 	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2]} {
@@ -198,7 +198,10 @@ func (p *pass) release() {
 	p.ctx = nil
 	p.inReader = nil
 	p.em.out = nil
-	p.e.pool.Put(p)
+	select {
+	case p.e.free <- p:
+	default: // enough idle passes already
+	}
 }
 
 func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/valyala/fastjson"
@@ -36,19 +38,26 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f 
 	jobs := make(chan record, f.workers)
 	results := make(chan outcome, f.workers)
 	slots := make(chan struct{}, 2*f.workers)
+	// Line buffers go round: reader → worker → reader, and worker → writer
+	// → worker, so a long stream does not allocate two buffers a record.
+	inBufs := make(chan []byte, 4*f.workers)
+	outBufs := make(chan []byte, 4*f.workers)
+	withEvidence := evw != io.Discard
 	var readErr error
 	go func() {
 		defer close(jobs)
-		readErr = readRecords(ctx, in, f.maxRecord, slots, jobs)
+		readErr = readRecords(ctx, in, f.maxRecord, slots, inBufs, jobs)
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < f.workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var p fastjson.Parser
+			ws := &recordWorker{eng: eng, kind: kind, timeout: f.timeout, evidence: withEvidence, outBufs: outBufs}
 			for r := range jobs {
-				results <- sanitizeRecord(ctx, eng, kind, f, &p, r)
+				o := ws.sanitize(ctx, r)
+				recycle(inBufs, r.line)
+				results <- o
 			}
 		}()
 	}
@@ -77,6 +86,7 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f 
 			}
 			bw.Write(r.line)
 			bw.WriteByte('\n')
+			recycle(outBufs, r.line)
 			if _, err := evw.Write(r.evidence); err != nil && code == exitOK {
 				fmt.Fprintf(stderr, "sanitize-worker scan: writing evidence: %v\n", err)
 				code = exitFailure
@@ -96,18 +106,18 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f 
 
 // readRecords splits the input into lines of at most max bytes. A longer
 // line is not held: it becomes a tooLong record and is skipped to its end.
-func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}, jobs chan<- record) error {
+func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}, bufs chan []byte, jobs chan<- record) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	seq := 0
 	for {
-		var line []byte
+		line := reuse(bufs)
 		tooLong := false
 		for {
 			frag, err := br.ReadSlice('\n')
 			if !tooLong {
 				if len(line)+len(frag) > max+1 {
 					tooLong = true
-					line = nil
+					line = line[:0]
 				} else {
 					line = append(line, frag...)
 				}
@@ -140,48 +150,88 @@ func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}
 	}
 }
 
-// sanitizeRecord runs one record. A record that is not valid JSON, lacks a
-// result or is too long gets a sanitized error result on its line.
-func sanitizeRecord(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f scanFlags, p *fastjson.Parser, r record) outcome {
-	info := pipeline.MessageInfo{Kind: kind}
-	var buf pipeline.Buffer
+// recordWorker holds what one worker reuses from record to record.
+type recordWorker struct {
+	eng      *pipeline.Engine
+	kind     pipeline.Kind
+	timeout  time.Duration
+	evidence bool
+	outBufs  chan []byte
+	parser   fastjson.Parser
+	res      []byte
+	out      pipeline.Buffer
+}
+
+// sanitize runs one record. A record that is not valid JSON, lacks a result
+// or is too long gets a sanitized error result on its line.
+func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
+	info := pipeline.MessageInfo{Kind: w.kind}
+	eng := w.eng
+	w.out.Reset()
 	var ev *pipeline.Evidence
 	var err error
-	schema := []byte("null")
-	switch v, perr := p.ParseBytes(r.line); {
+	var schema *fastjson.Value
+	switch v, perr := w.parser.ParseBytes(r.line); {
 	case r.tooLong:
-		ev, err = eng.Reject(nil, &buf, info, pipeline.CodeBoundExceeded, "record-too-long")
+		ev, err = eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
 	case perr != nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &buf, info, pipeline.CodeInvalidJSON, "bad-record")
+		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &buf, info, pipeline.CodeInvalidJSON, "record-without-result")
+		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())
 		}
-		if s := v.Get("outputSchema"); s != nil {
-			schema = s.MarshalTo(nil)
-		}
-		res := v.Get("result").MarshalTo(nil)
-		cctx, cancel := context.WithTimeout(ctx, f.timeout)
-		ev, err = eng.Sanitize(cctx, bytes.NewReader(res), &buf, info)
+		schema = v.Get("outputSchema")
+		w.res = v.Get("result").MarshalTo(w.res[:0])
+		cctx, cancel := context.WithTimeout(ctx, w.timeout)
+		ev, err = eng.Sanitize(cctx, bytes.NewReader(w.res), &w.out, info)
 		cancel()
 	}
 	if err != nil {
 		return outcome{seq: r.seq, err: err}
 	}
-	var line bytes.Buffer
-	line.WriteString(`{"tool":`)
-	tool, _ := json.Marshal(ev.Tool)
-	line.Write(tool)
-	line.WriteString(`,"outputSchema":`)
-	line.Write(schema)
-	line.WriteString(`,"result":`)
-	line.Write(buf.Bytes())
-	line.WriteByte('}')
-	evb, merr := json.Marshal(ev)
-	if merr != nil {
-		return outcome{seq: r.seq, err: merr}
+	line := reuse(w.outBufs)
+	line = append(line, `{"tool":`...)
+	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
+	line = append(line, `,"outputSchema":`...)
+	if schema != nil {
+		line = schema.MarshalTo(line)
+	} else {
+		line = append(line, "null"...)
 	}
-	return outcome{seq: r.seq, line: line.Bytes(), evidence: append(evb, '\n')}
+	line = append(line, `,"result":`...)
+	line = append(line, w.out.Bytes()...)
+	line = append(line, '}')
+	var evb []byte
+	if w.evidence {
+		b, merr := json.Marshal(ev)
+		if merr != nil {
+			return outcome{seq: r.seq, err: merr}
+		}
+		evb = append(b, '\n')
+	}
+	return outcome{seq: r.seq, line: line, evidence: evb}
+}
+
+// reuse takes a buffer from a free list, or nil.
+func reuse(bufs chan []byte) []byte {
+	select {
+	case b := <-bufs:
+		return b[:0]
+	default:
+		return nil
+	}
+}
+
+// recycle returns a buffer to a free list unless the list is full or the
+// buffer grew past 1 MiB (so one large record does not stay pinned).
+func recycle(bufs chan []byte, b []byte) {
+	if cap(b) > 1<<20 {
+		return
+	}
+	select {
+	case bufs <- b:
+	default:
+	}
 }
