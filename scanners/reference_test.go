@@ -181,7 +181,7 @@ func refForms() map[string][]refForm {
 		"pseudo-tag": {{
 			starts: "<",
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {
-				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)\b`)
+				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
 					m := rx.FindStringIndex(s[p:])
 					if m == nil {

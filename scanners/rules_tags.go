@@ -19,13 +19,14 @@ func tagRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "pseudo-tag", provider: "prompt-injection", kind: KindTag, confidence: "high",
-			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)\\b [^>]* >, any case; without '>' in 512 bytes the opening part alone",
+			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too); without '>' in 512 bytes the opening part alone",
 			forms: []form{pseudoTagForm()},
 			tp: []string{
 				"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
 				"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
+				"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
 			},
-			fp: []string{"user", "system prompt", "a < b", "<users>", "<system_prompt>", "<div>", "<-ch", "<</SYSTEM_X>>"},
+			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch"},
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
@@ -141,7 +142,11 @@ func pseudoTagForm() form {
 			if v.more(e) {
 				return result{status: resMore}
 			}
-			if e < len(d) && isWordByte(d[e]) {
+			// "<tool_call>", "<system_prompt>", "<user_query>": a name that goes on
+			// after an underscore is one of these markers too (Hermes and Qwen
+			// use <tool_call> for function calls), as in the seed's pattern.
+			// "<systemd>", "<users>", "<toolbox>" go on with a letter: not ours.
+			if e < len(d) && isWordByte(d[e]) && d[e] != '_' {
 				return noMatch
 			}
 			for j := e; j < e+tagMaxAttrs; j++ {
