@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README.md "Run the tests"): format, vet, the
 # race-enabled test suite, then every fuzz target for a fixed count.
-# FUZZ_COUNT overrides the per-target count (default 3000 executions).
+# FUZZ_COUNT overrides the per-target count (default 20000 executions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
@@ -18,12 +18,12 @@ go vet ./...
 echo "== go test -race"
 go test -race -count=1 -timeout 15m ./...
 
-echo "== fuzz targets (${FUZZ_COUNT:-3000} executions each)"
+echo "== fuzz targets (${FUZZ_COUNT:-20000} executions each)"
 for pkg in $(go list ./...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
     echo "-- $pkg $target"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZ_COUNT:-3000}x" "$pkg"
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "${FUZZ_COUNT:-20000}x" "$pkg"
   done
 done
 echo "== all tests passed"
