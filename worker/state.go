@@ -7,6 +7,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -50,6 +51,9 @@ type StateService struct {
 	wg      sync.WaitGroup
 	cancel  context.CancelFunc
 	started bool
+	// received counts requests handed to dispatch (taken off the
+	// subscription), for tests and future metrics.
+	received atomic.Int64
 }
 
 type stateConfig struct {
@@ -259,20 +263,43 @@ func (s *StateService) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop unsubscribes, waits for requests in flight, and stops the key watch.
-// Requests not yet taken are left to the other members of the queue group
-// (or to the requester's timeout).
+// stopDrainTimeout bounds how long Stop waits for received requests.
+const stopDrainTimeout = 30 * time.Second
+
+// Stop drains both subscriptions (no new requests reach this member of the
+// queue group; requests it already received are still answered), waits for
+// requests in flight, and stops the key watch. A drain that does not finish
+// within 30 s is cut short by unsubscribing.
 func (s *StateService) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.started {
 		return nil
 	}
-	err := s.unsubscribe()
+	var first error
+	ctx, cancel := context.WithTimeout(context.Background(), stopDrainTimeout)
+	defer cancel()
+	for _, sub := range s.subs {
+		closed := sub.StatusChanged(nats.SubscriptionClosed)
+		if err := sub.Drain(); err != nil {
+			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
+				first = err
+			}
+			continue
+		}
+		select {
+		case <-closed:
+		case <-ctx.Done():
+			if err := sub.Unsubscribe(); err != nil && first == nil && !errors.Is(err, nats.ErrBadSubscription) && !errors.Is(err, nats.ErrConnectionClosed) {
+				first = err
+			}
+		}
+	}
+	s.subs = nil
 	s.wg.Wait()
 	s.cancel()
 	s.started = false
-	return err
+	return first
 }
 
 func (s *StateService) unsubscribe() error {
@@ -289,6 +316,7 @@ func (s *StateService) unsubscribe() error {
 // dispatch runs on the subscription's goroutine; it bounds concurrency by
 // blocking until a slot is free, which pushes back on the subscription.
 func (s *StateService) dispatch(m *nats.Msg) {
+	s.received.Add(1)
 	s.sem <- struct{}{}
 	s.wg.Add(1)
 	go func() {

@@ -503,3 +503,92 @@ func stateSubjectFor(op string) string {
 	}
 	return SubjectStateVerify
 }
+
+// gateStore holds every Consume until the gate opens, so requests pile up
+// in the service while a test stops it.
+type gateStore struct {
+	gate  chan struct{}
+	inner statekeys.Store
+}
+
+func (g *gateStore) Consume(ctx context.Context, flowID string, ttl time.Duration) (bool, error) {
+	<-g.gate
+	return g.inner.Consume(ctx, flowID, ttl)
+}
+
+// Stop drains: requests this member already received are answered, none is
+// dropped on the way out, even those still queued behind a slow one.
+func TestStateServiceStopDrainsReceived(t *testing.T) {
+	s := stateTestServer(t)
+	nc, js := stateConnect(t, s)
+	ring := stateTestRing(t)
+	gs := &gateStore{gate: make(chan struct{}), inner: &statekeys.MemoryStore{}}
+	svc := startStateService(t, nc, js, ring, WithStateConcurrency(1), WithReplayStore(gs))
+	client, _ := stateConnect(t, s)
+
+	const n = 6
+	var tokens []string // sealing does not consume, so the gate does not hold it
+	for i := 0; i < n; i++ {
+		tokens = append(tokens, stateRequest(t, client, SubjectStateSeal, stateSealMsg()).RequestState)
+	}
+
+	inbox := nats.NewInbox()
+	replies, err := client.SubscribeSync(inbox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range tokens {
+		b, _ := json.Marshal(stateVerifyMsg(tok))
+		if err := client.PublishRequest(SubjectStateVerify, inbox, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client.Flush()
+	// Wait until every request has reached the service's connection: one
+	// is held in Consume, the rest queue in the subscription.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := int(svc.received.Load()) - n // the seals went through dispatch too
+		for _, sub := range svc.subs {
+			if sub.Subject == SubjectStateVerify {
+				p, _, _ := sub.Pending()
+				got += p
+			}
+		}
+		if got >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			close(gs.gate) // let the cleanup's Stop finish
+			t.Fatalf("only %d of %d requests reached the service", got, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var vsub *nats.Subscription
+	for _, sub := range svc.subs {
+		if sub.Subject == SubjectStateVerify {
+			vsub = sub
+		}
+	}
+	stopped := make(chan error, 1)
+	go func() { stopped <- svc.Stop() }()
+	// Open the gate only once Stop has let go of the subscription, so the
+	// requests still queued in it must survive that.
+	for vsub.IsValid() && !vsub.IsDraining() {
+		time.Sleep(time.Millisecond)
+	}
+	close(gs.gate)
+	if err := <-stopped; err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	for i := 0; i < n; i++ {
+		m, err := replies.NextMsg(5 * time.Second)
+		if err != nil {
+			t.Fatalf("reply %d of %d: %v", i+1, n, err)
+		}
+		var r stateReply
+		if err := json.Unmarshal(m.Data, &r); err != nil || !r.OK {
+			t.Fatalf("reply %d: %s", i+1, m.Data)
+		}
+	}
+}
