@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
@@ -239,7 +240,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.label = ""
 	if !p.e.pol.Label.Disabled && info.Kind == KindToolResult {
-		p.label = replaceAll(p.e.pol.Label.Template, "{tool}", p.toolName())
+		p.label = strings.ReplaceAll(p.e.pol.Label.Template, "{tool}", p.toolName())
 	}
 }
 
@@ -249,28 +250,6 @@ func (p *pass) toolName() string {
 		return "unknown-tool"
 	}
 	return p.ev.Tool
-}
-
-func replaceAll(s, old, new string) string {
-	out := make([]byte, 0, len(s)+len(new))
-	for {
-		i := indexOf(s, old)
-		if i < 0 {
-			return string(append(out, s...))
-		}
-		out = append(out, s[:i]...)
-		out = append(out, new...)
-		s = s[i+len(old):]
-	}
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
 }
 
 // errFail is the panic-free way the lexer stops: every handler checks
