@@ -339,6 +339,22 @@ func (p *parser) digits() int {
 	return n
 }
 
+// appendCanonicalArray appends a JSON array of elems, each canonicalized
+// by appendElem.
+func appendCanonicalArray[E any](dst []byte, elems []E, appendElem func([]byte, E) ([]byte, error)) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendElem(dst, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
+}
+
 // appendCanonical appends the canonical form of a parsed value (or of a
 // value built from the same types plus float64, int, []string and
 // map[string]string) to dst.
@@ -364,29 +380,9 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 	case int:
 		return appendES6Number(dst, float64(x))
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendCanonical(dst, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendCanonicalArray(dst, x, appendCanonical)
 	case []string:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendCanonicalString(dst, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(dst, ']'), nil
+		return appendCanonicalArray(dst, x, appendCanonicalString)
 	case map[string]any:
 		keys := sortedKeysUTF16(x)
 		dst = append(dst, '{')
