@@ -165,6 +165,13 @@ func checkSchemaFile(path string) error {
 func scanOne(ctx context.Context, eng *pipeline.Engine, info pipeline.MessageInfo, timeout time.Duration, in io.Reader, out, evw, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	if f, ok := in.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+			// A pipe that stays open must not outlive the deadline, and
+			// standard input supports no read deadline.
+			in = newCtxReader(ctx, f)
+		}
+	}
 	spool := &pipeline.Spool{}
 	defer spool.Close()
 	ev, err := eng.Sanitize(ctx, bufio.NewReaderSize(in, 64<<10), spool, info)
@@ -201,4 +208,56 @@ func writeEvidence(w io.Writer, ev *pipeline.Evidence) error {
 	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
+}
+
+// ctxReader reads from a reader that may block for ever (a pipe) on a
+// goroutine of its own, so that Read returns the context's error once the
+// deadline passes. The goroutine ends with the reader's first error or the
+// context; a read still blocked then ends with the process.
+type ctxReader struct {
+	ctx context.Context
+	ch  chan ctxChunk
+	cur []byte
+	err error
+}
+
+type ctxChunk struct {
+	b   []byte
+	err error
+}
+
+func newCtxReader(ctx context.Context, r io.Reader) *ctxReader {
+	c := &ctxReader{ctx: ctx, ch: make(chan ctxChunk)}
+	go func() {
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := r.Read(buf)
+			select {
+			case c.ch <- ctxChunk{buf[:n], err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	for len(c.cur) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		select {
+		case ck := <-c.ch:
+			c.cur, c.err = ck.b, ck.err
+		case <-c.ctx.Done():
+			return 0, c.ctx.Err()
+		}
+	}
+	n := copy(p, c.cur)
+	c.cur = c.cur[n:]
+	return n, nil
 }

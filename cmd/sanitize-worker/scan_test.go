@@ -162,3 +162,19 @@ func TestJSONLRecordTooLong(t *testing.T) {
 		t.Fatal("the long record leaked")
 	}
 }
+
+// A pipe that stays open ends at the deadline with TIMEOUT, not a hang.
+func TestScanTimeoutOnOpenPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.Write([]byte(`{"content":[{"type":"text","text":"part`))
+	var out, errb bytes.Buffer
+	code := dispatch(context.Background(), []string{"scan", "--timeout", "200ms"}, r, &out, &errb)
+	if code != exitRejected || !strings.Contains(out.String(), `"dev.mcp-sanitize/code":"TIMEOUT"`) || strings.Contains(out.String(), "part") {
+		t.Fatalf("exit %d, out %s, err %s", code, out.String(), errb.String())
+	}
+}
