@@ -61,6 +61,38 @@ func errorResult(t testing.TB, e *pipeline.Engine, info pipeline.MessageInfo, co
 	return errorResults[k]
 }
 
+// unwrapEnvelope returns the bare error result inside a JSON-RPC envelope
+// error result ({"jsonrpc":"2.0","id":…,"result":R} gives R, …"error":E
+// gives {"error":E}); other output comes back as it is. The id must be a
+// number, a string or null: whatever else would be input leaking through.
+func unwrapEnvelope(t testing.TB, out []byte) []byte {
+	t.Helper()
+	if !bytes.HasPrefix(out, []byte(`{"jsonrpc":"2.0","id":`)) {
+		return out
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(out, &env); err != nil {
+		t.Fatalf("envelope error result is not JSON: %s", out)
+	}
+	var id any
+	if err := json.Unmarshal(env["id"], &id); err != nil {
+		t.Fatalf("envelope id: %s", out)
+	}
+	switch id.(type) {
+	case nil, float64, string:
+	default:
+		t.Fatalf("envelope id is not a number, string or null: %s", out)
+	}
+	if r, ok := env["result"]; ok && len(env) == 3 {
+		return r
+	}
+	if e, ok := env["error"]; ok && len(env) == 3 {
+		return append(append([]byte(`{"error":`), e...), '}')
+	}
+	t.Fatalf("envelope error result of another shape: %s", out)
+	return nil
+}
+
 var stableCodes = map[pipeline.Code]bool{
 	pipeline.CodeInvalidJSON: true, pipeline.CodeBoundExceeded: true, pipeline.CodeInvalidContent: true,
 }
@@ -95,7 +127,7 @@ func FuzzSanitize(f *testing.F) {
 				t.Fatalf("%s: valid JSON rejected as invalid (%s at %d)", kind, ev.Reason, ev.ErrorOffset)
 			}
 			if ev.Outcome == pipeline.OutcomeRejected {
-				if want := errorResult(t, e, info, ev.Code, ev.Reason); !bytes.Equal(out, want) {
+				if want := errorResult(t, e, info, ev.Code, ev.Reason); !bytes.Equal(unwrapEnvelope(t, out), want) {
 					t.Fatalf("%s: error result is not the fixed one:\n got %s\nwant %s", kind, out, want)
 				}
 			}

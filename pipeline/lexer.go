@@ -143,6 +143,9 @@ func (p *pass) beginValue(b []byte, i int, c byte) {
 	case c == '"':
 		p.beginValueString(nx, off)
 	case c == '-' || c >= '0' && c <= '9':
+		if nx.role == roleEnvelopeID {
+			p.envID, p.envIDStr = p.envID[:0], false
+		}
 		p.st = lxNumber
 		p.numSt = 0
 		p.numLen = 0
@@ -248,6 +251,9 @@ func (p *pass) lexNumber(b []byte, i int) int {
 	}
 	if p.numEmit && i > start {
 		p.em.raw(b[start:i])
+		if p.nx.role == roleEnvelopeID {
+			p.envID = append(p.envID, b[start:i]...)
+		}
 	}
 	if i < n {
 		// The number ended at b[i], which belongs to what follows.
@@ -266,6 +272,9 @@ func (p *pass) lexNumber(b []byte, i int) int {
 func (p *pass) endNumber(off int64) {
 	switch p.numSt {
 	case 2, 3, 5, 8:
+		if p.nx.role == roleEnvelopeID {
+			p.envIDOK = len(p.envID) <= maxEnvelopeID
+		}
 		p.endValue()
 	default:
 		p.failf(CodeInvalidJSON, "bad-number", off)

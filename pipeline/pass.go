@@ -29,6 +29,7 @@ const (
 	roleBinary          // base64 data or blob: checked, not scanned
 	roleMime            // mimeType: captured for the allow-list
 	roleStructured      // structuredContent and everything below it
+	roleEnvelopeID      // the id of a JSON-RPC envelope: kept for an error result
 )
 
 // region decides the action of a crossed bound.
@@ -106,6 +107,9 @@ const (
 	smBinary
 )
 
+// maxEnvelopeID bounds the bytes of a JSON-RPC id kept for an error result.
+const maxEnvelopeID = 128
+
 // maxNumberLen bounds the bytes of one number token.
 const maxNumberLen = 4096
 
@@ -169,6 +173,13 @@ type pass struct {
 	exhausted bool
 	truncs    int64
 
+	// JSON-RPC envelope: when the top-level object is one, an error result
+	// is wrapped in an envelope with the same id (sanitized, bounded).
+	envelope bool
+	envID    []byte // the id as JSON: a number verbatim or a string's text
+	envIDStr bool   // envID holds string text (escaped when written)
+	envIDOK  bool   // envID is complete and within maxEnvelopeID
+
 	ev       Evidence
 	fail     *Error
 	heldMeta [numDefer - 1][]byte // held _meta members, by deferKind-1
@@ -217,6 +228,8 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.esc, p.hiSur, p.partN = 0, 0, 0
 	p.exhausted = false
 	p.truncs = 0
+	p.envelope, p.envIDOK, p.envIDStr = false, false, false
+	p.envID = p.envID[:0]
 	p.fail = nil
 	for i := range p.heldMeta {
 		p.heldMeta[i] = p.heldMeta[i][:0]

@@ -549,3 +549,37 @@ func TestExamplesFromSchemaCorpus(t *testing.T) {
 		}
 	}
 }
+
+func TestEnvelopeErrorResult(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		kind     Kind
+		id       any
+		member   string
+	}{
+		{"number-id", `{"jsonrpc":"2.0","id":7,"result":{"content":[` + strings.Repeat("[", 100) + `]}}`, KindToolResult, 7.0, "result"},
+		{"string-id", `{"jsonrpc":"2.0","id":"req\u200b-1","result":{"content":[{"type":"text","text":"x"}],"a":1,"a":2}}`, KindToolResult, "req-1", "result"},
+		{"id-after-failure", `{"jsonrpc":"2.0","result":{"x":1,"x":2},"id":9}`, KindToolResult, nil, "result"},
+		{"other-kind", `{"jsonrpc":"2.0","id":"r2","result":{"contents":[}}`, KindResourceResult, "r2", "error"},
+		{"long-id", `{"jsonrpc":"2.0","id":"` + strings.Repeat("z", 300) + `","result":{"a":1,"a":1}}`, KindToolResult, nil, "result"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, ev := run(t, nil, MessageInfo{Kind: tc.kind, Tool: "search"}, tc.in)
+			if ev.Outcome != OutcomeRejected {
+				t.Fatalf("outcome %s", ev.Outcome)
+			}
+			var env map[string]any
+			if err := json.Unmarshal([]byte(out), &env); err != nil {
+				t.Fatal(err)
+			}
+			if env["jsonrpc"] != "2.0" || env["id"] != tc.id || env[tc.member] == nil || len(env) != 3 {
+				t.Fatalf("envelope %s", out)
+			}
+		})
+	}
+	// A bare result fails as a bare error result.
+	out, _ := run(t, nil, toolInfo, `{"content":[`)
+	if strings.Contains(out, "jsonrpc") {
+		t.Fatalf("bare input, enveloped error: %s", out)
+	}
+}

@@ -716,7 +716,7 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 			fail.code != pipeline.CodeInvalidJSON && ev.Reason != fail.reason {
 			return fmt.Sprintf("reference fails with %s %s, the pass gives %s %s %s", fail.code, fail.reason, ev.Outcome, ev.Code, ev.Reason)
 		}
-		if exp := errorResult(t, e, info, ev.Code, ev.Reason); !bytes.Equal(out, exp) {
+		if exp := errorResult(t, e, info, ev.Code, ev.Reason); !bytes.Equal(unwrapEnvelope(t, out), exp) {
 			return fmt.Sprintf("error result is not the fixed one: %s", out)
 		}
 		return ""

@@ -64,7 +64,42 @@ func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
 // result it is a CallToolResult with isError, the label and the public
 // message; for other kinds a JSON-RPC error object. Either way the stable
 // code is in _meta (or data) under MetaPrefix. Nothing of the input is in it.
+//
+// When the message was a JSON-RPC envelope (its top-level object had
+// jsonrpc, id, result, method, params or error), the error result keeps
+// that shape: {"jsonrpc":"2.0","id":…,"result":{…}} for a tool result,
+// {"jsonrpc":"2.0","id":…,"error":{…}} otherwise, with the id as the pass
+// sanitized it (a number verbatim, a string sanitized like any string, at
+// most 128 bytes) or null when it was not read whole before the failure.
 func (p *pass) writeErrorResult(f *Error) {
+	em := &p.em
+	if p.envelope {
+		em.rawString(`{"jsonrpc":"2.0","id":`)
+		switch {
+		case !p.envIDOK:
+			em.rawString("null")
+		case p.envIDStr:
+			em.byte1('"')
+			em.escaped(p.envID)
+			em.byte1('"')
+		default:
+			em.raw(p.envID)
+		}
+		if p.info.Kind == KindToolResult || p.info.Kind == "" {
+			em.rawString(`,"result":`)
+			p.writeBareErrorResult(f)
+			em.byte1('}')
+			return
+		}
+		em.byte1(',')
+		p.writeErrorMember(f)
+		em.byte1('}')
+		return
+	}
+	p.writeBareErrorResult(f)
+}
+
+func (p *pass) writeBareErrorResult(f *Error) {
 	em := &p.em
 	if p.info.Kind == KindToolResult || p.info.Kind == "" {
 		em.rawString(`{"resultType":"complete","content":[{"type":"text","text":"`)
@@ -75,11 +110,19 @@ func (p *pass) writeErrorResult(f *Error) {
 		em.rawString(`}}`)
 		return
 	}
-	em.rawString(`{"error":{"code":-32603,"message":"`)
+	em.byte1('{')
+	p.writeErrorMember(f)
+	em.byte1('}')
+}
+
+// writeErrorMember writes "error":{…}, the JSON-RPC error of other kinds.
+func (p *pass) writeErrorMember(f *Error) {
+	em := &p.em
+	em.rawString(`"error":{"code":-32603,"message":"`)
 	em.escapedString(f.Code.PublicMessage())
 	em.rawString(`","data":{`)
 	p.writeErrorMeta(f)
-	em.rawString(`}}}`)
+	em.rawString(`}}`)
 }
 
 func (p *pass) writeErrorMeta(f *Error) {

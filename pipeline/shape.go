@@ -360,10 +360,13 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 			metaSlot = deferTop
 			switch k {
 			case "result":
-				f.envelope = true
+				f.envelope, p.envelope = true, true
 				return next{role: roleResult, region: regionOther}
-			case "jsonrpc", "method", "params", "error", "id":
-				f.envelope = true
+			case "id":
+				f.envelope, p.envelope = true, true
+				return next{role: roleEnvelopeID, region: regionOther}
+			case "jsonrpc", "method", "params", "error":
+				f.envelope, p.envelope = true, true
 			}
 		}
 		switch {

@@ -59,6 +59,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 	p.sm = smText
 	p.norm.Reset()
 	p.red.Reset()
+	if nx.role == roleEnvelopeID {
+		p.envID, p.envIDStr = p.envID[:0], true
+	}
 	if nx.role == roleMime {
 		p.mimeBuf = p.mimeBuf[:0]
 	}
@@ -192,6 +195,9 @@ func (p *pass) sink(r []byte) {
 	p.strChars += n
 	if p.sRole == roleMime && len(p.mimeBuf)+len(chunk) <= 256 {
 		p.mimeBuf = append(p.mimeBuf, chunk...)
+	}
+	if p.sRole == roleEnvelopeID && len(p.envID) <= maxEnvelopeID {
+		p.envID = append(p.envID, chunk...)
 	}
 }
 
@@ -344,6 +350,9 @@ func (p *pass) endString(off int64) {
 			p.em.escapedString(p.truncationNote())
 		}
 		p.em.byte1('"')
+		if p.sRole == roleEnvelopeID {
+			p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
+		}
 		if p.sRole == roleMime && len(p.stack) > 0 {
 			f := &p.stack[len(p.stack)-1]
 			f.mimeState = -1
