@@ -136,20 +136,28 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		m[k] = v
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, errCanonical
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return m, nil
-		default:
-			return nil, errCanonical
+		if done, err := p.separator('}'); err != nil || done {
+			return m, err
 		}
 	}
+}
+
+// separator reads what follows a member or item: a comma (done false) or
+// the closing byte (done true); anything else is an error.
+func (p *parser) separator(closing byte) (done bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, errCanonical
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, errCanonical
 }
 
 func (p *parser) array(depth int) (any, error) {
@@ -170,18 +178,8 @@ func (p *parser) array(depth int) (any, error) {
 			return nil, err
 		}
 		a = append(a, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, errCanonical
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return a, nil
-		default:
-			return nil, errCanonical
+		if done, err := p.separator(']'); err != nil || done {
+			return a, err
 		}
 	}
 }
