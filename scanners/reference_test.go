@@ -102,6 +102,10 @@ func refMixed(m string) bool {
 	return n >= 2
 }
 
+// refFormsMore holds the reference forms of rule families kept in files of
+// their own (reference_<family>_test.go), each added by an init func.
+var refFormsMore []func() map[string][]refForm
+
 // refForms maps rule ids to reference forms.
 func refForms() map[string][]refForm {
 	const ws = `[\t\n\f\r ]`
@@ -271,7 +275,17 @@ type refCand struct {
 
 // refRedact redacts s at once under the catalog built from opts.
 func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string, []Finding) {
-	refFormsOnce.Do(func() { refFormsMap = refForms() })
+	refFormsOnce.Do(func() {
+		refFormsMap = refForms()
+		for _, more := range refFormsMore {
+			for id, f := range more() {
+				if refFormsMap[id] != nil {
+					panic("two references for rule " + id)
+				}
+				refFormsMap[id] = f
+			}
+		}
+	})
 	forms := refFormsMap
 	customs := map[string]CustomRule{}
 	for _, cr := range opts.Custom {

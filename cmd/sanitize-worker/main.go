@@ -40,6 +40,9 @@ func commands() []command {
 	return []command{
 		{"scan", "sanitize one MCP message, or a stream of JSON-lines records with --jsonl", runScan},
 		{"keys", "manage the key ring that seals MRTR requestState (new, rotate, list)", runKeys},
+		{"serve", "run the sanitization worker on NATS (embedded server by default)", runServe},
+		{"tools", "manage the tool catalog (KV bucket mcp-tools) that holds each tool's schemas", runTools},
+		{"args", "validate tools/call arguments against the tool's inputSchema", runArgs},
 		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
 		{"version", "print the guard and evidence versions", runVersion},
 	}

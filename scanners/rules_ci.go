@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for CI/CD services.
+
+func ciRules() []ruleDef {
+	return nil
+}

@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for generic context rules for unprefixed secrets.
+
+func contextRules() []ruleDef {
+	return nil
+}

@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for database connection strings.
+
+func databaseRules() []ruleDef {
+	return nil
+}

@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for identity providers and secret managers.
+
+func identityRules() []ruleDef {
+	return nil
+}

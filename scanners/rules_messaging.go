@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for messaging and communication services.
+
+func messagingRules() []ruleDef {
+	return nil
+}

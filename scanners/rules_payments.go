@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for payment providers.
+
+func paymentRules() []ruleDef {
+	return nil
+}

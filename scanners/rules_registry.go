@@ -1,0 +1,7 @@
+package scanners
+
+// Rules for package registries and container hubs.
+
+func registryRules() []ruleDef {
+	return nil
+}
