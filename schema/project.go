@@ -1,0 +1,336 @@
+package schema
+
+import (
+	"sort"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Project returns v without the object members the schema does not declare,
+// and the JSON pointers of the members it dropped (in document order, keys
+// sorted). It never adds or changes data: the result is v with members
+// removed, and v itself is not modified (containers are copied only where
+// something below them was dropped).
+//
+// The rules, applied at every location of the value:
+//
+//  1. The schemas that apply at a location are the schema of that location
+//     and, transitively, what it reaches through $ref, $dynamicRef (its
+//     static target) and $recursiveRef, allOf, dependentSchemas (for
+//     members present), if (when v is valid against it) with then, else
+//     (when it is not), and the anyOf and oneOf branches v is valid against
+//     — or every branch when v is valid against none (the union is the
+//     conservative choice: a member any plausible branch declares is kept).
+//     "not" declares nothing.
+//  2. An object is projected only where some applicable schema speaks about
+//     members: properties, patternProperties, additionalProperties,
+//     unevaluatedProperties, required, dependentRequired or
+//     dependentSchemas. Where none does ({}, true, {"type":"object"}, or no
+//     schema at all, such as an array item without items), the object is
+//     free-form by declaration and kept whole.
+//  3. A member is declared when an applicable schema lists it in properties,
+//     matches it with a patternProperties pattern, admits it through
+//     additionalProperties (true or a schema; false admits nothing),
+//     names it in required, dependentRequired or dependentSchemas, or —
+//     when nothing else declares it — admits it through
+//     unevaluatedProperties (true or a schema). Undeclared members are
+//     dropped; declared ones are projected with the union of the schemas
+//     that declared them.
+//  4. Array items are kept (removing one would shift the others) and
+//     projected with prefixItems[i], items (or, before 2020-12, items[i]
+//     and additionalItems) and, when none applies, unevaluatedItems.
+//
+// A value valid before projection stays valid after it for schemas that do
+// not use minProperties, not, const or enum over objects, uniqueItems,
+// contains, oneOf or if/then/else (removing members can change the outcome
+// of those); callers validate the projected value again and fail closed on a
+// mismatch.
+func (s *Schema) Project(v any) (projected any, dropped []string) {
+	p := projector{}
+	out, _ := p.project(v, []*jsonschema.Schema{s.s}, "")
+	return out, p.dropped
+}
+
+type projector struct {
+	dropped []string
+}
+
+// project returns the projection of v under the schemas roots and whether
+// it differs from v.
+func (p *projector) project(v any, roots []*jsonschema.Schema, ptr string) (any, bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(roots) == 0 {
+			return v, false
+		}
+		return p.object(x, expand(x, roots), ptr)
+	case []any:
+		if len(roots) == 0 {
+			return v, false
+		}
+		return p.array(x, expand(x, roots), ptr)
+	}
+	return v, false
+}
+
+func (p *projector) object(obj map[string]any, S []*jsonschema.Schema, ptr string) (any, bool) {
+	speaks := false
+	for _, s := range S {
+		if speaksAboutMembers(s) {
+			speaks = true
+			break
+		}
+	}
+	if !speaks {
+		return obj, false
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out map[string]any
+	changed := false
+	var subs []*jsonschema.Schema
+	for _, k := range keys {
+		var declared bool
+		declared, subs = memberSchemas(S, obj, k, subs[:0])
+		kptr := appendKey(ptr, k)
+		if !declared {
+			p.dropped = append(p.dropped, kptr)
+			changed = true
+			continue
+		}
+		cv, ch := p.project(obj[k], subs, kptr)
+		if ch {
+			changed = true
+		}
+		if out == nil {
+			out = make(map[string]any, len(obj))
+		}
+		out[k] = cv
+	}
+	if !changed {
+		return obj, false
+	}
+	if out == nil {
+		out = map[string]any{}
+	}
+	return out, true
+}
+
+func (p *projector) array(arr []any, S []*jsonschema.Schema, ptr string) (any, bool) {
+	var out []any
+	var subs []*jsonschema.Schema
+	for i, item := range arr {
+		subs = itemSchemas(S, i, subs[:0])
+		cv, ch := p.project(item, subs, appendIndex(ptr, i))
+		if ch && out == nil {
+			out = make([]any, len(arr))
+			copy(out, arr)
+		}
+		if out != nil {
+			out[i] = cv
+		}
+	}
+	if out == nil {
+		return arr, false
+	}
+	return out, true
+}
+
+// expand returns the schemas that apply at the location of v (rule 1).
+func expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
+	seen := make(map[*jsonschema.Schema]bool, 4)
+	var out []*jsonschema.Schema
+	obj, isObj := v.(map[string]any)
+	var add func(s *jsonschema.Schema)
+	add = func(s *jsonschema.Schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		out = append(out, s)
+		add(s.Ref)
+		add(s.RecursiveRef)
+		if s.DynamicRef != nil {
+			add(s.DynamicRef.Ref)
+		}
+		for _, a := range s.AllOf {
+			add(a)
+		}
+		addMatching(s.AnyOf, v, add)
+		addMatching(s.OneOf, v, add)
+		if s.If != nil {
+			if s.If.Validate(v) == nil {
+				add(s.If)
+				add(s.Then)
+			} else {
+				add(s.Else)
+			}
+		}
+		if isObj {
+			for k, ds := range s.DependentSchemas {
+				if _, ok := obj[k]; ok {
+					add(ds)
+				}
+			}
+			for k, d := range s.Dependencies {
+				if ds, ok := d.(*jsonschema.Schema); ok {
+					if _, ok := obj[k]; ok {
+						add(ds)
+					}
+				}
+			}
+		}
+	}
+	for _, r := range roots {
+		add(r)
+	}
+	return out
+}
+
+func addMatching(branches []*jsonschema.Schema, v any, add func(*jsonschema.Schema)) {
+	if len(branches) == 0 {
+		return
+	}
+	matched := false
+	for _, b := range branches {
+		if b.Validate(v) == nil {
+			add(b)
+			matched = true
+		}
+	}
+	if !matched {
+		for _, b := range branches {
+			add(b)
+		}
+	}
+}
+
+// speaksAboutMembers reports whether s says anything about object members
+// (rule 2).
+func speaksAboutMembers(s *jsonschema.Schema) bool {
+	return s.Properties != nil || len(s.PatternProperties) > 0 || s.AdditionalProperties != nil ||
+		s.UnevaluatedProperties != nil || len(s.Required) > 0 || len(s.DependentRequired) > 0 ||
+		len(s.DependentSchemas) > 0 || len(s.Dependencies) > 0
+}
+
+// memberSchemas reports whether member k of obj is declared by S and
+// appends the schemas that declare it (rule 3).
+func memberSchemas(S []*jsonschema.Schema, obj map[string]any, k string, subs []*jsonschema.Schema) (bool, []*jsonschema.Schema) {
+	declared := false
+	for _, s := range S {
+		named := false
+		if ps, ok := s.Properties[k]; ok {
+			subs = append(subs, ps)
+			named = true
+		}
+		for re, ps := range s.PatternProperties {
+			if re.MatchString(k) {
+				subs = append(subs, ps)
+				named = true
+			}
+		}
+		if !named {
+			switch ap := s.AdditionalProperties.(type) {
+			case bool:
+				named = ap
+			case *jsonschema.Schema:
+				if ap.Bool == nil || *ap.Bool {
+					subs = append(subs, ap)
+					named = true
+				}
+			}
+		}
+		if !named && namedByDependencies(s, obj, k) {
+			named = true
+		}
+		if named {
+			declared = true
+		}
+	}
+	if declared {
+		return true, subs
+	}
+	for _, s := range S {
+		if u := s.UnevaluatedProperties; u != nil && (u.Bool == nil || *u.Bool) {
+			subs = append(subs, u)
+			declared = true
+		}
+	}
+	return declared, subs
+}
+
+// namedByDependencies reports whether s names k in required,
+// dependentRequired (as trigger, or as a dependency of a present trigger)
+// or dependentSchemas.
+func namedByDependencies(s *jsonschema.Schema, obj map[string]any, k string) bool {
+	for _, r := range s.Required {
+		if r == k {
+			return true
+		}
+	}
+	if _, ok := s.DependentRequired[k]; ok {
+		return true
+	}
+	if _, ok := s.DependentSchemas[k]; ok {
+		return true
+	}
+	if _, ok := s.Dependencies[k]; ok {
+		return true
+	}
+	for trigger, deps := range s.DependentRequired {
+		if _, ok := obj[trigger]; !ok {
+			continue
+		}
+		for _, d := range deps {
+			if d == k {
+				return true
+			}
+		}
+	}
+	for trigger, d := range s.Dependencies {
+		deps, ok := d.([]string)
+		if _, present := obj[trigger]; !ok || !present {
+			continue
+		}
+		for _, dk := range deps {
+			if dk == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// itemSchemas appends the schemas that apply to item i of an array (rule 4).
+func itemSchemas(S []*jsonschema.Schema, i int, subs []*jsonschema.Schema) []*jsonschema.Schema {
+	n := len(subs)
+	for _, s := range S {
+		switch {
+		case i < len(s.PrefixItems):
+			subs = append(subs, s.PrefixItems[i])
+		case s.Items2020 != nil:
+			subs = append(subs, s.Items2020)
+		}
+		switch it := s.Items.(type) {
+		case *jsonschema.Schema:
+			subs = append(subs, it)
+		case []*jsonschema.Schema:
+			if i < len(it) {
+				subs = append(subs, it[i])
+			} else if ai, ok := s.AdditionalItems.(*jsonschema.Schema); ok {
+				subs = append(subs, ai)
+			}
+		}
+	}
+	if len(subs) == n {
+		for _, s := range S {
+			if s.UnevaluatedItems != nil {
+				subs = append(subs, s.UnevaluatedItems)
+			}
+		}
+	}
+	return subs
+}
