@@ -126,7 +126,6 @@ func refForms() map[string][]refForm {
 		"github-app":          {gh("ghu_"), gh("ghs_")},
 		"github-refresh":      {gh("ghr_")},
 		"github-fine-grained": {refToken([]string{"github_pat_"}, `github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil)},
-		"gitlab-pat":          {refToken([]string{"glpat-"}, `glpat-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"npm": {refToken([]string{"npm_"}, `npm_[A-Za-z0-9]{36}`, `A-Za-z0-9_`, `A-Za-z0-9_`, func(m string) (bool, ChecksumResult) {
 			return refCRC(m)
 		})},

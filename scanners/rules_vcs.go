@@ -1,6 +1,9 @@
 package scanners
 
-import "hash/crc32"
+import (
+	"hash/crc32"
+	"strings"
+)
 
 // Source hosting and package registries.
 
@@ -94,8 +97,138 @@ func githubClassic(id string, prefixes []string, what string, seed uint32) ruleD
 	}
 }
 
+// Character sets and builders shared by the provider rules (AI, source
+// hosting, CI, cloud, payments).
+var (
+	setHexLower    = makeSet("0-9a-f")
+	setHexUpper    = makeSet("0-9A-F")
+	setLowerAlnum  = makeSet("a-z0-9")
+	setUpperAlnum  = makeSet("A-Z0-9")
+	setDigits      = makeSet("0-9")
+	setWordDashEq  = makeSet("A-Za-z0-9_=-")
+	setWordDashDot = makeSet("A-Za-z0-9_.-")
+)
+
+// strictForm is t.form() with the notBefore pre-check kept although t has a
+// validate func. Only for formats without a checksum (validate never says
+// ChecksumValid): a token glued to a preceding word then never matches, so
+// the Redactor may reject such a hit without calling the check.
+func strictForm(t tokenSpec) form {
+	f := t.form()
+	if t.notBefore != nil {
+		f.notBefore = t.notBefore
+	} else {
+		f.notBefore = union(t.body, setWord)
+	}
+	return f
+}
+
+// twoClasses accepts a body that mixes at least two of upper case, lower case
+// and digits (placeholders such as "xxxx" or "YOUR_KEY_HERE" do not).
+func twoClasses(b []byte) (bool, ChecksumResult) {
+	u, l, d := hasClasses(b)
+	return u && l || u && d || l && d, ChecksumNone
+}
+
+// allClasses accepts a body holding upper case, lower case and digits, as a
+// random base62 string of 24 or more bytes almost always does.
+func allClasses(b []byte) (bool, ChecksumResult) {
+	u, l, d := hasClasses(b)
+	return u && l && d, ChecksumNone
+}
+
+// seg is one fixed-length part of a token body: n bytes of set, or the
+// literal lit.
+type seg struct {
+	set *byteSet
+	n   int
+	lit string
+}
+
+// shape returns a validate func accepting exactly the concatenation of segs.
+func shape(segs ...seg) func([]byte) (bool, ChecksumResult) {
+	return func(b []byte) (bool, ChecksumResult) {
+		i := 0
+		for _, s := range segs {
+			if s.lit != "" {
+				if len(b)-i < len(s.lit) || string(b[i:i+len(s.lit)]) != s.lit {
+					return false, ChecksumNone
+				}
+				i += len(s.lit)
+				continue
+			}
+			if len(b)-i < s.n {
+				return false, ChecksumNone
+			}
+			for _, c := range b[i : i+s.n] {
+				if !s.set[c] {
+					return false, ChecksumNone
+				}
+			}
+			i += s.n
+		}
+		return i == len(b), ChecksumNone
+	}
+}
+
+// shapeLen is the byte length of a token body of the given shape.
+func shapeLen(segs ...seg) int {
+	n := 0
+	for _, s := range segs {
+		n += s.n + len(s.lit)
+	}
+	return n
+}
+
+// rule declares a provider secret rule whose forms are given.
+func rule(id, provider, confidence, desc string, forms []form, tp, fp []string) ruleDef {
+	return ruleDef{id: id, provider: provider, kind: KindSecret, confidence: confidence, desc: desc, forms: forms, tp: tp, fp: fp}
+}
+
+// fakeUUID returns a lower-case hex UUID-shaped string, deterministic in seed.
+func fakeUUID(seed uint32) string {
+	h := "0123456789abcdef"
+	return fakeChars(h, 8, seed) + "-" + fakeChars(h, 4, seed+1) + "-4" + fakeChars(h, 3, seed+2) + "-a" + fakeChars(h, 3, seed+3) + "-" + fakeChars(h, 12, seed+4)
+}
+
+// crc32Hex returns s followed by the upper-case hex CRC32-IEEE of s: the
+// checksum Atlassian and Bitbucket put at the end of their tokens.
+func crc32Hex(s string) string {
+	const hexUp = "0123456789ABCDEF"
+	v := crc32.ChecksumIEEE([]byte(s))
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = hexUp[v&15]
+		v >>= 4
+	}
+	return s + string(b[:])
+}
+
+// hexCRC reports whether the last 8 bytes of tok (upper-case hex) are the
+// CRC32-IEEE of the bytes before them.
+func hexCRC(tok []byte) ChecksumResult {
+	if len(tok) < 9 {
+		return ChecksumNone
+	}
+	var v uint32
+	for _, c := range tok[len(tok)-8:] {
+		switch {
+		case '0' <= c && c <= '9':
+			v = v<<4 | uint32(c-'0')
+		case 'A' <= c && c <= 'F':
+			v = v<<4 | uint32(c-'A'+10)
+		default:
+			return ChecksumNone
+		}
+	}
+	if v == crc32.ChecksumIEEE(tok[:len(tok)-8]) {
+		return ChecksumValid
+	}
+	return ChecksumInvalid
+}
+
 func vcsRules() []ruleDef {
-	return []ruleDef{
+	rs := []ruleDef{
 		githubClassic("github-pat", []string{"ghp_"}, "personal access token, classic (ghp_)", 11),
 		githubClassic("github-oauth", []string{"gho_"}, "OAuth access token (gho_)", 21),
 		githubClassic("github-app", []string{"ghu_", "ghs_"}, "app user-to-server or server-to-server token (ghu_, ghs_)", 31),
@@ -126,21 +259,6 @@ func vcsRules() []ruleDef {
 			},
 		},
 		{
-			id: "gitlab-pat", provider: "GitLab", kind: KindSecret, confidence: "high",
-			desc:  "GitLab personal access token (glpat-)",
-			forms: []form{tokenSpec{prefixes: []string{"glpat-"}, body: setWordDash, min: 20, max: 255}.form()},
-			tp: []string{
-				"glpat-" + fakeChars(base62Alphabet+"_-", 20, 1),
-				"GITLAB_TOKEN=glpat-" + fakeChars(base62Alphabet, 26, 2),
-				"\"glpat-" + fakeChars(base62Alphabet, 40, 3) + "\"",
-			},
-			fp: []string{
-				"glpat-" + fakeChars(base62Alphabet, 19, 4),
-				"xglpat-" + fakeChars(base62Alphabet, 20, 5),
-				"GLPAT-" + fakeChars(base62Alphabet, 20, 6),
-			},
-		},
-		{
 			id: "npm", provider: "npm", kind: KindSecret, confidence: "high",
 			desc: "npm access token (npm_ 36 base62 with CRC32)",
 			forms: []form{tokenSpec{
@@ -158,5 +276,230 @@ func vcsRules() []ruleDef {
 				"run npm_config_cache=" + fakeChars(base62Alphabet, 36, 6),
 			},
 		},
+	}
+	rs = append(rs, gitlabRules()...)
+	return append(rs, hostingRules()...)
+}
+
+// gitlabForm: prefix, then min..max of [A-Za-z0-9_=-] not preceded by a byte
+// of [A-Za-z0-9_-]; when the body is followed by the suffix of GitLab's
+// routable format, ".vv.ccccccccc" (two, then nine of [0-9a-z]: a version and
+// a CRC) and the byte after that is not in [A-Za-z0-9_=-], the suffix is part
+// of the match. A body of the right length followed by something else still
+// matches without the suffix.
+func gitlabForm(prefix string, min, max int) form {
+	f := tokenSpec{prefixes: []string{prefix}, body: setWordDashEq, min: min, max: max, notBefore: setWordDash}.form()
+	base := f.check
+	f.ahead += 13
+	f.check = func(v *view, ks, ke int) result {
+		r := base(v, ks, ke)
+		if r.status != resMatch {
+			return r
+		}
+		d := v.data
+		for j := 0; j <= 13; j++ {
+			i := r.end + j
+			if i >= len(d) {
+				if !v.atEnd {
+					return result{status: resMore}
+				}
+				if j == 13 {
+					r.end = i
+				}
+				return r
+			}
+			c := d[i]
+			var ok bool
+			switch j {
+			case 0, 3:
+				ok = c == '.'
+			case 13:
+				if !setWordDashEq[c] {
+					r.end = i
+				}
+				return r
+			default:
+				ok = setLowerAlnum[c]
+			}
+			if !ok {
+				return r
+			}
+		}
+		return r
+	}
+	return f
+}
+
+// gitlabRule declares one GitLab token type.
+func gitlabRule(id, prefix, what string, min, max int, seed uint32) ruleDef {
+	wd := base62Alphabet + "_-"
+	body := fakeChars(base62Alphabet, 2, seed) + fakeChars(wd, min-3, seed+1) + fakeChars(base62Alphabet, 1, seed+2)
+	return rule(id, "GitLab", "high", "GitLab "+what+" ("+prefix+")",
+		[]form{gitlabForm(prefix, min, max)},
+		[]string{
+			prefix + body,
+			"token: " + prefix + fakeChars(base62Alphabet, min+6, seed+3) + "\n",
+			"\"" + prefix + fakeChars(base62Alphabet, min+18, seed+4) + ".01." + fakeChars("0123456789abcdefghijklmnopqrstuvwxyz", 9, seed+5) + "\"",
+		},
+		[]string{
+			prefix + fakeChars(base62Alphabet, min-1, seed+6),
+			"x" + prefix + fakeChars(base62Alphabet, min, seed+7),
+			strings.ToUpper(prefix) + fakeChars(base62Alphabet, min, seed+8),
+			"the " + prefix + " prefix",
+		})
+}
+
+func gitlabRules() []ruleDef {
+	hex := "0123456789abcdef"
+	b36 := "0123456789abcdefghijklmnopqrstuvwxyz"
+	pat := gitlabRule("gitlab-pat", "glpat-", "personal, project or group access token", 20, 300, 100)
+	pat.tp = append(pat.tp,
+		"glpat-"+fakeChars(base62Alphabet, 20, 101),
+		"GITLAB_TOKEN=glpat-"+fakeChars(base62Alphabet+"_-", 38, 102)+".01."+fakeChars(b36, 9, 103)+".",
+	)
+	pat.fp = append(pat.fp, "glpat-"+fakeChars(base62Alphabet, 20, 104)+"_"+fakeChars(base62Alphabet, 281, 105))
+	return []ruleDef{
+		pat,
+		rule("gitlab-pipeline-trigger-token", "GitLab", "high", "GitLab pipeline trigger token (glptt- and 40 hex)",
+			[]form{tokenSpec{prefixes: []string{"glptt-"}, body: setHexLower, min: 40, max: 40, notBefore: setWordDash, notAfter: setWordDash}.form()},
+			[]string{
+				"glptt-" + fakeChars(hex, 40, 1),
+				"curl -F token=glptt-" + fakeChars(hex, 40, 2) + " -F ref=main",
+				"TRIGGER_TOKEN='glptt-" + fakeChars(hex, 40, 3) + "'",
+			},
+			[]string{
+				"glptt-" + fakeChars(hex, 39, 4),
+				"glptt-" + fakeChars(hex, 40, 5) + "0",
+				"glptt-" + fakeChars("ABCDEF0123456789", 40, 6),
+			}),
+		gitlabRule("gitlab-runner-token", "glrt-", "runner authentication token", 20, 300, 110),
+		rule("gitlab-runner-registration-token", "GitLab", "high", "GitLab legacy runner registration token (GR1348941 and 20+ of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"GR1348941"}, body: setWordDash, min: 20, max: 64, validate: twoClasses})},
+			[]string{
+				"GR1348941" + fakeChars(base62Alphabet, 20, 1),
+				"--registration-token GR1348941" + fakeChars(base62Alphabet+"_-", 20, 2) + " --executor docker",
+				"REGISTRATION_TOKEN=\"GR1348941" + fakeChars(base62Alphabet, 20, 3) + "\"",
+			},
+			[]string{
+				"GR1348941" + fakeChars(base62Alphabet, 19, 4),
+				"GR1348941" + "xxxxxxxxxxxxxxxxxxxxxxxx",
+				"build GR13489410 passed",
+				"aGR1348941" + fakeChars(base62Alphabet, 20, 5),
+			}),
+		gitlabRule("gitlab-deploy-token", "gldt-", "deploy token", 20, 300, 120),
+		gitlabRule("gitlab-feed-token", "glft-", "feed token", 20, 300, 130),
+		gitlabRule("gitlab-incoming-mail-token", "glimt-", "incoming email token", 25, 300, 140),
+		gitlabRule("gitlab-agent-token", "glagent-", "agent for Kubernetes token", 50, 300, 150),
+		gitlabRule("gitlab-oauth-app-secret", "gloas-", "OAuth application secret", 64, 300, 160),
+		gitlabRule("gitlab-scim-token", "glsoat-", "SCIM OAuth access token", 20, 300, 170),
+		gitlabRule("gitlab-ci-job-token", "glcbt-", "CI/CD job token", 20, 300, 180),
+		gitlabRule("gitlab-feature-flags-token", "glffct-", "feature flags client token", 20, 300, 190),
+		rule("gitlab-session-cookie", "GitLab", "high", "GitLab session cookie (_gitlab_session= and 32 hex)",
+			[]form{tokenSpec{prefixes: []string{"_gitlab_session="}, body: setHexLower, min: 32, max: 32}.form()},
+			[]string{
+				"_gitlab_session=" + fakeChars(hex, 32, 1),
+				"Cookie: _gitlab_session=" + fakeChars(hex, 32, 2) + "; path=/",
+				"curl -b \"_gitlab_session=" + fakeChars(hex, 32, 3) + "\" https://gitlab.example.com",
+			},
+			[]string{
+				"_gitlab_session=" + fakeChars(hex, 31, 4),
+				"_gitlab_session=" + fakeChars(hex, 33, 5),
+				"_gitlab_session=deleted",
+			}),
+	}
+}
+
+// hostingRules: Atlassian (Bitbucket, Jira, Confluence) and Sourcegraph.
+func hostingRules() []ruleDef {
+	hex := "0123456789abcdef"
+	wd := base62Alphabet + "_-"
+	atbb := func(seed uint32) string { return crc32Hex("ATBB" + fakeChars(base62Alphabet, 24, seed)) }
+	atatt := func(seed uint32) string { return crc32Hex("ATATT3" + fakeChars(wd, 177, seed) + "=") }
+	return []ruleDef{
+		rule("bitbucket-app-password", "Atlassian", "high", "Bitbucket app password (ATBB, 24 base62 and the upper-case hex CRC32 of what precedes)",
+			[]form{tokenSpec{
+				prefixes: []string{"ATBB"}, body: setAlnum, min: 32, max: 32,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					for _, c := range b[24:] {
+						if !setHexUpper[c] {
+							return false, ChecksumNone
+						}
+					}
+					return true, hexCRC(append([]byte("ATBB"), b...))
+				},
+			}.form()},
+			[]string{
+				atbb(1),
+				"BITBUCKET_APP_PASSWORD=\"" + atbb(2) + "\"",
+				"https://user:" + atbb(3) + "@bitbucket.org/team/repo.git",
+				"x" + atbb(4), // glued, but its checksum is valid
+				"ATBB" + fakeChars(base62Alphabet, 24, 5) + "0123ABCD", // wrong checksum: still redacted
+			},
+			[]string{
+				"ATBB" + fakeChars(base62Alphabet, 32, 6) + "a",
+				"ATBB" + fakeChars(base62Alphabet, 24, 7) + "0123abcd",
+				"ATBBaseWeapon::ATBBaseWeapon()",
+				"x" + atbb(8)[:35] + "Z",
+			}),
+		rule("atlassian-api-token", "Atlassian", "high", "Atlassian (Jira, Confluence) API token (ATATT3, base64url, '=' and the upper-case hex CRC32 of what precedes)",
+			[]form{tokenSpec{
+				prefixes: []string{"ATATT3"}, body: setWordDashEq, min: 179, max: 199,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					n := len(b)
+					if b[n-9] != '=' {
+						return false, ChecksumNone
+					}
+					for _, c := range b[:n-9] {
+						if c == '=' {
+							return false, ChecksumNone
+						}
+					}
+					for _, c := range b[n-8:] {
+						if !setHexUpper[c] {
+							return false, ChecksumNone
+						}
+					}
+					return true, hexCRC(append([]byte("ATATT3"), b...))
+				},
+				notBefore: setWordDash, notAfter: setWordDashEq,
+			}.form()},
+			[]string{
+				atatt(1),
+				"JIRA_API_TOKEN=" + atatt(2),
+				"Authorization: Basic user@example.com:" + atatt(3),
+				"ATATT3" + fakeChars(wd, 177, 4) + "=0123ABCD", // wrong checksum: still redacted
+			},
+			[]string{
+				"ATATT3xFfGF0-EXAMPLE-NOT-A-REAL-TOKEN",
+				"ATATT3" + fakeChars(wd, 177, 5) + "0123ABCD",
+				"ATATT3" + fakeChars(wd, 177, 6) + "=0123abcd",
+				"x" + atatt(7)[:183] + "=00000000",
+			}),
+		rule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"sgp_"}, body: setWord, min: 40, max: 57,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					switch len(b) {
+					case 40:
+						return shape(seg{set: setHexLower, n: 40})(b)
+					case 46:
+						return shape(seg{lit: "local_"}, seg{set: setHexLower, n: 40})(b)
+					case 57:
+						return shape(seg{set: setHexLower, n: 16}, seg{lit: "_"}, seg{set: setHexLower, n: 40})(b)
+					}
+					return false, ChecksumNone
+				},
+			})},
+			[]string{
+				"sgp_" + fakeChars(hex, 40, 1),
+				"SRC_ACCESS_TOKEN=sgp_" + fakeChars(hex, 16, 2) + "_" + fakeChars(hex, 40, 3),
+				"token sgp_local_" + fakeChars(hex, 40, 4),
+			},
+			[]string{
+				"sgp_" + fakeChars(hex, 39, 5),
+				"sgp_" + fakeChars(hex, 15, 6) + "_" + fakeChars(hex, 40, 7),
+				"sgp_" + fakeChars(base62Alphabet, 40, 8),
+				"msgp_" + fakeChars(hex, 40, 9),
+			}),
 	}
 }

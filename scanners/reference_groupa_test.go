@@ -1,0 +1,114 @@
+package scanners
+
+import (
+	"fmt"
+	"hash/crc32"
+	"regexp"
+)
+
+// Reference forms of the provider rules of rules_ai.go, rules_vcs.go,
+// rules_cloud.go, rules_ci.go and rules_payments.go that are not in
+// reference_test.go: regexps and plain string code, written independently of
+// the rule declarations.
+
+func init() {
+	refFormsMore = append(refFormsMore, func() map[string][]refForm {
+		m := map[string][]refForm{}
+		for _, part := range []map[string][]refForm{refVCS(), refAI(), refCloud(), refCI(), refPayments()} {
+			for id, f := range part {
+				if m[id] != nil {
+					panic("two group A references for " + id)
+				}
+				m[id] = f
+			}
+		}
+		return m
+	})
+}
+
+const (
+	refW   = `A-Za-z0-9_`   // word bytes
+	refWD  = `A-Za-z0-9_-`  // word bytes and '-'
+	refWDE = `A-Za-z0-9_=-` // word bytes, '-' and '='
+)
+
+// refTok is refToken with one class for both boundaries.
+func refTok(keywords []string, re, class string, post func(string) (bool, ChecksumResult)) refForm {
+	return refToken(keywords, re, class, class, post)
+}
+
+// refHexCRC: the last 8 bytes of m are the upper-case hex CRC32 of the rest.
+func refHexCRC(m string) ChecksumResult {
+	if fmt.Sprintf("%08X", crc32.ChecksumIEEE([]byte(m[:len(m)-8]))) == m[len(m)-8:] {
+		return ChecksumValid
+	}
+	return ChecksumInvalid
+}
+
+// refClasses counts the classes (upper, lower, digit) present in m.
+func refClasses(m string) int {
+	n := 0
+	for _, re := range []*regexp.Regexp{refUpper, refLower, refDigit} {
+		if re.MatchString(m) {
+			n++
+		}
+	}
+	return n
+}
+
+// refAfterPrefix returns a post func applying f to what follows the first
+// occurrence of sep in the match (the token body after its prefix).
+func refBody(prefixLen int, minClasses int) func(string) (bool, ChecksumResult) {
+	return func(m string) (bool, ChecksumResult) {
+		return refClasses(m[prefixLen:]) >= minClasses, ChecksumNone
+	}
+}
+
+// refGitLab: the GitLab body and, when present and bounded, the routable
+// suffix .vv.ccccccccc.
+func refGitLab(prefix string, min, max int) refForm {
+	base := refToken([]string{prefix}, regexp.QuoteMeta(prefix)+fmt.Sprintf(`[A-Za-z0-9_=-]{%d,%d}`, min, max), refWD, refWDE, nil)
+	suffix := regexp.MustCompile(`^\.[0-9a-z]{2}\.[0-9a-z]{9}`)
+	bound := regexp.MustCompile(`^[A-Za-z0-9_=-]`)
+	return refForm{keywords: base.keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+		a, e, cs, ok := base.at(s, p)
+		if !ok {
+			return 0, 0, 0, false
+		}
+		if suffix.MatchString(s[e:]) && !bound.MatchString(s[e+13:]) {
+			e += 13
+		}
+		return a, e, cs, true
+	}}
+}
+
+func refVCS() map[string][]refForm {
+	gl := func(prefix string, min int) []refForm { return []refForm{refGitLab(prefix, min, 300)} }
+	return map[string][]refForm{
+		"gitlab-pat":                       gl("glpat-", 20),
+		"gitlab-pipeline-trigger-token":    {refTok([]string{"glptt-"}, `glptt-[0-9a-f]{40}`, refWD, nil)},
+		"gitlab-runner-token":              gl("glrt-", 20),
+		"gitlab-runner-registration-token": {refTok([]string{"gr1348941"}, `GR1348941[A-Za-z0-9_-]{20,64}`, refWD, refBody(9, 2))},
+		"gitlab-deploy-token":              gl("gldt-", 20),
+		"gitlab-feed-token":                gl("glft-", 20),
+		"gitlab-incoming-mail-token":       gl("glimt-", 25),
+		"gitlab-agent-token":               gl("glagent-", 50),
+		"gitlab-oauth-app-secret":          gl("gloas-", 64),
+		"gitlab-scim-token":                gl("glsoat-", 20),
+		"gitlab-ci-job-token":              gl("glcbt-", 20),
+		"gitlab-feature-flags-token":       gl("glffct-", 20),
+		"gitlab-session-cookie":            {refTok([]string{"_gitlab_session="}, `_gitlab_session=[0-9a-f]{32}`, refW, nil)},
+		"bitbucket-app-password": {refTok([]string{"atbb"}, `ATBB[A-Za-z0-9]{24}[0-9A-F]{8}`, refW, func(m string) (bool, ChecksumResult) {
+			return true, refHexCRC(m)
+		})},
+		"atlassian-api-token": {refToken([]string{"atatt3"}, `ATATT3[A-Za-z0-9_-]{170,190}=[0-9A-F]{8}`, refWD, refWDE, func(m string) (bool, ChecksumResult) {
+			return true, refHexCRC(m)
+		})},
+		"sourcegraph-token": {refTok([]string{"sgp_"}, `sgp_(?:[0-9a-f]{16}_[0-9a-f]{40}|local_[0-9a-f]{40}|[0-9a-f]{40})`, refW, nil)},
+	}
+}
+
+func refAI() map[string][]refForm       { return map[string][]refForm{} }
+func refCloud() map[string][]refForm    { return map[string][]refForm{} }
+func refCI() map[string][]refForm       { return map[string][]refForm{} }
+func refPayments() map[string][]refForm { return map[string][]refForm{} }
