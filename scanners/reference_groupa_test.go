@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"regexp"
+	"strings"
 )
 
 // Reference forms of the provider rules of rules_ai.go, rules_vcs.go,
@@ -108,7 +109,48 @@ func refVCS() map[string][]refForm {
 	}
 }
 
-func refAI() map[string][]refForm       { return map[string][]refForm{} }
+// refUUID is a lower-case hex UUID.
+const refUUID = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+
+// refKeyed: a key name, 1..8 separator bytes, then the value (n base62 bytes
+// of all three classes) not followed by a word byte; the match is the value.
+func refKeyed(keywords []string, n int) refForm {
+	rx := regexp.MustCompile(fmt.Sprintf("^(?i:%s)[\\t\\n\\f\\r \"'`:=>,]{1,8}([A-Za-z0-9]{%d})", strings.Join(keywords, "|"), n))
+	word := regexp.MustCompile(`^[A-Za-z0-9_]`)
+	return refForm{keywords: keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+		m := rx.FindStringSubmatchIndex(s[p:])
+		if m == nil || word.MatchString(s[p+m[3]:]) || refClasses(s[p+m[2]:p+m[3]]) != 3 {
+			return 0, 0, 0, false
+		}
+		return p + m[2], p + m[3], ChecksumNone, true
+	}}
+}
+
+func refAI() map[string][]refForm {
+	return map[string][]refForm{
+		"huggingface-org": {refToken([]string{"api_org_"}, `api_org_[A-Za-z]{34,64}`, refW, refWD, func(m string) (bool, ChecksumResult) {
+			return refUpper.MatchString(m[8:]) && refLower.MatchString(m[8:]), ChecksumNone
+		})},
+		"groq":       {refTok([]string{"gsk_"}, `gsk_[A-Za-z0-9]{20}WGdyb3FY[A-Za-z0-9]{24}`, refW, nil)},
+		"replicate":  {refTok([]string{"r8_"}, `r8_[A-Za-z0-9_-]{37}`, refWD, refBody(3, 2))},
+		"perplexity": {refTok([]string{"pplx-"}, `pplx-[A-Za-z0-9]{48}`, refWD, refBody(5, 2))},
+		"xai":        {refTok([]string{"xai-"}, `xai-[A-Za-z0-9_]{80}`, refWD, refBody(4, 2))},
+		"langsmith":  {refTok([]string{"lsv2_pt_", "lsv2_sk_"}, `lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}`, refW, nil)},
+		"openrouter": {refTok([]string{"sk-or-v1-"}, `sk-or-v1-[0-9a-f]{64}`, refWD, nil)},
+		"elevenlabs": {refTok([]string{"sk_"}, `sk_[0-9a-f]{48}`, refW, nil)},
+		"nvidia":     {refTok([]string{"nvapi-"}, `nvapi-[A-Za-z0-9_-]{64}`, refWD, refBody(6, 2))},
+		"pinecone": {refTok([]string{"pcsk_"}, `pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{50,80}`, refW, func(m string) (bool, ChecksumResult) {
+			return refClasses(m[strings.LastIndexByte(m, '_')+1:]) >= 2, ChecksumNone
+		})},
+		"together": {refTok([]string{"tgp_v1_"}, `tgp_v1_[A-Za-z0-9_-]{43}`, refWD, refBody(7, 2))},
+		"langfuse": {refTok([]string{"sk-lf-"}, `sk-lf-`+refUUID, refWD, nil)},
+		"tavily": {refTok([]string{"tvly-", "tvly-dev-", "tvly-prod-"}, `tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}`, refWD, func(m string) (bool, ChecksumResult) {
+			return refClasses(m[strings.LastIndexByte(m, '-')+1:]) >= 2, ChecksumNone
+		})},
+		"cohere": {refKeyed([]string{"cohere_api_key", "cohere-api-key", "co_api_key"}, 40)},
+	}
+}
+
 func refCloud() map[string][]refForm    { return map[string][]refForm{} }
 func refCI() map[string][]refForm       { return map[string][]refForm{} }
 func refPayments() map[string][]refForm { return map[string][]refForm{} }

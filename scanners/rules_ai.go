@@ -1,9 +1,13 @@
 package scanners
 
+import "strings"
+
 // AI platforms, and the generic "sk-" key shape many of them share.
 
 func aiRules() []ruleDef {
 	wd := base62Alphabet + "_-"
+	hex := "0123456789abcdef"
+	letters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	return []ruleDef{
 		{
 			id: "openai", provider: "OpenAI", kind: KindSecret, confidence: "high",
@@ -64,6 +68,274 @@ func aiRules() []ruleDef {
 				"hf_" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34, 5) + "9",
 			},
 		},
+		rule("huggingface-org", "Hugging Face", "high", "Hugging Face organization API token (api_org_ and 34+ mixed-case letters)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"api_org_"}, body: setLetters, min: 34, max: 64, notAfter: setWordDash,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					u, l, _ := hasClasses(b)
+					return u && l, ChecksumNone
+				},
+			})},
+			[]string{
+				"api_org_" + fakeChars(letters, 34, 1),
+				"HF_ORG_TOKEN=api_org_" + fakeChars(letters, 34, 2),
+				"{\"token\": \"api_org_" + fakeChars(letters, 40, 3) + "\"}",
+			},
+			[]string{
+				"api_org_" + fakeChars(letters, 33, 4),
+				"api_org_" + fakeChars("abcdefghijklmnopqrstuvwxyz", 34, 5),
+				"get_api_org_" + fakeChars(letters, 34, 6),
+				"api_org_settings_for_the_whole_organization_page",
+			}),
+		rule("groq", "Groq", "high", "Groq API key (gsk_ and 52 base62 with the WGdyb3FY marker at byte 20)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"gsk_"}, body: setAlnum, min: 52, max: 52,
+				validate: func(b []byte) (bool, ChecksumResult) { return string(b[20:28]) == "WGdyb3FY", ChecksumNone },
+			})},
+			[]string{
+				groq(1),
+				"GROQ_API_KEY=" + groq(2),
+				"client = Groq(api_key=\"" + groq(3) + "\")",
+			},
+			[]string{
+				"gsk_" + fakeChars(base62Alphabet, 52, 4),
+				groq(5) + "x",
+				"xgsk_" + groq(6)[4:],
+				"gsk_" + fakeChars(base62Alphabet, 20, 7) + "WGdyb3FY",
+			}),
+		rule("replicate", "Replicate", "high", "Replicate API token (r8_ and 37 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"r8_"}, body: setWordDash, min: 37, max: 37, validate: twoClasses})},
+			[]string{
+				"r8_" + fakeChars(base62Alphabet, 37, 1),
+				"REPLICATE_API_TOKEN=r8_" + fakeChars(base62Alphabet, 37, 2),
+				"Authorization: Bearer r8_" + fakeChars(base62Alphabet, 37, 3),
+			},
+			[]string{
+				"r8_" + fakeChars(base62Alphabet, 36, 4),
+				"r8_" + fakeChars(base62Alphabet, 38, 5),
+				"r8_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+				"var8_" + fakeChars(base62Alphabet, 37, 6),
+			}),
+		rule("perplexity", "Perplexity", "high", "Perplexity API key (pplx- and 48 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"pplx-"}, body: setAlnum, min: 48, max: 48, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+			[]string{
+				"pplx-" + fakeChars(base62Alphabet, 48, 1),
+				"PERPLEXITY_API_KEY=pplx-" + fakeChars(base62Alphabet, 48, 2),
+				"'pplx-" + fakeChars(base62Alphabet, 48, 3) + "'",
+			},
+			[]string{
+				"pplx-" + fakeChars(base62Alphabet, 47, 4),
+				"pplx-" + fakeChars(base62Alphabet, 48, 5) + "-x",
+				"pplx-api-client-library-for-python-and-javascript",
+			}),
+		rule("xai", "xAI", "high", "xAI (Grok) API key (xai- and 80 of [A-Za-z0-9_])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"xai-"}, body: setWord, min: 80, max: 80, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+			[]string{
+				"xai-" + fakeChars(base62Alphabet, 80, 1),
+				"XAI_API_KEY=xai-" + fakeChars(base62Alphabet, 80, 2),
+				"Bearer xai-" + fakeChars(base62Alphabet, 80, 3) + "\n",
+			},
+			[]string{
+				"xai-" + fakeChars(base62Alphabet, 79, 4),
+				"xai-" + fakeChars(base62Alphabet, 81, 5),
+				"xai-grok-beta",
+				"pixai-" + fakeChars(base62Alphabet, 80, 6),
+			}),
+		rule("langsmith", "LangChain", "high", "LangSmith personal or service key (lsv2_pt_, lsv2_sk_, 32 hex, _, 10 hex)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"lsv2_pt_", "lsv2_sk_"}, body: setWord, min: 43, max: 43,
+				validate: shape(seg{set: setHexLower, n: 32}, seg{lit: "_"}, seg{set: setHexLower, n: 10}),
+			})},
+			[]string{
+				"lsv2_pt_" + fakeChars(hex, 32, 1) + "_" + fakeChars(hex, 10, 2),
+				"LANGSMITH_API_KEY=\"lsv2_sk_" + fakeChars(hex, 32, 3) + "_" + fakeChars(hex, 10, 4) + "\"",
+				"os.environ[\"LANGCHAIN_API_KEY\"] = \"lsv2_pt_" + fakeChars(hex, 32, 5) + "_" + fakeChars(hex, 10, 6) + "\"",
+			},
+			[]string{
+				"lsv2_pt_" + fakeChars(hex, 32, 7) + "_" + fakeChars(hex, 9, 8),
+				"lsv2_pt_" + fakeChars(hex, 43, 9),
+				"lsv2_pt_xxxxxxxxxxxx",
+				"lsv2_xx_" + fakeChars(hex, 32, 10) + "_" + fakeChars(hex, 10, 11),
+			}),
+		rule("openrouter", "OpenRouter", "high", "OpenRouter API key (sk-or-v1- and 64 hex)",
+			[]form{tokenSpec{prefixes: []string{"sk-or-v1-"}, body: setHexLower, min: 64, max: 64, notBefore: setWordDash, notAfter: setWordDash}.form()},
+			[]string{
+				"sk-or-v1-" + fakeChars(hex, 64, 1),
+				"OPENROUTER_API_KEY=sk-or-v1-" + fakeChars(hex, 64, 2),
+				"\"apiKey\": \"sk-or-v1-" + fakeChars(hex, 64, 3) + "\"",
+			},
+			[]string{
+				"sk-or-v1-" + fakeChars(hex, 63, 4),
+				"sk-or-v1-" + fakeChars(hex, 64, 5) + "a",
+				"task-or-v1-" + fakeChars(hex, 64, 6),
+			}),
+		rule("elevenlabs", "ElevenLabs", "high", "ElevenLabs API key (sk_ and 48 hex)",
+			[]form{tokenSpec{prefixes: []string{"sk_"}, body: setHexLower, min: 48, max: 48}.form()},
+			[]string{
+				"sk_" + fakeChars(hex, 48, 1),
+				"xi-api-key: sk_" + fakeChars(hex, 48, 2),
+				"ELEVENLABS_API_KEY=\"sk_" + fakeChars(hex, 48, 3) + "\"",
+			},
+			[]string{
+				"sk_" + fakeChars(hex, 47, 4),
+				"task_" + fakeChars(hex, 48, 5),
+				"sk_" + fakeChars(hex, 40, 6),
+				"sk_" + fakeChars(hex, 64, 7),
+			}),
+		rule("nvidia", "NVIDIA", "high", "NVIDIA API key (nvapi- and 64 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"nvapi-"}, body: setWordDash, min: 64, max: 64, validate: twoClasses})},
+			[]string{
+				"nvapi-" + fakeChars(wd, 64, 1),
+				"NGC_API_KEY=nvapi-" + fakeChars(wd, 64, 2),
+				"api_key = \"nvapi-" + fakeChars(base62Alphabet, 64, 3) + "\"",
+			},
+			[]string{
+				"nvapi-" + fakeChars(wd, 63, 4),
+				"nvapi-your-key-here",
+				"nvapi-" + fakeChars(wd, 65, 5),
+			}),
+		rule("pinecone", "Pinecone", "high", "Pinecone API key (pcsk_, a 4-8 byte key id, _, 50-80 base62)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"pcsk_"}, body: setWord, min: 55, max: 89,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					i := 0
+					for i < len(b) && b[i] != '_' {
+						i++
+					}
+					if i < 4 || i > 8 || len(b)-i-1 < 50 || len(b)-i-1 > 80 {
+						return false, ChecksumNone
+					}
+					for _, c := range b[i+1:] {
+						if c == '_' {
+							return false, ChecksumNone
+						}
+					}
+					return twoClasses(b[i+1:])
+				},
+			})},
+			[]string{
+				"pcsk_" + fakeChars(base62Alphabet, 6, 1) + "_" + fakeChars(base62Alphabet, 63, 2),
+				"PINECONE_API_KEY=pcsk_" + fakeChars(base62Alphabet, 5, 3) + "_" + fakeChars(base62Alphabet, 63, 4),
+				"Pinecone({ apiKey: 'pcsk_" + fakeChars(base62Alphabet, 6, 5) + "_" + fakeChars(base62Alphabet, 63, 6) + "' })",
+			},
+			[]string{
+				"pcsk_" + fakeChars(base62Alphabet, 69, 7),
+				"pcsk_" + fakeChars(base62Alphabet, 6, 8) + "_" + fakeChars(base62Alphabet, 30, 9),
+				"pcsk_" + fakeChars(base62Alphabet, 2, 10) + "_" + fakeChars(base62Alphabet, 63, 11),
+				"PINECONE_API_KEY=pcsk_...",
+			}),
+		rule("together", "Together AI", "high", "Together AI API key (tgp_v1_ and 43 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"tgp_v1_"}, body: setWordDash, min: 43, max: 43, validate: twoClasses})},
+			[]string{
+				"tgp_v1_" + fakeChars(wd, 43, 1),
+				"TOGETHER_API_KEY=tgp_v1_" + fakeChars(wd, 43, 2),
+				"Together(api_key=\"tgp_v1_" + fakeChars(wd, 43, 3) + "\")",
+			},
+			[]string{
+				"tgp_v1_" + fakeChars(wd, 42, 4),
+				"tgp_v1_" + fakeChars(wd, 44, 5),
+				"tgp_v1_" + strings.Repeat("j", 43),
+			}),
+		rule("langfuse", "Langfuse", "high", "Langfuse secret key (sk-lf- and a UUID); pk-lf- public keys are not secret",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"sk-lf-"}, body: makeSet("0-9a-f-"), min: 36, max: 36, notBefore: setWordDash, notAfter: setWordDash,
+				validate: uuidShape,
+			})},
+			[]string{
+				"sk-lf-" + fakeUUID(1),
+				"LANGFUSE_SECRET_KEY=sk-lf-" + fakeUUID(2),
+				"secret_key=\"sk-lf-" + fakeUUID(3) + "\"",
+			},
+			[]string{
+				"pk-lf-" + fakeUUID(4),
+				"sk-lf-replace-me",
+				"sk-lf-" + fakeChars(hex, 36, 5),
+				"sk-lf-" + fakeUUID(6) + "-0",
+			}),
+		rule("tavily", "Tavily", "high", "Tavily API key (tvly-, tvly-dev- or tvly-prod- and 32 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"tvly-", "tvly-dev-", "tvly-prod-"}, body: setAlnum, min: 32, max: 32, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+			[]string{
+				"tvly-" + fakeChars(base62Alphabet, 32, 1),
+				"TAVILY_API_KEY=tvly-dev-" + fakeChars(base62Alphabet, 32, 2),
+				"api_key='tvly-prod-" + fakeChars(base62Alphabet, 32, 3) + "'",
+			},
+			[]string{
+				"tvly-" + fakeChars(base62Alphabet, 31, 4),
+				"tvly-test-key-12345",
+				"tvly-dev-" + fakeChars(base62Alphabet, 33, 5),
+			}),
+		rule("cohere", "Cohere", "medium", "Cohere API key: 40 base62 bytes right after a COHERE_API_KEY / CO_API_KEY name",
+			[]form{keyedForm([]string{"cohere_api_key", "cohere-api-key", "co_api_key"}, 40)},
+			[]string{
+				"COHERE_API_KEY=" + fakeChars(base62Alphabet, 40, 1),
+				"\"cohere_api_key\": \"" + fakeChars(base62Alphabet, 40, 2) + "\"",
+				"export CO_API_KEY='" + fakeChars(base62Alphabet, 40, 3) + "'",
+			},
+			[]string{
+				"COHERE_API_KEY=" + fakeChars(base62Alphabet, 41, 4),
+				"COHERE_API_KEY=${COHERE_API_KEY}",
+				"co_api_key: " + fakeChars("abcdefghijklmnopqrstuvwxyz", 40, 5),
+				fakeChars(base62Alphabet, 40, 6) + " is not near a key name",
+			}),
+	}
+}
+
+// groq builds a test Groq key (the marker sits at byte 20 of the body).
+func groq(seed uint32) string {
+	return "gsk_" + fakeChars(base62Alphabet, 20, seed) + "WGdyb3FY" + fakeChars(base62Alphabet, 24, seed+1)
+}
+
+// uuidShape accepts a lower-case hex UUID (8-4-4-4-12).
+var uuidShape = shape(seg{set: setHexLower, n: 8}, seg{lit: "-"}, seg{set: setHexLower, n: 4}, seg{lit: "-"},
+	seg{set: setHexLower, n: 4}, seg{lit: "-"}, seg{set: setHexLower, n: 4}, seg{lit: "-"}, seg{set: setHexLower, n: 12})
+
+// keyedForm: one of keywords (a variable or field name), then 1..8 separator
+// bytes (quotes, spaces, ':', '=', '>', ','), then exactly n base62 bytes
+// holding upper case, lower case and digits, not followed by a word byte. The
+// match is the value only.
+func keyedForm(keywords []string, n int) form {
+	sep := makeSet("\t\n\f\r \"'`:=>,")
+	const maxSep = 8
+	longest := 0
+	for _, k := range keywords {
+		longest = max(longest, len(k))
+	}
+	return form{
+		keywords: keywords,
+		back:     1,
+		ahead:    longest + maxSep + n + 1,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			i := ke
+			for i < len(d) && i-ke <= maxSep && sep[d[i]] {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i == ke || i-ke > maxSep {
+				return noMatch
+			}
+			s := i
+			for i < len(d) && i-s <= n && setWord[d[i]] {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i-s != n {
+				return noMatch
+			}
+			for _, c := range d[s:i] {
+				if !setAlnum[c] {
+					return noMatch
+				}
+			}
+			if ok, _ := allClasses(d[s:i]); !ok {
+				return noMatch
+			}
+			return result{status: resMatch, start: s, end: i}
+		},
 	}
 }
 
@@ -84,7 +356,7 @@ func genericSKRule() ruleDef {
 		tp: []string{
 			"sk-" + fakeChars("0123456789abcdef", 32, 1),
 			"api_key = \"sk-" + fakeChars(wd, 48, 2) + "\"",
-			"sk-or-v1-" + fakeChars("0123456789abcdef", 64, 3),
+			"Authorization: Bearer sk-" + fakeChars(base62Alphabet, 48, 3),
 		},
 		fp: []string{
 			"task-runner-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 24, 4),
