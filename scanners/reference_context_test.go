@@ -1,0 +1,254 @@
+package scanners
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Reference forms of the generic context rules (rules_context.go): whole
+// string, no windows, no resumption. The key-name and value filters
+// (keyNameOK, plausibleValue, tokenPlausible, basicCredOK, placeholder) are
+// pure functions of the bytes and are shared; everything that finds where a
+// key, an operator, a value or a URL part begins and ends is written again
+// here.
+
+func init() {
+	refFormsMore = append(refFormsMore, refContextForms)
+}
+
+var (
+	refIdentTail  = regexp.MustCompile(`[A-Za-z0-9_.-]*$`)
+	refIdentHead  = regexp.MustCompile(`^[A-Za-z0-9_.-]*`)
+	refSpaces     = regexp.MustCompile(`^[ \t]*`)
+	refTokenRun   = regexp.MustCompile(`^[A-Za-z0-9._~+/=-]*`)
+	refSchemeTail = regexp.MustCompile(`[A-Za-z0-9+.-]*$`)
+	refB64Run     = regexp.MustCompile(`^([A-Za-z0-9+/]*)(={0,2})`)
+	refSchemeWord = regexp.MustCompile(`^[A-Za-z0-9-]+`)
+)
+
+func refContextForms() map[string][]refForm {
+	assign := func(cls assignClass, kws ...string) []refForm {
+		return []refForm{{keywords: kws, atKw: func(s string, p, k int) (int, int, ChecksumResult, bool) {
+			return refAssign(s, p, k, cls)
+		}}}
+	}
+	return map[string][]refForm{
+		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase"),
+		"secret-assignment":    assign(classSecret, "secret", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key"),
+		"token-assignment":     assign(classToken, "token"),
+		"bearer-token":         {{keywords: []string{"bearer"}, at: refBearer}},
+		"authorization-header": {{keywords: []string{"authorization"}, at: refAuthHeader}},
+		"basic-auth":           {{keywords: []string{"basic"}, at: refBasic}},
+		"url-credentials":      {{keywords: []string{"://"}, at: refURLCred}},
+	}
+}
+
+func refAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// refQuote: ", ', ` or \" \' at the start of s; returns the quote byte and
+// the length.
+func refQuote(s string) (byte, int) {
+	if s != "" && strings.IndexByte("\"'`", s[0]) >= 0 {
+		return s[0], 1
+	}
+	if len(s) >= 2 && s[0] == '\\' && (s[1] == '"' || s[1] == '\'') {
+		return s[1], 2
+	}
+	return 0, 0
+}
+
+func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, bool) {
+	prefix := refIdentTail.FindString(s[max(0, p-ctxMaxPrefix):p])
+	suffix := refIdentHead.FindString(s[p+k:])
+	if len(suffix) > ctxMaxSuffix || !keyNameOK([]byte(prefix), []byte(suffix), s[p+k-1]) {
+		return 0, 0, 0, false
+	}
+	flag := strings.HasPrefix(prefix, "-")
+	i := p + k + len(suffix)
+	_, n := refQuote(s[i:])
+	i += n
+	sp := len(refSpaces.FindString(s[i:]))
+	if sp > ctxMaxSpace {
+		return 0, 0, 0, false
+	}
+	i += sp
+	rest := s[i:]
+	switch {
+	case strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, "=="):
+		i += 2
+	case strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":"):
+		i++
+	case flag && sp > 0:
+	default:
+		return 0, 0, 0, false
+	}
+	sp = len(refSpaces.FindString(s[i:]))
+	if sp > ctxMaxSpace {
+		return 0, 0, 0, false
+	}
+	i += sp
+	q, n := refQuote(s[i:])
+	i += n
+	var a, e int
+	if q != 0 {
+		j := strings.IndexFunc(s[i:], func(r rune) bool {
+			return r < 0x20 || r == 0x7f || r == rune(q) || n == 2 && r == '\\'
+		})
+		// IndexFunc decodes runes; every byte that ends the value is ASCII,
+		// and invalid bytes decode as U+FFFD, which does not end it.
+		if j < 0 || j == 0 || j > ctxMaxValue {
+			return 0, 0, 0, false
+		}
+		c := s[i+j]
+		if c < 0x20 || c == 0x7f {
+			return 0, 0, 0, false
+		}
+		if n == 2 && c == '\\' && !strings.HasPrefix(s[i+j:], "\\"+string(q)) {
+			return 0, 0, 0, false
+		}
+		a, e = i, i+j
+	} else {
+		j := strings.IndexFunc(s[i:], func(r rune) bool {
+			return r <= 0x20 || r == 0x7f || strings.ContainsRune("\"'`,;&)]}<>\\", r)
+		})
+		if j < 0 {
+			j = len(s) - i
+		}
+		if j > ctxMaxValue {
+			return 0, 0, 0, false
+		}
+		v := strings.TrimRight(s[i:i+j], ".:")
+		if v == "" {
+			return 0, 0, 0, false
+		}
+		a, e = i, i+len(v)
+	}
+	name := prefix + s[p:p+k] + suffix
+	weak := bareName([]byte(name), []byte(s[p:p+k]))
+	if !plausibleValue([]byte(s[a:e]), q != 0, cls, weak) {
+		return 0, 0, 0, false
+	}
+	return a, e, ChecksumNone, true
+}
+
+// refSchemeCred: after the keyword at p (length k), spaces (1..8), a token
+// run (at most ctxMaxToken) that passes tokenPlausible.
+func refBearer(s string, p int) (int, int, ChecksumResult, bool) {
+	if p > 0 && refAlnum(s[p-1]) {
+		return 0, 0, 0, false
+	}
+	i := p + len("bearer")
+	sp := len(refSpaces.FindString(s[i:]))
+	if sp == 0 || sp > ctxMaxSpace {
+		return 0, 0, 0, false
+	}
+	i += sp
+	tok := refTokenRun.FindString(s[i:])
+	if len(tok) > ctxMaxToken || !tokenPlausible([]byte(tok)) {
+		return 0, 0, 0, false
+	}
+	return i, i + len(tok), ChecksumNone, true
+}
+
+func refAuthHeader(s string, p int) (int, int, ChecksumResult, bool) {
+	if p > 0 && refAlnum(s[p-1]) {
+		return 0, 0, 0, false
+	}
+	i := p + len("authorization")
+	_, n := refQuote(s[i:])
+	i += n
+	sp := len(refSpaces.FindString(s[i:]))
+	if sp > ctxMaxSpace || i+sp >= len(s) || s[i+sp] != ':' && s[i+sp] != '=' {
+		return 0, 0, 0, false
+	}
+	i += sp + 1
+	sp = len(refSpaces.FindString(s[i:]))
+	if sp > ctxMaxSpace {
+		return 0, 0, 0, false
+	}
+	i += sp
+	_, n = refQuote(s[i:])
+	i += n
+	if w := refSchemeWord.FindString(s[i:]); w != "" && len(w) <= 24 && i+len(w) < len(s) && (s[i+len(w)] == ' ' || s[i+len(w)] == '\t') {
+		switch strings.ToLower(w) {
+		case "basic", "bearer", "digest", "aws4-hmac-sha256", "negotiate", "ntlm":
+			return 0, 0, 0, false
+		}
+		sp = len(refSpaces.FindString(s[i+len(w):]))
+		if sp > ctxMaxSpace {
+			return 0, 0, 0, false
+		}
+		i += len(w) + sp
+	}
+	tok := refTokenRun.FindString(s[i:])
+	e := i + len(tok)
+	if len(tok) > ctxMaxToken || e < len(s) && !(s[e] <= 0x20 || s[e] == 0x7f || strings.IndexByte("\"'`,;&)]}<>\\", s[e]) >= 0) {
+		return 0, 0, 0, false
+	}
+	if !tokenPlausible([]byte(tok)) {
+		return 0, 0, 0, false
+	}
+	return i, e, ChecksumNone, true
+}
+
+func refBasic(s string, p int) (int, int, ChecksumResult, bool) {
+	if p > 0 && refAlnum(s[p-1]) {
+		return 0, 0, 0, false
+	}
+	i := p + len("basic")
+	sp := len(refSpaces.FindString(s[i:]))
+	if sp == 0 || sp > ctxMaxSpace {
+		return 0, 0, 0, false
+	}
+	i += sp
+	m := refB64Run.FindStringSubmatch(s[i:])
+	body, pad := m[1], m[2]
+	e := i + len(body) + len(pad)
+	if len(body) < 8 || len(body) > 1024 || e < len(s) && refB64Pad.MatchString(s[e:e+1]) {
+		return 0, 0, 0, false
+	}
+	if !basicCredOK([]byte(body)) {
+		return 0, 0, 0, false
+	}
+	return i, e, ChecksumNone, true
+}
+
+func refURLCred(s string, p int) (int, int, ChecksumResult, bool) {
+	scheme := refSchemeTail.FindString(s[:p])
+	if scheme == "" || len(scheme) > urlMaxScheme || !refAlnum(scheme[0]) || '0' <= scheme[0] && scheme[0] <= '9' {
+		return 0, 0, 0, false
+	}
+	i := p + 3
+	user := strings.IndexFunc(s[i:], func(r rune) bool { return !refURLUserRune(r) })
+	if user < 0 || user > urlMaxUser || s[i+user] != ':' {
+		return 0, 0, 0, false
+	}
+	ps := i + user + 1
+	run := strings.IndexFunc(s[ps:], func(r rune) bool { return !refURLUserRune(r) && r != ':' && r != '@' })
+	if run < 0 {
+		run = len(s) - ps
+	}
+	if run > urlMaxPass {
+		return 0, 0, 0, false
+	}
+	at := strings.LastIndexByte(s[ps:ps+run], '@')
+	if at < 0 {
+		return 0, 0, 0, false
+	}
+	pass := s[ps : ps+at]
+	if len(pass) < 3 || placeholder([]byte(pass)) {
+		return 0, 0, 0, false
+	}
+	for _, w := range []string{"password", "pass", "passwd", "pwd", "pw", "secret", "user", "username", "changeme"} {
+		if strings.EqualFold(pass, w) {
+			return 0, 0, 0, false
+		}
+	}
+	return ps, ps + at, ChecksumNone, true
+}
+
+func refURLUserRune(r rune) bool {
+	return r < 0x80 && (refAlnum(byte(r)) || strings.ContainsRune("-._~!$&'()*+,;=%", r))
+}
