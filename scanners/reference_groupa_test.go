@@ -151,6 +151,64 @@ func refAI() map[string][]refForm {
 	}
 }
 
-func refCloud() map[string][]refForm    { return map[string][]refForm{} }
-func refCI() map[string][]refForm       { return map[string][]refForm{} }
+func refCloud() map[string][]refForm { return map[string][]refForm{} }
+func refCI() map[string][]refForm {
+	classes3 := func(n int) func(string) (bool, ChecksumResult) { return refBody(n, 3) }
+	doppler := func(prefix string) []refForm {
+		return []refForm{refToken([]string{prefix}, regexp.QuoteMeta(prefix)+`[A-Za-z0-9]{40,44}`, `A-Za-z0-9_.-`, refWD, classes3(len(prefix)))}
+	}
+	return map[string][]refForm{
+		"circleci-pat":           {refTok([]string{"ccipat_"}, `CCIPAT_[A-Za-z0-9]{22}_[0-9a-f]{40}`, refW, nil)},
+		"circleci-project-token": {refTok([]string{"cciprj_"}, `CCIPRJ_[A-Za-z0-9]{22}_[0-9a-f]{40}`, refW, nil)},
+		"buildkite-token": {refTok([]string{"bkua_"}, `bkua_[a-z0-9]{40}`, refW, func(m string) (bool, ChecksumResult) {
+			return refLower.MatchString(m[5:]) && refDigit.MatchString(m[5:]), ChecksumNone
+		})},
+		"vercel-token":                  {refTok([]string{"vcp_"}, `vcp_[A-Za-z0-9]{24,64}`, refW, classes3(4))},
+		"netlify-token":                 {refTok([]string{"nfp_"}, `nfp_[A-Za-z0-9]{36,64}`, refW, classes3(4))},
+		"heroku-api-key":                {refTok([]string{"hrku-aa"}, `HRKU-AA[A-Za-z0-9_-]{58}`, refWD, refBody(7, 2))},
+		"doppler-personal-token":        doppler("dp.pt."),
+		"doppler-cli-token":             doppler("dp.ct."),
+		"doppler-service-account-token": doppler("dp.sa."),
+		"doppler-scim-token":            doppler("dp.scim."),
+		"doppler-audit-token":           doppler("dp.audit."),
+		"doppler-service-token": {refToken([]string{"dp.st."}, `dp\.st\.(?:[a-z0-9_-]{1,35}\.)?[A-Za-z0-9]{40,44}`, `A-Za-z0-9_.-`, refWD, func(m string) (bool, ChecksumResult) {
+			return refClasses(m[strings.LastIndexByte(m, '.')+1:]) == 3, ChecksumNone
+		})},
+		"terraform-cloud-token": {{keywords: []string{".atlasv1."}, at: func() func(string, int) (int, int, ChecksumResult, bool) {
+			lead := regexp.MustCompile(`^[A-Za-z0-9]{14}$`)
+			tail := regexp.MustCompile(`^\.atlasv1\.[A-Za-z0-9_=-]{60,70}`)
+			edge := regexp.MustCompile(`^[A-Za-z0-9_=-]`)
+			wd := regexp.MustCompile(`^[A-Za-z0-9_-]`)
+			return func(s string, p int) (int, int, ChecksumResult, bool) {
+				if p < 14 || !lead.MatchString(s[p-14:p]) || p > 14 && wd.MatchString(s[p-15:p-14]) {
+					return 0, 0, 0, false
+				}
+				m := tail.FindString(s[p:])
+				if m == "" || edge.MatchString(s[p+len(m):]) {
+					return 0, 0, 0, false
+				}
+				return p - 14, p + len(m), ChecksumNone, true
+			}
+		}()}},
+		"pulumi-token": {refTok([]string{"pul-"}, `pul-[0-9a-f]{40}`, refWD, nil)},
+		"flyio-token":  {refTok([]string{"fo1_"}, `fo1_[A-Za-z0-9_-]{43}`, refWD, refBody(4, 2))},
+		"flyio-macaroon": {refTok([]string{"fm1a_", "fm1r_", "fm2_"}, `fm(?:1a|1r|2)_[A-Za-z0-9+/]+={0,3}`, `A-Za-z0-9_+/=`, func(m string) (bool, ChecksumResult) {
+			n := len(m) - strings.IndexByte(m, '_') - 1
+			return n >= 100 && n <= 4096, ChecksumNone
+		})},
+		"render-api-key":     {refTok([]string{"rnd_"}, `rnd_[A-Za-z0-9]{24,48}`, refW, classes3(4))},
+		"linear-api-key":     {refTok([]string{"lin_api_"}, `lin_api_[A-Za-z0-9]{40}`, refW, refBody(8, 2))},
+		"notion-token":       {refTok([]string{"ntn_"}, `ntn_[0-9]{11}[A-Za-z0-9]{35}`, refW, nil)},
+		"postman-api-key":    {refTok([]string{"pmak-"}, `PMAK-[0-9a-fA-F]{24}-[0-9a-fA-F]{34}`, refWD, nil)},
+		"figma-token":        {refTok([]string{"figd_"}, `figd_[A-Za-z0-9_-]{36,64}`, refWD, refBody(5, 2))},
+		"sonarqube-token":    {refTok([]string{"squ_", "sqp_", "sqa_"}, `sq[upa]_[0-9a-f]{40}`, refW, nil)},
+		"harness-token":      {refTok([]string{"pat.", "sat."}, `[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`, `A-Za-z0-9_.-`, nil)},
+		"infracost-api-key":  {refTok([]string{"ico-"}, `ico-[A-Za-z0-9]{32}`, refWD, refBody(4, 2))},
+		"prefect-api-key":    {refTok([]string{"pnu_"}, `pnu_[A-Za-z0-9]{36}`, refW, refBody(4, 2))},
+		"scalingo-api-token": {refTok([]string{"tk-us-"}, `tk-us-[A-Za-z0-9_-]{48}`, refWD, refBody(6, 2))},
+		"octopus-deploy-api-key": {refTok([]string{"api-"}, `API-[A-Z0-9]{26}`, refWD, func(m string) (bool, ChecksumResult) {
+			return refUpper.MatchString(m[4:]) && refDigit.MatchString(m[4:]), ChecksumNone
+		})},
+	}
+}
 func refPayments() map[string][]refForm { return map[string][]refForm{} }

@@ -68,7 +68,7 @@ func aiRules() []ruleDef {
 				"hf_" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34, 5) + "9",
 			},
 		},
-		rule("huggingface-org", "Hugging Face", "high", "Hugging Face organization API token (api_org_ and 34+ mixed-case letters)",
+		provRule("huggingface-org", "Hugging Face", "high", "Hugging Face organization API token (api_org_ and 34+ mixed-case letters)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"api_org_"}, body: setLetters, min: 34, max: 64, notAfter: setWordDash,
 				validate: func(b []byte) (bool, ChecksumResult) {
@@ -87,7 +87,7 @@ func aiRules() []ruleDef {
 				"get_api_org_" + fakeChars(letters, 34, 6),
 				"api_org_settings_for_the_whole_organization_page",
 			}),
-		rule("groq", "Groq", "high", "Groq API key (gsk_ and 52 base62 with the WGdyb3FY marker at byte 20)",
+		provRule("groq", "Groq", "high", "Groq API key (gsk_ and 52 base62 with the WGdyb3FY marker at byte 20)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"gsk_"}, body: setAlnum, min: 52, max: 52,
 				validate: func(b []byte) (bool, ChecksumResult) { return string(b[20:28]) == "WGdyb3FY", ChecksumNone },
@@ -103,8 +103,8 @@ func aiRules() []ruleDef {
 				"xgsk_" + groq(6)[4:],
 				"gsk_" + fakeChars(base62Alphabet, 20, 7) + "WGdyb3FY",
 			}),
-		rule("replicate", "Replicate", "high", "Replicate API token (r8_ and 37 of [A-Za-z0-9_-])",
-			[]form{strictForm(tokenSpec{prefixes: []string{"r8_"}, body: setWordDash, min: 37, max: 37, validate: twoClasses})},
+		provRule("replicate", "Replicate", "high", "Replicate API token (r8_ and 37 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"r8_"}, body: setWordDash, min: 37, max: 37, validate: mixes2})},
 			[]string{
 				"r8_" + fakeChars(base62Alphabet, 37, 1),
 				"REPLICATE_API_TOKEN=r8_" + fakeChars(base62Alphabet, 37, 2),
@@ -116,8 +116,8 @@ func aiRules() []ruleDef {
 				"r8_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 				"var8_" + fakeChars(base62Alphabet, 37, 6),
 			}),
-		rule("perplexity", "Perplexity", "high", "Perplexity API key (pplx- and 48 base62)",
-			[]form{strictForm(tokenSpec{prefixes: []string{"pplx-"}, body: setAlnum, min: 48, max: 48, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+		provRule("perplexity", "Perplexity", "high", "Perplexity API key (pplx- and 48 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"pplx-"}, body: setAlnum, min: 48, max: 48, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
 			[]string{
 				"pplx-" + fakeChars(base62Alphabet, 48, 1),
 				"PERPLEXITY_API_KEY=pplx-" + fakeChars(base62Alphabet, 48, 2),
@@ -128,8 +128,8 @@ func aiRules() []ruleDef {
 				"pplx-" + fakeChars(base62Alphabet, 48, 5) + "-x",
 				"pplx-api-client-library-for-python-and-javascript",
 			}),
-		rule("xai", "xAI", "high", "xAI (Grok) API key (xai- and 80 of [A-Za-z0-9_])",
-			[]form{strictForm(tokenSpec{prefixes: []string{"xai-"}, body: setWord, min: 80, max: 80, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+		provRule("xai", "xAI", "high", "xAI (Grok) API key (xai- and 80 of [A-Za-z0-9_])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"xai-"}, body: setWord, min: 80, max: 80, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
 			[]string{
 				"xai-" + fakeChars(base62Alphabet, 80, 1),
 				"XAI_API_KEY=xai-" + fakeChars(base62Alphabet, 80, 2),
@@ -141,10 +141,10 @@ func aiRules() []ruleDef {
 				"xai-grok-beta",
 				"pixai-" + fakeChars(base62Alphabet, 80, 6),
 			}),
-		rule("langsmith", "LangChain", "high", "LangSmith personal or service key (lsv2_pt_, lsv2_sk_, 32 hex, _, 10 hex)",
+		provRule("langsmith", "LangChain", "high", "LangSmith personal or service key (lsv2_pt_, lsv2_sk_, 32 hex, _, 10 hex)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"lsv2_pt_", "lsv2_sk_"}, body: setWord, min: 43, max: 43,
-				validate: shape(seg{set: setHexLower, n: 32}, seg{lit: "_"}, seg{set: setHexLower, n: 10}),
+				validate: bodyShape(bodySeg{set: setHexLower, n: 32}, bodySeg{lit: "_"}, bodySeg{set: setHexLower, n: 10}),
 			})},
 			[]string{
 				"lsv2_pt_" + fakeChars(hex, 32, 1) + "_" + fakeChars(hex, 10, 2),
@@ -157,7 +157,7 @@ func aiRules() []ruleDef {
 				"lsv2_pt_xxxxxxxxxxxx",
 				"lsv2_xx_" + fakeChars(hex, 32, 10) + "_" + fakeChars(hex, 10, 11),
 			}),
-		rule("openrouter", "OpenRouter", "high", "OpenRouter API key (sk-or-v1- and 64 hex)",
+		provRule("openrouter", "OpenRouter", "high", "OpenRouter API key (sk-or-v1- and 64 hex)",
 			[]form{tokenSpec{prefixes: []string{"sk-or-v1-"}, body: setHexLower, min: 64, max: 64, notBefore: setWordDash, notAfter: setWordDash}.form()},
 			[]string{
 				"sk-or-v1-" + fakeChars(hex, 64, 1),
@@ -169,7 +169,7 @@ func aiRules() []ruleDef {
 				"sk-or-v1-" + fakeChars(hex, 64, 5) + "a",
 				"task-or-v1-" + fakeChars(hex, 64, 6),
 			}),
-		rule("elevenlabs", "ElevenLabs", "high", "ElevenLabs API key (sk_ and 48 hex)",
+		provRule("elevenlabs", "ElevenLabs", "high", "ElevenLabs API key (sk_ and 48 hex)",
 			[]form{tokenSpec{prefixes: []string{"sk_"}, body: setHexLower, min: 48, max: 48}.form()},
 			[]string{
 				"sk_" + fakeChars(hex, 48, 1),
@@ -182,8 +182,8 @@ func aiRules() []ruleDef {
 				"sk_" + fakeChars(hex, 40, 6),
 				"sk_" + fakeChars(hex, 64, 7),
 			}),
-		rule("nvidia", "NVIDIA", "high", "NVIDIA API key (nvapi- and 64 of [A-Za-z0-9_-])",
-			[]form{strictForm(tokenSpec{prefixes: []string{"nvapi-"}, body: setWordDash, min: 64, max: 64, validate: twoClasses})},
+		provRule("nvidia", "NVIDIA", "high", "NVIDIA API key (nvapi- and 64 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"nvapi-"}, body: setWordDash, min: 64, max: 64, validate: mixes2})},
 			[]string{
 				"nvapi-" + fakeChars(wd, 64, 1),
 				"NGC_API_KEY=nvapi-" + fakeChars(wd, 64, 2),
@@ -194,7 +194,7 @@ func aiRules() []ruleDef {
 				"nvapi-your-key-here",
 				"nvapi-" + fakeChars(wd, 65, 5),
 			}),
-		rule("pinecone", "Pinecone", "high", "Pinecone API key (pcsk_, a 4-8 byte key id, _, 50-80 base62)",
+		provRule("pinecone", "Pinecone", "high", "Pinecone API key (pcsk_, a 4-8 byte key id, _, 50-80 base62)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"pcsk_"}, body: setWord, min: 55, max: 89,
 				validate: func(b []byte) (bool, ChecksumResult) {
@@ -210,7 +210,7 @@ func aiRules() []ruleDef {
 							return false, ChecksumNone
 						}
 					}
-					return twoClasses(b[i+1:])
+					return mixes2(b[i+1:])
 				},
 			})},
 			[]string{
@@ -224,8 +224,8 @@ func aiRules() []ruleDef {
 				"pcsk_" + fakeChars(base62Alphabet, 2, 10) + "_" + fakeChars(base62Alphabet, 63, 11),
 				"PINECONE_API_KEY=pcsk_...",
 			}),
-		rule("together", "Together AI", "high", "Together AI API key (tgp_v1_ and 43 of [A-Za-z0-9_-])",
-			[]form{strictForm(tokenSpec{prefixes: []string{"tgp_v1_"}, body: setWordDash, min: 43, max: 43, validate: twoClasses})},
+		provRule("together", "Together AI", "high", "Together AI API key (tgp_v1_ and 43 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"tgp_v1_"}, body: setWordDash, min: 43, max: 43, validate: mixes2})},
 			[]string{
 				"tgp_v1_" + fakeChars(wd, 43, 1),
 				"TOGETHER_API_KEY=tgp_v1_" + fakeChars(wd, 43, 2),
@@ -236,7 +236,7 @@ func aiRules() []ruleDef {
 				"tgp_v1_" + fakeChars(wd, 44, 5),
 				"tgp_v1_" + strings.Repeat("j", 43),
 			}),
-		rule("langfuse", "Langfuse", "high", "Langfuse secret key (sk-lf- and a UUID); pk-lf- public keys are not secret",
+		provRule("langfuse", "Langfuse", "high", "Langfuse secret key (sk-lf- and a UUID); pk-lf- public keys are not secret",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"sk-lf-"}, body: makeSet("0-9a-f-"), min: 36, max: 36, notBefore: setWordDash, notAfter: setWordDash,
 				validate: uuidShape,
@@ -252,8 +252,8 @@ func aiRules() []ruleDef {
 				"sk-lf-" + fakeChars(hex, 36, 5),
 				"sk-lf-" + fakeUUID(6) + "-0",
 			}),
-		rule("tavily", "Tavily", "high", "Tavily API key (tvly-, tvly-dev- or tvly-prod- and 32 base62)",
-			[]form{strictForm(tokenSpec{prefixes: []string{"tvly-", "tvly-dev-", "tvly-prod-"}, body: setAlnum, min: 32, max: 32, notBefore: setWordDash, notAfter: setWordDash, validate: twoClasses})},
+		provRule("tavily", "Tavily", "high", "Tavily API key (tvly-, tvly-dev- or tvly-prod- and 32 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"tvly-", "tvly-dev-", "tvly-prod-"}, body: setAlnum, min: 32, max: 32, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
 			[]string{
 				"tvly-" + fakeChars(base62Alphabet, 32, 1),
 				"TAVILY_API_KEY=tvly-dev-" + fakeChars(base62Alphabet, 32, 2),
@@ -264,7 +264,7 @@ func aiRules() []ruleDef {
 				"tvly-test-key-12345",
 				"tvly-dev-" + fakeChars(base62Alphabet, 33, 5),
 			}),
-		rule("cohere", "Cohere", "medium", "Cohere API key: 40 base62 bytes right after a COHERE_API_KEY / CO_API_KEY name",
+		provRule("cohere", "Cohere", "medium", "Cohere API key: 40 base62 bytes right after a COHERE_API_KEY / CO_API_KEY name",
 			[]form{keyedForm([]string{"cohere_api_key", "cohere-api-key", "co_api_key"}, 40)},
 			[]string{
 				"COHERE_API_KEY=" + fakeChars(base62Alphabet, 40, 1),
@@ -286,8 +286,8 @@ func groq(seed uint32) string {
 }
 
 // uuidShape accepts a lower-case hex UUID (8-4-4-4-12).
-var uuidShape = shape(seg{set: setHexLower, n: 8}, seg{lit: "-"}, seg{set: setHexLower, n: 4}, seg{lit: "-"},
-	seg{set: setHexLower, n: 4}, seg{lit: "-"}, seg{set: setHexLower, n: 4}, seg{lit: "-"}, seg{set: setHexLower, n: 12})
+var uuidShape = bodyShape(bodySeg{set: setHexLower, n: 8}, bodySeg{lit: "-"}, bodySeg{set: setHexLower, n: 4}, bodySeg{lit: "-"},
+	bodySeg{set: setHexLower, n: 4}, bodySeg{lit: "-"}, bodySeg{set: setHexLower, n: 4}, bodySeg{lit: "-"}, bodySeg{set: setHexLower, n: 12})
 
 // keyedForm: one of keywords (a variable or field name), then 1..8 separator
 // bytes (quotes, spaces, ':', '=', '>', ','), then exactly n base62 bytes
@@ -331,7 +331,7 @@ func keyedForm(keywords []string, n int) form {
 					return noMatch
 				}
 			}
-			if ok, _ := allClasses(d[s:i]); !ok {
+			if ok, _ := mixes3(d[s:i]); !ok {
 				return noMatch
 			}
 			return result{status: resMatch, start: s, end: i}
@@ -356,7 +356,7 @@ func genericSKRule() ruleDef {
 		tp: []string{
 			"sk-" + fakeChars("0123456789abcdef", 32, 1),
 			"api_key = \"sk-" + fakeChars(wd, 48, 2) + "\"",
-			"Authorization: Bearer sk-" + fakeChars(base62Alphabet, 48, 3),
+			"curl -H @headers --key sk-" + fakeChars(base62Alphabet, 48, 3),
 		},
 		fp: []string{
 			"task-runner-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 24, 4),
