@@ -24,6 +24,25 @@ const (
 	// CodeInternal: the pass failed for a reason of its own (a scanner fault,
 	// an I/O error while reading); nothing of the input was delivered.
 	CodeInternal Code = "INTERNAL"
+	// CodeSchemaMismatch: the tool declares an outputSchema and its own
+	// structuredContent is missing or does not conform to it.
+	CodeSchemaMismatch Code = "SCHEMA_MISMATCH"
+	// CodeSchemaMismatchAfterRedaction: the tool's structuredContent
+	// conforms, but the sanitized (redacted, normalized, projected) value
+	// does not, so it cannot be delivered whole.
+	CodeSchemaMismatchAfterRedaction Code = "SCHEMA_MISMATCH_AFTER_REDACTION"
+	// CodeSchemaInvalid: the tool's outputSchema cannot be compiled (bad
+	// schema, an external reference, over the size or depth limits).
+	CodeSchemaInvalid Code = "SCHEMA_INVALID"
+	// CodeToolError: not a failure of the pass. The tool reported an
+	// execution error (isError: true) and its text was replaced by a public
+	// message from the policy (reason "mapped" or "unmapped"); in _meta and
+	// evidence.
+	CodeToolError Code = "TOOL_ERROR"
+	// CodeInvalidEncoding: the message body could not be decoded for
+	// transport (unknown Content-Encoding, corrupt or truncated compressed
+	// data, a claim check that cannot be resolved).
+	CodeInvalidEncoding Code = "INVALID_ENCODING"
 )
 
 // PublicMessage is the text an agent sees for a code. It never carries input.
@@ -37,6 +56,16 @@ func (c Code) PublicMessage() string {
 		return "Sanitizing the tool output took too long, so it was withheld. Narrow the request and call the tool again."
 	case CodeInvalidContent:
 		return "The tool returned content that is not allowed (not a result object, malformed binary data or a disallowed media type), so the output was withheld."
+	case CodeInvalidEncoding:
+		return "The tool output arrived in an encoding that could not be decoded (corrupt or unsupported compression, or a missing stored payload), so it was withheld."
+	case CodeSchemaMismatch:
+		return "The tool returned structured output that does not match its declared output schema, so it was withheld. Call the tool again; if this keeps happening, the tool is broken and another approach is needed."
+	case CodeSchemaMismatchAfterRedaction:
+		return "The tool's structured output no longer matched its declared output schema once sensitive data was removed, so it was withheld. Narrow the request to leave out fields that may hold secrets, or use another approach."
+	case CodeSchemaInvalid:
+		return "The tool declares an output schema that cannot be used, so its output was withheld."
+	case CodeToolError:
+		return "The tool failed. Check the arguments and try again, or use another approach."
 	default:
 		return "The tool output could not be sanitized, so it was withheld."
 	}

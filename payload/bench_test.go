@@ -1,0 +1,59 @@
+package payload
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"testing"
+)
+
+// BenchmarkOpen decodes JSON tool results of three sizes; SetBytes counts
+// decoded bytes.
+func BenchmarkOpen(b *testing.B) {
+	for _, n := range []int{4 << 10, 64 << 10, 1 << 20} {
+		src := sampleJSON(n, uint64(n))
+		for _, tc := range []struct {
+			enc  string
+			data []byte
+		}{{"identity", src}, {"zstd", zstdBytes(b, src)}, {"s2", s2Bytes(b, src)}} {
+			b.Run(fmt.Sprintf("%s/%dKiB", tc.enc, n>>10), func(b *testing.B) {
+				hdr := hdrEnc(tc.enc)
+				buf := make([]byte, 32<<10)
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					r, err := Open(context.Background(), hdr, tc.data, nil, Limits{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := io.CopyBuffer(io.Discard, r, buf); err != nil {
+						b.Fatal(err)
+					}
+					r.Close()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSinkFinish writes an output into a Sink and finishes it inline
+// (compressed above the threshold); SetBytes counts output bytes.
+func BenchmarkSinkFinish(b *testing.B) {
+	for _, n := range []int{4 << 10, 64 << 10, 512 << 10} {
+		src := sampleJSON(n, uint64(n))
+		for _, enc := range []string{"identity", "zstd", "s2"} {
+			b.Run(fmt.Sprintf("%s/%dKiB", enc, n>>10), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				b.ReportAllocs()
+				for b.Loop() {
+					s := NewSink(SinkOptions{Encoding: enc, CompressAbove: 1024})
+					s.Write(src)
+					if _, _, err := s.Finish(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					s.Close()
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package payload
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// Open returns the body of a message as a stream: data itself, or, when
+// hdr carries Mcp-Claim, the object it names in store (whose bucket must be
+// lim.Bucket), decoded per Content-Encoding ("zstd", "s2", "identity" or
+// absent; anything else is INVALID_ENCODING). The decoded body is capped at
+// lim.MaxDecodedBytes while it streams.
+//
+// Errors found before any byte is read (an unknown encoding, a claim on
+// another bucket, a missing object, no store) are returned by Open; errors
+// found while reading (corrupt or truncated data, a crossed bound, a failed
+// chunk) are returned by Read, as *Error, and Failure reports them
+// afterwards. The caller must Close the reader: it returns the decoder to
+// its free list and ends the Object Store read. data is read, never kept
+// after Close and never modified. ctx bounds the Object Store read.
+func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.ObjectStore, lim Limits) (io.ReadCloser, error) {
+	lim, err := lim.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	enc, perr := encodingOf(hdr.Values(wire.HeaderContentEncoding))
+	if perr != nil {
+		return nil, perr
+	}
+	maxEncoded := lim.MaxDecodedBytes + lim.MaxDecodedBytes/64 + encodedSlack
+	r := &Reader{max: lim.MaxDecodedBytes}
+	var src io.Reader
+	if names := hdr.Values(wire.HeaderClaim); len(names) > 0 {
+		obj, perr := openClaim(ctx, hdr, names, store, lim.Bucket, maxEncoded)
+		if perr != nil {
+			return nil, perr
+		}
+		r.obj = obj
+		src = &sourceReader{r: obj, ctx: ctx, owner: r}
+	} else {
+		if int64(len(data)) > maxEncoded {
+			return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+		}
+		// A bytes.Reader, never a bytes.Buffer: the zstd decoder decodes a
+		// whole *bytes.Buffer in memory at Reset instead of streaming it.
+		src = bytes.NewReader(data)
+	}
+	r.src = &countReader{r: src, max: maxEncoded, owner: r}
+	switch enc {
+	case wire.EncodingZstd:
+		d, err := getZstdDec(r.src, lim.MaxWindowBytes)
+		if err != nil {
+			r.Close()
+			return nil, r.classify(err)
+		}
+		r.zd, r.dec = d, d
+	case wire.EncodingS2:
+		d := getS2Dec(r.src)
+		r.sd, r.dec = d, d
+	default:
+		r.dec = r.src
+	}
+	return r, nil
+}
+
+// Failure returns the *Error that ended reading r, when r came from Open
+// and a Read failed; nil otherwise.
+func Failure(r io.Reader) *Error {
+	if pr, ok := r.(*Reader); ok {
+		return pr.err
+	}
+	return nil
+}
+
+// Reader is the stream Open returns.
+type Reader struct {
+	src *countReader
+	dec io.Reader
+	zd  *zstd.Decoder
+	sd  *s2.Reader
+	obj io.ReadCloser
+
+	n, max int64
+	err    *Error
+	// srcErr is the *Error a source reader produced (a bound on encoded
+	// bytes, a failed chunk), preferred to what a decoder made of it.
+	srcErr *Error
+	closed bool
+}
+
+// Read implements io.Reader. A failure is returned as *Error, and every
+// later Read returns it again.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.closed {
+		return 0, newErr(pipeline.CodeInternal, "closed")
+	}
+	// Ask for at most one byte past the cap, so crossing it is seen
+	// without decoding further.
+	if room := r.max - r.n + 1; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := r.dec.Read(p)
+	r.n += int64(n)
+	if r.n > r.max {
+		n -= int(r.n - r.max)
+		r.n = r.max
+		r.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		return n, r.err
+	}
+	if err == nil || err == io.EOF {
+		return n, err
+	}
+	r.err = r.classify(err)
+	return n, r.err
+}
+
+// classify turns a decoder or source error into an *Error.
+func (r *Reader) classify(err error) *Error {
+	if r.srcErr != nil {
+		return r.srcErr
+	}
+	var pe *Error
+	switch {
+	case errors.As(err, &pe):
+		return pe
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return newErr(pipeline.CodeInvalidEncoding, ReasonTruncated)
+	case errors.Is(err, zstd.ErrWindowSizeExceeded), errors.Is(err, zstd.ErrDecoderSizeExceeded):
+		return newErr(pipeline.CodeBoundExceeded, ReasonZstdWindow)
+	}
+	return newErr(pipeline.CodeInvalidEncoding, ReasonCorrupt)
+}
+
+// Close releases the decoder and the Object Store read. It is safe to call
+// more than once.
+func (r *Reader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	if r.zd != nil {
+		putZstdDec(r.zd)
+		r.zd = nil
+	}
+	if r.sd != nil {
+		putS2Dec(r.sd)
+		r.sd = nil
+	}
+	r.dec = nil
+	if r.obj != nil {
+		r.obj.Close()
+		r.obj = nil
+	}
+	return nil
+}
+
+// countReader caps the encoded bytes read.
+type countReader struct {
+	r     io.Reader
+	n     int64
+	max   int64
+	owner *Reader
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	if room := c.max - c.n + 1; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.max {
+		c.owner.srcErr = newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+		return 0, c.owner.srcErr
+	}
+	return n, err
+}
+
+// sourceReader maps the errors of an Object Store read.
+type sourceReader struct {
+	r     io.Reader
+	ctx   context.Context
+	owner *Reader
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err == nil || err == io.EOF {
+		return n, err
+	}
+	var pe *Error
+	switch {
+	case errors.Is(err, jetstream.ErrDigestMismatch):
+		pe = newErr(pipeline.CodeInvalidEncoding, ReasonClaimDigest)
+	default:
+		pe = ctxErr(s.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+	}
+	s.owner.srcErr = pe
+	return n, pe
+}
+
+// openClaim starts the Object Store read of a claim.
+func openClaim(ctx context.Context, hdr nats.Header, names []string, store jetstream.ObjectStore, bucket string, maxEncoded int64) (io.ReadCloser, *Error) {
+	if len(names) != 1 || names[0] == "" || len(names[0]) > MaxClaimName {
+		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimName)
+	}
+	b := hdr.Values(wire.HeaderClaimBucket)
+	switch {
+	case len(b) == 0:
+		b = []string{wire.BucketPayloads}
+	case len(b) > 1:
+		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+	}
+	if b[0] != bucket {
+		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+	}
+	if store == nil {
+		return nil, newErr(pipeline.CodeInternal, ReasonNoStore)
+	}
+	if st, ok := store.(*Store); ok {
+		if st.bucket != bucket {
+			return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+		}
+		c, perr := st.open(ctx, names[0])
+		if perr != nil {
+			return nil, perr
+		}
+		if int64(c.size) > maxEncoded {
+			c.Close()
+			return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+		}
+		return c, nil
+	}
+	obj, err := store.Get(ctx, names[0])
+	if err != nil {
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimNotFound)
+		}
+		return nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+	}
+	info, err := obj.Info()
+	if err != nil {
+		obj.Close()
+		return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+	}
+	if int64(info.Size) > maxEncoded {
+		obj.Close()
+		return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+	}
+	return obj, nil
+}

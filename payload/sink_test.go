@@ -1,0 +1,181 @@
+package payload
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// writeChunks writes b to s in uneven chunks.
+func writeChunks(t testing.TB, s *Sink, b []byte) {
+	t.Helper()
+	for i, step := 0, 1; i < len(b); step = step*3 + 1 {
+		j := min(len(b), i+step)
+		if _, err := s.Write(b[i:j]); err != nil {
+			t.Fatal(err)
+		}
+		i = j
+	}
+}
+
+func TestSinkInline(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    SinkOptions
+		n       int
+		wantEnc string
+	}{
+		{"small-plain", SinkOptions{}, 1000, ""},
+		{"at-threshold-plain", SinkOptions{CompressAbove: 4096}, 4096, ""},
+		{"above-threshold-zstd", SinkOptions{CompressAbove: 4096}, 4097, "zstd"},
+		{"above-threshold-s2", SinkOptions{CompressAbove: 4096, Encoding: "s2"}, 100 << 10, "s2"},
+		{"identity-never-compresses", SinkOptions{CompressAbove: 10, Encoding: "identity"}, 100 << 10, ""},
+		{"negative-never-compresses", SinkOptions{CompressAbove: -1}, 500 << 10, ""},
+		{"default-threshold", SinkOptions{}, 300 << 10, "zstd"},
+		{"spooled-plain", SinkOptions{MemoryLimit: 1024, CompressAbove: -1}, 200 << 10, ""},
+		{"spooled-zstd", SinkOptions{MemoryLimit: 1024, CompressAbove: 1}, 200 << 10, "zstd"},
+		{"spooled-s2", SinkOptions{MemoryLimit: 1024, CompressAbove: 1, Encoding: "s2"}, 200 << 10, "s2"},
+		// 5 MiB of compressible JSON fits in 1 MiB once compressed, even
+		// though it was spooled to a file.
+		{"large-compresses-inline", SinkOptions{MemoryLimit: 64 << 10}, 5 << 20, "zstd"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.SpoolDir = t.TempDir()
+			s := NewSink(tc.opts)
+			defer s.Close()
+			src := sampleJSON(tc.n, uint64(tc.n))
+			writeChunks(t, s, src)
+			if s.Len() != int64(len(src)) {
+				t.Fatalf("Len = %d", s.Len())
+			}
+			hdr, body, err := s.Finish(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hdr.Get(wire.HeaderContentEncoding); got != tc.wantEnc {
+				t.Fatalf("Content-Encoding %q, want %q", got, tc.wantEnc)
+			}
+			if IsClaim(hdr) {
+				t.Fatal("inline output sent as a claim")
+			}
+			if len(body) > DefaultMaxPayload-HeaderReserve {
+				t.Fatalf("inline body of %d bytes", len(body))
+			}
+			if tc.wantEnc != "" && len(body) >= len(src) {
+				t.Fatalf("compressed body %d >= %d", len(body), len(src))
+			}
+			got, err := readAll(t, hdr, body, Limits{})
+			if err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("round trip: err=%v equal=%v", err, bytes.Equal(got, src))
+			}
+		})
+	}
+}
+
+func TestSinkTooLargeWithoutStore(t *testing.T) {
+	s := NewSink(SinkOptions{CompressAbove: -1, MaxPayload: 64 << 10, SpoolDir: t.TempDir()})
+	defer s.Close()
+	writeChunks(t, s, sampleJSON(100<<10, 1))
+	_, _, err := s.Finish(context.Background())
+	if !errors.Is(err, &Error{Code: pipeline.CodeBoundExceeded, Reason: ReasonMaxPayload}) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestSinkDiscardAndSpoolRemoved(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSink(SinkOptions{MemoryLimit: 10, SpoolDir: dir})
+	if err := s.Discard(); err != nil {
+		t.Fatal("Discard of an empty sink:", err)
+	}
+	writeChunks(t, s, []byte(`{"a":"a long enough value to spool"}`))
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 0 {
+		t.Fatalf("spool file left visible: %d entries", len(ents))
+	}
+	if err := s.Discard(); err != nil || s.Len() != 0 {
+		t.Fatalf("Discard: %v, Len %d", err, s.Len())
+	}
+	if _, err := s.Write([]byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, body, err := s.Finish(context.Background())
+	if err != nil || string(body) != `{}` {
+		t.Fatalf("after Discard: %q %v", body, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSinkOptionsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		o  SinkOptions
+		ok bool
+	}{
+		{SinkOptions{}, true},
+		{SinkOptions{Encoding: "s2", MaxPayload: 64 << 10}, true},
+		{SinkOptions{Encoding: "gzip"}, false},
+		{SinkOptions{MaxPayload: -1}, false},
+		{SinkOptions{MaxPayload: HeaderReserve}, false},
+		{SinkOptions{MemoryLimit: -5}, false},
+		{SinkOptions{ObjectName: string(make([]byte, MaxClaimName+1))}, false},
+	} {
+		if got := tc.o.Validate() == nil; got != tc.ok {
+			t.Errorf("%+v: valid=%v, want %v", tc.o, got, tc.ok)
+		}
+		s := NewSink(tc.o)
+		_, werr := s.Write([]byte("x"))
+		_, _, ferr := s.Finish(context.Background())
+		if !tc.ok && (!errors.Is(werr, ErrSinkOptions) || !errors.Is(ferr, ErrSinkOptions)) {
+			t.Errorf("%+v: Write %v, Finish %v", tc.o, werr, ferr)
+		}
+	}
+}
+
+// TestSinkAsPipelineOutput runs a real pass into a Sink, with a failure
+// midway (so the pass Discards and writes an error result).
+func TestSinkAsPipelineOutput(t *testing.T) {
+	eng, err := pipeline.NewEngine(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		ok   bool
+	}{
+		{"valid", []byte(`{"content":[{"type":"text","text":"hello"}]}`), true},
+		{"invalid", append(sampleJSON(300<<10, 9), []byte(`,,,`)...), false},
+	} {
+		s := NewSink(SinkOptions{MemoryLimit: 16 << 10, CompressAbove: 1024, SpoolDir: t.TempDir()})
+		ev, err := eng.Sanitize(context.Background(), bytes.NewReader(tc.in), s, pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (ev.Code == "") != tc.ok {
+			t.Fatalf("%s: code %q", tc.name, ev.Code)
+		}
+		hdr, body, err := s.Finish(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(context.Background(), hdr, body, nil, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := io.ReadAll(r)
+		r.Close()
+		if err != nil || !json.Valid(out) {
+			t.Fatalf("%s: output not valid JSON after the round trip (%v)", tc.name, err)
+		}
+		s.Close()
+	}
+}
