@@ -1,0 +1,551 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// This file is the sanitization service: its options, start, readiness and
+// draining stop. The inline path (request/reply on mcp.sanitize.<kind>) is
+// in serve_inline.go, the durable path (pull consumer on MCP_RAW) in
+// serve_durable.go, and what both do to one message in serve_message.go.
+// Subjects, headers and settings are documented in docs/nats.md.
+
+// Defaults of the service.
+const (
+	// DefaultMessageTimeout is the deadline of one pass (code TIMEOUT).
+	DefaultMessageTimeout = 30 * time.Second
+	// DefaultPublishTimeout bounds the wait for a JetStream publish
+	// acknowledgement.
+	DefaultPublishTimeout = 10 * time.Second
+	// DefaultFetchBatch is the most messages one pull request asks for.
+	DefaultFetchBatch = 64
+	// DefaultFetchMaxBytes caps the bytes of one pull request. It is raised
+	// to the connection's max payload plus headers when that is larger, or
+	// a message bigger than the cap would never be delivered.
+	DefaultFetchMaxBytes = 8 << 20
+	// DefaultFetchWait is how long one pull request waits for messages;
+	// stopping waits for at most one such request.
+	DefaultFetchWait = 2 * time.Second
+	// DefaultInlinePendingBytes caps what the inline subscription buffers
+	// before the client drops messages (a slow consumer): the requesters
+	// of dropped messages time out rather than the worker running out of
+	// memory.
+	DefaultInlinePendingBytes = 64 << 20
+	// DefaultStopTimeout bounds Stop when its context has no deadline.
+	DefaultStopTimeout = 30 * time.Second
+	// readyCacheFor is how long a stream check answers /readyz.
+	readyCacheFor = 2 * time.Second
+)
+
+// AckMode is how the durable path acknowledges an input.
+type AckMode string
+
+const (
+	// AckPlain sends one acknowledgement and does not wait for the server
+	// to confirm it (default). A lost acknowledgement leads to a
+	// redelivery whose publishes the output streams deduplicate by
+	// Nats-Msg-Id, so nothing is duplicated (docs/nats.md has the numbers).
+	AckPlain AckMode = "ack"
+	// AckDouble waits for the server to confirm the acknowledgement.
+	AckDouble AckMode = "double"
+)
+
+// Resolver completes the context of a message before its pass. It is the
+// place of the tool catalog (it sets the tool's output schema from the
+// server and tool names) and of any other per-message lookup.
+//
+// An error that is a *pipeline.Error rejects the message with its code (an
+// error result is published, as for invalid JSON). Any other error is a
+// transient failure: inline requests get an INTERNAL error result, durable
+// messages are handed back for redelivery and reach the DLQ after
+// MaxDeliver attempts. Errors must not carry payload or backend text.
+type Resolver interface {
+	Resolve(ctx context.Context, info *pipeline.MessageInfo, hdr nats.Header) error
+}
+
+// ResolverFunc adapts a function to Resolver.
+type ResolverFunc func(ctx context.Context, info *pipeline.MessageInfo, hdr nats.Header) error
+
+// Resolve implements Resolver.
+func (f ResolverFunc) Resolve(ctx context.Context, info *pipeline.MessageInfo, hdr nats.Header) error {
+	return f(ctx, info, hdr)
+}
+
+type serveConfig struct {
+	policies       map[string]*pipeline.Engine
+	inline         bool
+	durable        bool
+	manageStreams  bool
+	streams        StreamsConfig
+	consumer       ConsumerConfig
+	concurrency    int
+	timeout        time.Duration
+	publishTimeout time.Duration
+	fetchBatch     int
+	fetchMaxBytes  int
+	fetchWait      time.Duration
+	inlinePending  int
+	ackMode        AckMode
+	metrics        *Metrics
+	log            *slog.Logger
+	resolver       Resolver
+	statsEvery     time.Duration
+}
+
+// ServeOption configures a Service; options validate at once.
+type ServeOption func(*serveConfig) error
+
+func optErr(what string) error { return fmt.Errorf("%w: %s", ErrConfig, what) }
+
+// WithPolicy adds an engine selected by messages whose Mcp-Policy header is
+// name. Messages without the header use the engine given to NewService; a
+// name that is not configured is a failure (INTERNAL, unknown-policy), not
+// a silent fallback to another policy.
+func WithPolicy(name string, e *pipeline.Engine) ServeOption {
+	return func(c *serveConfig) error {
+		if name == "" || e == nil || len(name) > 128 {
+			return optErr("policy name must be 1..128 bytes with an engine")
+		}
+		if c.policies == nil {
+			c.policies = map[string]*pipeline.Engine{}
+		}
+		c.policies[name] = e
+		return nil
+	}
+}
+
+// WithInline turns the inline path on or off (default on).
+func WithInline(on bool) ServeOption { return func(c *serveConfig) error { c.inline = on; return nil } }
+
+// WithDurable turns the durable path on or off (default on).
+func WithDurable(on bool) ServeOption {
+	return func(c *serveConfig) error { c.durable = on; return nil }
+}
+
+// WithManageStreams says whether Start creates or updates the streams and
+// the consumer (default true). Off, they must exist (created by an
+// operator with the configurations of StreamsConfig and ConsumerConfig).
+func WithManageStreams(on bool) ServeOption {
+	return func(c *serveConfig) error { c.manageStreams = on; return nil }
+}
+
+// WithStreams sets the stream configuration (default DefaultStreamsConfig).
+func WithStreams(s StreamsConfig) ServeOption {
+	return func(c *serveConfig) error {
+		if err := s.Validate(); err != nil {
+			return err
+		}
+		c.streams = s
+		return nil
+	}
+}
+
+// WithConsumer sets the durable consumer configuration (default
+// DefaultConsumerConfig).
+func WithConsumer(k ConsumerConfig) ServeOption {
+	return func(c *serveConfig) error {
+		if err := k.Validate(); err != nil {
+			return err
+		}
+		k.BackOff = append([]time.Duration(nil), k.BackOff...)
+		c.consumer = k
+		return nil
+	}
+}
+
+// WithConcurrency sets how many messages are sanitized at once, per path
+// (default 2 × GOMAXPROCS: a pass is CPU-bound but waits on publishes).
+func WithConcurrency(n int) ServeOption {
+	return func(c *serveConfig) error {
+		if n < 1 || n > 4096 {
+			return optErr("concurrency must be 1..4096")
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// WithMessageTimeout sets the deadline of one pass (default
+// DefaultMessageTimeout).
+func WithMessageTimeout(d time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if d <= 0 {
+			return optErr("message timeout must be positive")
+		}
+		c.timeout = d
+		return nil
+	}
+}
+
+// WithPublishTimeout bounds the wait for a publish acknowledgement
+// (default DefaultPublishTimeout).
+func WithPublishTimeout(d time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if d < 10*time.Millisecond {
+			return optErr("publish timeout must be at least 10ms")
+		}
+		c.publishTimeout = d
+		return nil
+	}
+}
+
+// WithFetch sets the pull batch, the byte cap of one pull request and how
+// long a pull waits (defaults DefaultFetchBatch, DefaultFetchMaxBytes,
+// DefaultFetchWait).
+func WithFetch(batch, maxBytes int, wait time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if batch < 1 || batch > 4096 || maxBytes < 1024 || wait < 100*time.Millisecond {
+			return optErr("fetch batch must be 1..4096, max bytes at least 1 KiB and wait at least 100ms")
+		}
+		c.fetchBatch, c.fetchMaxBytes, c.fetchWait = batch, maxBytes, wait
+		return nil
+	}
+}
+
+// WithInlinePendingBytes caps the inline subscription's buffer (default
+// DefaultInlinePendingBytes).
+func WithInlinePendingBytes(n int) ServeOption {
+	return func(c *serveConfig) error {
+		if n < 1<<20 {
+			return optErr("inline pending bytes must be at least 1 MiB")
+		}
+		c.inlinePending = n
+		return nil
+	}
+}
+
+// WithAckMode sets how durable inputs are acknowledged (default AckPlain).
+func WithAckMode(m AckMode) ServeOption {
+	return func(c *serveConfig) error {
+		if m != AckPlain && m != AckDouble {
+			return optErr("ack mode must be ack or double")
+		}
+		c.ackMode = m
+		return nil
+	}
+}
+
+// WithMetrics sets the collectors (default: NewMetrics(nil), counted but
+// not registered).
+func WithMetrics(m *Metrics) ServeOption {
+	return func(c *serveConfig) error {
+		if m == nil {
+			return optErr("nil metrics")
+		}
+		c.metrics = m
+		return nil
+	}
+}
+
+// WithLogger sets the logger (default: discard). Logs carry codes, kinds,
+// sequences and sanitized identifiers, never payload text.
+func WithLogger(l *slog.Logger) ServeOption {
+	return func(c *serveConfig) error {
+		if l == nil {
+			return optErr("nil logger")
+		}
+		c.log = l
+		return nil
+	}
+}
+
+// WithResolver sets the per-message context hook (see Resolver).
+func WithResolver(r Resolver) ServeOption {
+	return func(c *serveConfig) error {
+		if r == nil {
+			return optErr("nil resolver")
+		}
+		c.resolver = r
+		return nil
+	}
+}
+
+// WithConsumerStatsEvery sets how often the durable consumer's state is read
+// into the consumer_* gauges (default 15s; 0 turns it off).
+func WithConsumerStatsEvery(d time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if d < 0 {
+			return optErr("negative stats interval")
+		}
+		c.statsEvery = d
+		return nil
+	}
+}
+
+// Service sanitizes MCP messages on NATS: inline requests on
+// mcp.sanitize.<kind> and durable messages of MCP_RAW. Start it once; Stop
+// drains it.
+type Service struct {
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	def *pipeline.Engine
+	cfg serveConfig
+	m   *Metrics
+	log *slog.Logger
+
+	mu       sync.Mutex
+	started  bool
+	stopped  bool
+	subs     []*nats.Subscription
+	inSem    chan struct{}
+	inWG     sync.WaitGroup
+	cons     jetstream.Consumer
+	stopDur  chan struct{} // closed: the fetch loop stops
+	durDone  chan struct{} // closed: the fetch loop and its workers ended
+	hardStop context.CancelFunc
+	hardCtx  context.Context
+	statsCxl context.CancelFunc
+
+	ready     atomic.Bool
+	readyMu   sync.Mutex
+	readyAt   time.Time
+	readyErr  error
+	processed atomic.Int64
+}
+
+// NewService returns a service that sanitizes with def (and the engines of
+// WithPolicy). It creates its own JetStream context on nc so that
+// asynchronous publishes time out after the publish timeout.
+func NewService(nc *nats.Conn, def *pipeline.Engine, opts ...ServeOption) (*Service, error) {
+	if nc == nil || def == nil {
+		return nil, optErr("a connection and a default engine are required")
+	}
+	cfg := serveConfig{
+		inline:         true,
+		durable:        true,
+		manageStreams:  true,
+		streams:        DefaultStreamsConfig(),
+		consumer:       DefaultConsumerConfig(),
+		concurrency:    2 * runtime.GOMAXPROCS(0),
+		timeout:        DefaultMessageTimeout,
+		publishTimeout: DefaultPublishTimeout,
+		fetchBatch:     DefaultFetchBatch,
+		fetchMaxBytes:  DefaultFetchMaxBytes,
+		fetchWait:      DefaultFetchWait,
+		inlinePending:  DefaultInlinePendingBytes,
+		ackMode:        AckPlain,
+		statsEvery:     15 * time.Second,
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if !cfg.inline && !cfg.durable {
+		return nil, optErr("at least one of the inline and durable paths must be on")
+	}
+	if cfg.consumer.BackOff[0] <= cfg.timeout {
+		return nil, optErr("the first back-off step (the AckWait) must exceed the message timeout")
+	}
+	if cfg.streams.Duplicates <= maxDuration(cfg.consumer.BackOff)+cfg.timeout {
+		return nil, optErr("the duplicates window must exceed the longest back-off step plus the message timeout")
+	}
+	if cfg.metrics == nil {
+		m, _ := NewMetrics(nil)
+		cfg.metrics = m
+	}
+	if cfg.log == nil {
+		cfg.log = slog.New(slog.DiscardHandler)
+	}
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(cfg.publishTimeout), jetstream.WithPublishAsyncMaxPending(4*cfg.concurrency+64))
+	if err != nil {
+		return nil, err
+	}
+	return &Service{nc: nc, js: js, def: def, cfg: cfg, m: cfg.metrics, log: cfg.log}, nil
+}
+
+func maxDuration(ds []time.Duration) time.Duration {
+	var m time.Duration
+	for _, d := range ds {
+		if d > m {
+			m = d
+		}
+	}
+	return m
+}
+
+// Start creates or updates the streams and the consumer (unless
+// WithManageStreams(false)), subscribes the inline path and starts the
+// durable fetch loop.
+func (s *Service) Start(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started || s.stopped {
+		return errors.New("worker: sanitize service already started")
+	}
+	if s.cfg.manageStreams {
+		if err := EnsureStreams(ctx, s.js, s.cfg.streams); err != nil {
+			return err
+		}
+	} else if err := CheckStreams(ctx, s.js); err != nil {
+		return err
+	}
+	s.hardCtx, s.hardStop = context.WithCancel(context.Background())
+	if s.cfg.durable {
+		var cons jetstream.Consumer
+		var err error
+		if s.cfg.manageStreams {
+			cons, err = EnsureConsumer(ctx, s.js, s.cfg.consumer)
+		} else {
+			cons, err = s.js.Consumer(ctx, wire.StreamRaw, s.cfg.consumer.Durable)
+		}
+		if err != nil {
+			s.hardStop()
+			return err
+		}
+		s.cons = cons
+	}
+	if s.cfg.inline {
+		if err := s.subscribeInline(ctx); err != nil {
+			s.hardStop()
+			return err
+		}
+	}
+	if s.cfg.durable {
+		s.startDurable()
+	}
+	s.started = true
+	s.ready.Store(true)
+	return nil
+}
+
+// Stop drains the service: the inline subscription stops taking requests
+// (those received are answered), the fetch loop stops pulling (at most one
+// pull request of FetchWait is waited for), every message in flight is
+// finished (published, acknowledged), and pending publishes are flushed.
+// When ctx ends first (DefaultStopTimeout if it has no deadline) the
+// passes still running are cancelled: their durable inputs are handed back
+// for redelivery and inline requesters get a TIMEOUT error result.
+func (s *Service) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started || s.stopped {
+		s.stopped = true
+		return nil
+	}
+	s.stopped = true
+	s.ready.Store(false)
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultStopTimeout)
+		defer cancel()
+	}
+	// Passes still running when ctx ends are cut short.
+	stopWatch := context.AfterFunc(ctx, s.hardStop)
+	defer stopWatch()
+	if s.nc.IsClosed() {
+		// Nothing can be published or acknowledged any more: what is in
+		// flight comes back to another worker after its AckWait.
+		s.hardStop()
+	}
+
+	var first error
+	for _, sub := range s.subs {
+		closed := sub.StatusChanged(nats.SubscriptionClosed)
+		if err := sub.Drain(); err != nil {
+			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
+				first = err
+			}
+			continue
+		}
+		select {
+		case <-closed:
+		case <-ctx.Done():
+			_ = sub.Unsubscribe()
+		}
+	}
+	s.subs = nil
+	if s.stopDur != nil {
+		close(s.stopDur)
+		select {
+		case <-s.durDone:
+		case <-ctx.Done():
+			<-s.durDone // passes were cancelled; they end promptly
+		}
+	}
+	s.inWG.Wait()
+	if s.statsCxl != nil {
+		s.statsCxl()
+	}
+	if !s.nc.IsClosed() {
+		fctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if err := s.nc.FlushWithContext(fctx); err != nil && first == nil && !errors.Is(err, nats.ErrConnectionClosed) {
+			first = err
+		}
+		cancel()
+	}
+	s.hardStop()
+	return first
+}
+
+// Ready reports nil when the service is started, connected, and the
+// streams exist (checked at most every 2 s).
+func (s *Service) Ready(ctx context.Context) error {
+	if !s.ready.Load() {
+		return errors.New("worker: not started")
+	}
+	if !s.nc.IsConnected() {
+		return errors.New("worker: not connected to NATS")
+	}
+	s.readyMu.Lock()
+	defer s.readyMu.Unlock()
+	if time.Since(s.readyAt) < readyCacheFor {
+		return s.readyErr
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	s.readyErr = CheckStreams(cctx, s.js)
+	s.readyAt = time.Now()
+	return s.readyErr
+}
+
+// Handler serves /metrics (from g), /healthz (the process runs) and
+// /readyz (Ready). Answers carry no detail beyond "ok" or "not ready".
+func (s *Service) Handler(g prometheus.Gatherer) http.Handler {
+	mux := http.NewServeMux()
+	if g != nil {
+		mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+	}
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if err := s.Ready(r.Context()); err != nil {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte("not ready\n"))
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	return mux
+}
+
+// Processed returns how many messages the service finished (published or
+// handed back), for logs and tests.
+func (s *Service) Processed() int64 { return s.processed.Load() }
+
+// engineFor returns the engine of a policy name ("" is the default).
+func (s *Service) engineFor(name string) *pipeline.Engine {
+	if name == "" {
+		return s.def
+	}
+	return s.cfg.policies[name]
+}

@@ -1,0 +1,132 @@
+package worker
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// The inline path: request/reply on mcp.sanitize.<kind>, one queue group
+// for the fleet. The reply is the sanitized message (or a sanitized error
+// result) with Mcp-Outcome and Mcp-Code; evidence goes to
+// mcp.evidence.<tenant> through JetStream.
+//
+// One queue subscription on mcp.sanitize.> serves every kind: a message is
+// delivered once to the fleet whatever its kind, and a request on a subject
+// whose kind is unknown gets a sanitized error result (INVALID_CONTENT,
+// unknown-kind) instead of timing out. Per-kind subscriptions would need a
+// second, catch-all subscription for that, and with it a second delivery
+// of every payload.
+
+// InlineSubject is the subscription of the inline path.
+const InlineSubject = wire.SanitizePrefix + ".>"
+
+func (s *Service) subscribeInline(ctx context.Context) error {
+	s.inSem = make(chan struct{}, s.cfg.concurrency)
+	sub, err := s.nc.QueueSubscribe(InlineSubject, wire.QueueInline, s.dispatchInline)
+	if err != nil {
+		return err
+	}
+	if err := sub.SetPendingLimits(-1, s.cfg.inlinePending); err != nil {
+		_ = sub.Unsubscribe()
+		return err
+	}
+	s.subs = append(s.subs, sub)
+	fctx := ctx
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		fctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+	}
+	if err := s.nc.FlushWithContext(fctx); err != nil {
+		_ = sub.Unsubscribe()
+		s.subs = nil
+		return err
+	}
+	return nil
+}
+
+// dispatchInline runs on the subscription's goroutine and blocks while
+// every slot is busy, which pushes back on the subscription (its pending
+// limit then decides what is dropped).
+func (s *Service) dispatchInline(m *nats.Msg) {
+	s.inSem <- struct{}{}
+	s.inWG.Add(1)
+	go func() {
+		defer func() { <-s.inSem; s.inWG.Done() }()
+		s.handleInline(m)
+	}()
+}
+
+func (s *Service) handleInline(m *nats.Msg) {
+	start := time.Now()
+	if m.Reply == "" {
+		// Nobody waits for the answer; nothing is published for it.
+		s.log.Debug("inline request without a reply subject ignored")
+		return
+	}
+	s.m.InFlight.WithLabelValues(PathInline).Inc()
+	defer s.m.InFlight.WithLabelValues(PathInline).Dec()
+	kind := strings.TrimPrefix(m.Subject, wire.SanitizePrefix+".")
+	hdr := m.Header
+	if hdr == nil {
+		hdr = nats.Header{}
+	}
+	mc := newContext(PathInline, kind, hdr.Get(wire.HeaderTenant), hdr.Get(wire.HeaderServer), hdr)
+	res := s.process(s.hardCtx, mc, hdr, m.Data)
+
+	// Evidence is on its way before the reply, and its acknowledgement is
+	// checked after the reply so that it adds no latency.
+	var fut jetstream.PubAckFuture
+	if em, err := evidenceMsg(mc, res.ev, false); err == nil {
+		fut, err = s.js.PublishMsgAsync(em, jetstream.WithExpectStream(wire.StreamEvidence))
+		if err != nil {
+			s.publishFailed(wire.StreamEvidence, mc, err)
+		}
+	}
+	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res.ev), Data: res.data}
+	if err := s.nc.PublishMsg(reply); err != nil {
+		s.publishFailed(StreamReply, mc, err)
+	}
+	if fut != nil {
+		if err := s.waitAck(fut); err != nil {
+			s.publishFailed(wire.StreamEvidence, mc, err)
+		}
+	}
+	s.m.observe(PathInline, res.ev, start)
+	s.processed.Add(1)
+	if res.ev.Outcome == pipeline.OutcomeRejected {
+		s.log.Info("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
+	}
+}
+
+// waitAck waits for a publish acknowledgement, bounded by the publish
+// timeout (the JetStream context also times the future out).
+func (s *Service) waitAck(f jetstream.PubAckFuture) error {
+	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+	defer t.Stop()
+	select {
+	case <-f.Ok():
+		return nil
+	case err := <-f.Err():
+		return err
+	case <-t.C:
+		return context.DeadlineExceeded
+	case <-s.hardCtx.Done():
+		// Stopping gave up waiting (or the connection is gone for good).
+		return context.Canceled
+	}
+}
+
+// publishFailed counts and logs a failed publish. The error text comes from
+// the client or the server (no payload); only its class is logged.
+func (s *Service) publishFailed(stream string, mc *msgContext, err error) {
+	s.m.PublishFailures.WithLabelValues(stream).Inc()
+	s.log.Warn("publish failed", "stream", stream, "kind", string(mc.kind), "tenant", mc.tenantTok, "error", publishErrorClass(err))
+}

@@ -1,0 +1,288 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// What both paths do to one message: read its context from the subject
+// and headers, open its body, run the pass, and build the headers of what
+// is published (reply, clean output, DLQ entry, evidence).
+
+// msgContext is the context of one message. Every value from a producer is
+// untrusted: identifiers are restricted to a safe charset before they reach
+// a header, a subject or a log.
+type msgContext struct {
+	path   string
+	kind   pipeline.Kind
+	kindOK bool
+	info   pipeline.MessageInfo
+	// tenantTok is the subject token of the tenant (wire.InvalidToken when
+	// missing or not a token); serverTok likewise.
+	tenantTok, serverTok string
+	policy               string
+	traceparent          string
+	tracestate           string
+	// Durable only: sequence in MCP_RAW and delivery count.
+	rawSeq     uint64
+	deliveries uint64
+	msgID      string
+}
+
+// newContext reads the context of a message. For the durable path tenant
+// and server come from the subject (account permissions on subjects are
+// what a NATS operator can enforce per tenant); inline they come from the
+// headers.
+func newContext(path, kind, tenant, server string, hdr nats.Header) *msgContext {
+	k, ok := pipeline.ParseKind(kind)
+	if !ok {
+		k = pipeline.Kind(KindUnknown)
+	}
+	mc := &msgContext{
+		path:      path,
+		kind:      k,
+		kindOK:    ok,
+		tenantTok: wire.TokenOr(tenant),
+		serverTok: wire.TokenOr(server),
+		policy:    hdr.Get(wire.HeaderPolicy),
+		info: pipeline.MessageInfo{
+			Kind:      k,
+			Tool:      hdr.Get(wire.HeaderTool),
+			Server:    server,
+			Tenant:    tenant,
+			RequestID: hdr.Get(wire.HeaderRequestID),
+		},
+	}
+	if tp := hdr.Get(wire.HeaderTraceparent); validTraceparent(tp) {
+		mc.traceparent = tp
+		if ts := hdr.Get(wire.HeaderTracestate); validTracestate(ts) {
+			mc.tracestate = ts
+		}
+	}
+	return mc
+}
+
+// result is what one pass produced.
+type result struct {
+	ev   *pipeline.Evidence
+	data []byte
+	// retry marks a transient failure (TIMEOUT, INTERNAL): the durable
+	// path hands the input back for redelivery; inline the error result
+	// is the reply.
+	retry bool
+}
+
+// process runs the pass of one message under the message deadline. It
+// always returns an evidence record and a body to publish (the sanitized
+// message or an error result); nothing of the input is passed on when the
+// pass fails.
+func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte) result {
+	if !mc.kindOK {
+		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, "unknown-kind", false)
+	}
+	eng := s.engineFor(mc.policy)
+	if eng == nil {
+		// A fleet in a rolling update may not have the policy yet: retry.
+		return s.reject(s.def, mc, data, pipeline.CodeInternal, "unknown-policy", true)
+	}
+	pctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	defer cancel()
+	info := mc.info
+	if s.cfg.resolver != nil {
+		if err := s.cfg.resolver.Resolve(pctx, &info, hdr); err != nil {
+			var pe *pipeline.Error
+			if errors.As(err, &pe) {
+				return s.reject(eng, mc, data, pe.Code, pe.Reason, false)
+			}
+			return s.reject(eng, mc, data, pipeline.CodeInternal, "resolver-unavailable", true)
+		}
+	}
+	body, err := openBody(hdr, data)
+	if err != nil {
+		return s.reject(eng, mc, data, err.Code, err.Reason, false)
+	}
+	out := &pipeline.Buffer{}
+	ev, perr := eng.Sanitize(pctx, body, out, info)
+	if perr != nil {
+		return s.reject(eng, mc, data, pipeline.CodeInternal, "output-error", true)
+	}
+	retry := ev.Outcome == pipeline.OutcomeRejected && (ev.Code == pipeline.CodeTimeout || ev.Code == pipeline.CodeInternal)
+	return result{ev: ev, data: out.Bytes(), retry: retry}
+}
+
+// reject writes the error result of code in place of the message.
+func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code pipeline.Code, reason string, retry bool) result {
+	out := &pipeline.Buffer{}
+	var in io.Reader
+	if data != nil {
+		in = bytes.NewReader(data)
+	}
+	ev, err := eng.Reject(in, out, mc.info, code, reason)
+	if err != nil || ev == nil {
+		// A Buffer does not fail; keep the fail-closed shape anyway.
+		ev = &pipeline.Evidence{Version: pipeline.EvidenceVersion, Kind: string(mc.kind), Outcome: pipeline.OutcomeRejected, Code: code, Reason: reason, GuardVersion: pipeline.GuardVersion}
+	}
+	return result{ev: ev, data: out.Bytes(), retry: retry}
+}
+
+// openBody returns the body of a message. Only plain bodies are read in
+// this build: a Content-Encoding other than identity and a claim
+// (Mcp-Claim) are rejected with INVALID_CONTENT rather than passed on.
+func openBody(hdr nats.Header, data []byte) (io.Reader, *pipeline.Error) {
+	switch enc := hdr.Get(wire.HeaderContentEncoding); enc {
+	case "", wire.EncodingIdentity:
+	default:
+		return nil, &pipeline.Error{Code: pipeline.CodeInvalidContent, Reason: "unsupported-encoding"}
+	}
+	if hdr.Get(wire.HeaderClaim) != "" {
+		return nil, &pipeline.Error{Code: pipeline.CodeInvalidContent, Reason: "unsupported-claim"}
+	}
+	return bytes.NewReader(data), nil
+}
+
+// outputHeader returns the headers of a reply, clean output or DLQ entry.
+func outputHeader(mc *msgContext, ev *pipeline.Evidence) nats.Header {
+	h := nats.Header{}
+	h.Set(wire.HeaderOutcome, string(ev.Outcome))
+	if ev.Outcome == pipeline.OutcomeRejected {
+		h.Set(wire.HeaderCode, headerToken(string(ev.Code)))
+	}
+	h.Set(wire.HeaderGuard, pipeline.GuardVersion)
+	h.Set(wire.HeaderKind, string(mc.kind))
+	if ev.Input.SHA256 != "" {
+		h.Set(wire.HeaderInputSHA256, ev.Input.SHA256)
+	}
+	setToken(h, wire.HeaderTool, mc.info.Tool)
+	setToken(h, wire.HeaderServer, mc.info.Server)
+	setToken(h, wire.HeaderTenant, mc.info.Tenant)
+	setToken(h, wire.HeaderRequestID, mc.info.RequestID)
+	setToken(h, wire.HeaderPolicy, mc.policy)
+	if mc.traceparent != "" {
+		h.Set(wire.HeaderTraceparent, mc.traceparent)
+		if mc.tracestate != "" {
+			h.Set(wire.HeaderTracestate, mc.tracestate)
+		}
+	}
+	return h
+}
+
+// evidenceRecord is the evidence message body: the pass's record and where
+// it happened. It holds no payload text (see pipeline.Evidence).
+type evidenceRecord struct {
+	*pipeline.Evidence
+	Path        string `json:"path"`
+	Traceparent string `json:"traceparent,omitempty"`
+	RawSequence uint64 `json:"rawSequence,omitempty"`
+	Deliveries  uint64 `json:"deliveries,omitempty"`
+	DLQ         bool   `json:"dlq,omitempty"`
+}
+
+// evidenceMsg builds the evidence message of a pass for mcp.evidence.<tenant>.
+func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) (*nats.Msg, error) {
+	b, err := json.Marshal(evidenceRecord{Evidence: ev, Path: mc.path, Traceparent: mc.traceparent, RawSequence: mc.rawSeq, Deliveries: mc.deliveries, DLQ: dlq})
+	if err != nil {
+		return nil, err
+	}
+	m := nats.NewMsg(wire.Subject(wire.EvidencePrefix, mc.tenantTok))
+	m.Header.Set(wire.HeaderKind, string(mc.kind))
+	m.Header.Set(wire.HeaderOutcome, string(ev.Outcome))
+	if ev.Outcome == pipeline.OutcomeRejected {
+		m.Header.Set(wire.HeaderCode, headerToken(string(ev.Code)))
+	}
+	setToken(m.Header, wire.HeaderRequestID, mc.info.RequestID)
+	if mc.traceparent != "" {
+		m.Header.Set(wire.HeaderTraceparent, mc.traceparent)
+	}
+	m.Data = b
+	return m, nil
+}
+
+func setToken(h nats.Header, k, v string) {
+	if v = headerToken(v); v != "" {
+		h.Set(k, v)
+	}
+}
+
+// headerToken restricts an untrusted identifier to [A-Za-z0-9_.:/-] and 128
+// bytes (other bytes become '_'), so it cannot break a header line or carry
+// text.
+func headerToken(s string) string {
+	if len(s) > 128 {
+		s = s[:128]
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == ':') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// validTraceparent checks the W3C trace-context version-00 form
+// 00-<32 hex>-<16 hex>-<2 hex> (lower-case, ids not all zero); versions
+// above 00 may append fields, which are kept as long as the prefix is valid.
+func validTraceparent(s string) bool {
+	if len(s) < 55 || len(s) > 256 {
+		return false
+	}
+	if s[2] != '-' || s[35] != '-' || s[52] != '-' || (len(s) > 55 && (s[:2] == "00" || s[55] != '-')) {
+		return false
+	}
+	if s[:2] == "ff" {
+		return false
+	}
+	hex := func(t string) (allZero, ok bool) {
+		allZero = true
+		for i := 0; i < len(t); i++ {
+			c := t[i]
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+				return false, false
+			}
+			if c != '0' {
+				allZero = false
+			}
+		}
+		return allZero, true
+	}
+	if _, ok := hex(s[:2]); !ok {
+		return false
+	}
+	if z, ok := hex(s[3:35]); !ok || z {
+		return false
+	}
+	if z, ok := hex(s[36:52]); !ok || z {
+		return false
+	}
+	_, ok := hex(s[53:55])
+	if ok && len(s) > 55 {
+		for i := 55; i < len(s); i++ {
+			if s[i] < 0x21 || s[i] > 0x7e {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+// validTracestate accepts up to 512 bytes of printable ASCII (the W3C
+// list-member charset) so that it can be propagated unchanged.
+func validTracestate(s string) bool {
+	if s == "" || len(s) > 512 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
