@@ -19,6 +19,9 @@ type emitter struct {
 	// past it (the pass then fails with meta-bytes).
 	sideLimit int
 	sideOver  bool
+	// outer is the redirect a pushSide replaced: a block's _meta is held
+	// inside a held content member (two levels at most).
+	outer sideState
 	written   int64 // bytes flushed to out
 	counted   int64 // bytes written anywhere (budget accounting)
 	h         hash.Hash
@@ -27,11 +30,33 @@ type emitter struct {
 
 const emitFlushAt = 32 << 10
 
+type sideState struct {
+	buf   *[]byte
+	limit int
+	over  bool
+}
+
+// pushSide redirects writes to buf (bounded by limit) until popSide.
+func (e *emitter) pushSide(buf *[]byte, limit int) {
+	e.outer = sideState{e.side, e.sideLimit, e.sideOver}
+	e.side, e.sideLimit, e.sideOver = buf, limit, false
+}
+
+// popSide restores the redirect pushSide replaced and reports whether the
+// side buffer went past its limit.
+func (e *emitter) popSide() bool {
+	over := e.sideOver
+	e.side, e.sideLimit, e.sideOver = e.outer.buf, e.outer.limit, e.outer.over
+	e.outer = sideState{}
+	return over
+}
+
 func (e *emitter) reset(out Output) {
 	e.out = out
 	e.buf = e.buf[:0]
 	e.side = nil
 	e.sideOver = false
+	e.outer = sideState{}
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {

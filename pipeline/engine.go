@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
 // Kind names the MCP message a pass sanitizes. Only KindToolResult has a
@@ -54,6 +55,11 @@ type MessageInfo struct {
 	Server    string
 	Tenant    string
 	RequestID string
+	// OutputSchema is the tool's compiled outputSchema, or nil. With it, a
+	// tool result's structuredContent must be present and conform (raw and
+	// sanitized), is projected by policy, and the text blocks that mirror
+	// it are regenerated (see docs/pipeline.md).
+	OutputSchema *schema.Schema
 }
 
 // Output receives the sanitized message. A pass writes to it as it goes; on
@@ -76,6 +82,8 @@ type Engine struct {
 	fpKey   []byte
 	mime    map[string]bool
 	randKey bool
+	// structMax is the structured-bytes limit.
+	structMax int64
 	// free holds idle passes (about 200 KiB each: read buffer, scanner
 	// state). A bounded list rather than a sync.Pool: a GC empties a
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
@@ -104,7 +112,11 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}}
+	smax, err := cp.structuredBytes()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax}
 	if !ok {
 		e.fpKey = make([]byte, 32)
 		if _, err := rand.Read(e.fpKey); err != nil {

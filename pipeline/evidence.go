@@ -84,7 +84,49 @@ type Evidence struct {
 	Findings      []FindingRecord  `json:"findings,omitempty"`
 	FindingsCut   int64            `json:"findingsNotListed,omitempty"`
 	SchemaSHA256  string           `json:"schemaSha256,omitempty"`
+	Schema        *SchemaRecord    `json:"schema,omitempty"`
+	ToolError     *ToolErrorRecord `json:"toolError,omitempty"`
 	DurationNanos int64            `json:"durationNanos"`
+}
+
+// SchemaRecord is what the outputSchema check of a tool result found. It
+// names keywords and pointers (built from sanitized keys, bounded), never a
+// value.
+type SchemaRecord struct {
+	// Digest is the schema's "sha256:<hex>" (also SchemaSHA256).
+	Digest string `json:"digest"`
+	// Outcome is "valid", "mismatch" (the tool's own value does not
+	// conform), "mismatch-after-redaction" (only the sanitized one fails),
+	// "missing" (no structuredContent) or "not-checked" (a tool error).
+	Outcome string `json:"outcome"`
+	// Keyword, InstancePointer and SchemaPointer locate the first failure.
+	Keyword         string `json:"keyword,omitempty"`
+	InstancePointer string `json:"instancePointer,omitempty"`
+	SchemaPointer   string `json:"schemaPointer,omitempty"`
+	// Projected lists the pointers (in structuredContent) of the properties
+	// dropped because the schema does not declare them; at most 64 are
+	// listed, ProjectedCount counts them all.
+	Projected      []string `json:"projected,omitempty"`
+	ProjectedCount int      `json:"projectedCount,omitempty"`
+	// Mirrors counts the text blocks that mirrored structuredContent and
+	// were regenerated from the sanitized value.
+	Mirrors int `json:"mirrors,omitempty"`
+}
+
+// ToolErrorRecord is what the rewriting of a tool execution error did.
+type ToolErrorRecord struct {
+	// Code is the tool's internal code, restricted like Tool; empty when
+	// the tool gave none.
+	Code string `json:"code,omitempty"`
+	// Source says where the code came from: "structuredContent.code" or
+	// "text-prefix".
+	Source string `json:"source,omitempty"`
+	// Mapped reports whether the policy mapped the code to a message.
+	Mapped bool `json:"mapped"`
+	// Removed lists the classes found in the withheld text: "stack-trace",
+	// "sql-error", "file-path", "stderr", "token", "echoed-input",
+	// "message" (text with none of the others).
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Redactions returns the number of secret and tag findings.

@@ -43,6 +43,9 @@ func (p *pass) feed(b []byte) {
 			if p.litPos == len(p.lit) {
 				if !p.curSkip() {
 					p.em.rawString(p.lit)
+					if p.nx.role == roleIsError && p.lit == "true" {
+						p.toolErr = int8(len(p.stack)) // 1: top level, 2: an envelope's result
+					}
 				}
 				p.endValue()
 			}
@@ -91,6 +94,9 @@ func (p *pass) structural(b []byte, i int, c byte) int {
 		p.st = lxValue
 		return i + 1
 	case lxAfter:
+		if p.sch != nil && p.sch.hold != holdNone && len(p.stack) == p.sch.holdDepth {
+			p.endHold(b, i)
+		}
 		top := &p.stack[len(p.stack)-1]
 		switch {
 		case c == ',':
@@ -137,6 +143,9 @@ func (p *pass) beginValue(b []byte, i int, c byte) {
 		p.ev.DroppedKeys++
 	}
 	nx := p.nx
+	if nx.hold == holdStructured && !nx.drop {
+		p.beginRaw(i)
+	}
 	switch {
 	case c == '{' || c == '[':
 		p.openContainer(c == '{', nx, off)

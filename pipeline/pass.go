@@ -30,6 +30,8 @@ const (
 	roleMime            // mimeType: captured for the allow-list
 	roleStructured      // structuredContent and everything below it
 	roleEnvelopeID      // the id of a JSON-RPC envelope: kept for an error result
+	roleIsError         // isError of a tool result: true marks a tool error
+	roleErrCode         // structuredContent.code of a tool result: a tool error's code
 )
 
 // region decides the action of a crossed bound.
@@ -81,6 +83,7 @@ type next struct {
 	region region
 	deferM deferKind
 	drop   bool
+	hold   holdKind // a member of a result held for the outputSchema checks
 }
 
 type lexState uint8
@@ -184,6 +187,18 @@ type pass struct {
 	fail     *Error
 	heldMeta [numDefer - 1][]byte // held _meta members, by deferKind-1
 	ptrBuf   []byte
+
+	// structured path (structured.go): sch points at schState while the
+	// message declares an outputSchema, and is nil otherwise.
+	sch      *schemaPass
+	schState schemaPass
+
+	// tool errors (toolerror.go)
+	toolErr   int8   // isError: true was read: 1 at the top level, 2 in an envelope's result
+	errText   []byte // sanitized text of content, for classifying a tool error
+	errCode   []byte // structuredContent.code of the result, sanitized
+	errCodeOn bool   // the current string is that code
+	pubMsg    string // public message of the result being written, if not the code's
 }
 
 func newPass(e *Engine) *pass {
@@ -199,11 +214,20 @@ func newPass(e *Engine) *pass {
 // grew large so the list does not pin them.
 func (p *pass) release() {
 	const keep = 256 << 10
-	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2]} {
+	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
 		if cap(*b) > keep {
 			*b = nil
 		}
 	}
+	for i := range p.schState.held {
+		h := &p.schState.held[i]
+		for _, b := range []*[]byte{&h.content, &h.structured, &h.raw, &h.rawText} {
+			if cap(*b) > keep {
+				*b = nil
+			}
+		}
+	}
+	p.schState.s = nil
 	if cap(p.stack) > 256 {
 		p.stack = nil
 	}
@@ -231,6 +255,14 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.envelope, p.envIDOK, p.envIDStr = false, false, false
 	p.envID = p.envID[:0]
 	p.fail = nil
+	p.toolErr, p.errCodeOn = 0, false
+	p.errText, p.errCode = p.errText[:0], p.errCode[:0]
+	p.pubMsg = ""
+	p.sch = nil
+	if info.OutputSchema != nil && info.Kind == KindToolResult {
+		p.sch = &p.schState
+		p.sch.reset(info.OutputSchema, p.e.structMax)
+	}
 	for i := range p.heldMeta {
 		p.heldMeta[i] = p.heldMeta[i][:0]
 	}
@@ -250,6 +282,9 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		RequestID:     safeLabel(info.RequestID),
 		PolicyVersion: p.e.pol.Version,
 		GuardVersion:  GuardVersion,
+	}
+	if p.sch != nil {
+		p.ev.SchemaSHA256 = p.sch.digest
 	}
 	p.label = ""
 	if !p.e.pol.Label.Disabled && info.Kind == KindToolResult {
@@ -288,6 +323,9 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	p.readAll(in)
 	if p.fail == nil {
 		p.finishDoc()
+	}
+	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
+		return p.finishToolError(out, start)
 	}
 	if p.fail == nil && p.em.err != nil {
 		return p.outputFailed(start)
@@ -334,6 +372,7 @@ func (p *pass) readAll(in io.Reader) {
 			p.inH.Write(b)
 			p.inN += int64(n)
 			p.feed(b)
+			p.chunkDone(b)
 			p.inOff += int64(n)
 		}
 		if err == io.EOF {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
@@ -59,6 +60,40 @@ type Label struct {
 	// characters). Default: the seed's "Untrusted tool output from {tool}:\n".
 	Template string `json:"template,omitempty"`
 }
+
+// SchemaPolicy configures tool results whose tool declares an outputSchema
+// (MessageInfo.OutputSchema).
+type SchemaPolicy struct {
+	// Projection drops the properties of structuredContent that the schema
+	// does not declare (recorded in evidence by pointer), so the model sees
+	// only what the tool promised. Default true.
+	Projection *bool `json:"projection,omitempty"`
+}
+
+// ErrorsPolicy rewrites tool execution errors (a CallToolResult with
+// isError: true): the tool's text never reaches the output; the agent sees
+// the public message mapped from the tool's internal code, or Default.
+type ErrorsPolicy struct {
+	// Map maps internal codes ([A-Za-z0-9_.:-], at most 64 bytes) to public
+	// messages. The code comes from structuredContent.code, or else from a
+	// leading "CODE:" of the first text block (see docs/pipeline.md).
+	Map map[string]string `json:"map,omitempty"`
+	// Default is the public message of an unmapped error. Default: the
+	// public message of code TOOL_ERROR.
+	Default string `json:"default,omitempty"`
+	// Disabled passes tool errors through like any other result (sanitized
+	// and labelled, not rewritten). Default false.
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// StructuredBytesLimit is the id, in Policy.Limits, of the bound on what a
+// pass holds for a tool result with an outputSchema: the raw and the
+// sanitized structuredContent (each) and the sanitized content held with
+// them. Crossing it rejects (BOUND_EXCEEDED / structured-bytes).
+const StructuredBytesLimit = "structured-bytes"
+
+// DefaultStructuredBytes is the default of the structured-bytes limit.
+const DefaultStructuredBytes = 4 << 20
 
 // CustomRule is a policy-level secret rule: keywords that trigger it and a
 // body pattern checked around each keyword hit (see scanners.CustomRule).
@@ -120,6 +155,10 @@ type Policy struct {
 	// MaxFindings caps the findings listed one by one in evidence; counts
 	// per rule stay exact. Default 1000.
 	MaxFindings int `json:"maxFindings,omitempty"`
+	// Schema configures results of tools that declare an outputSchema.
+	Schema SchemaPolicy `json:"schema,omitempty"`
+	// Errors rewrites tool execution errors.
+	Errors ErrorsPolicy `json:"errors,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.
@@ -167,6 +206,13 @@ func (p *Policy) fillDefaults() {
 	if p.MaxFindings == 0 {
 		p.MaxFindings = 1000
 	}
+	if p.Schema.Projection == nil {
+		on := true
+		p.Schema.Projection = &on
+	}
+	if p.Errors.Default == "" {
+		p.Errors.Default = CodeToolError.PublicMessage()
+	}
 }
 
 // ErrPolicy is wrapped by every policy validation error.
@@ -178,6 +224,9 @@ var versionRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
 func (p *Policy) limits() (bounds.Limits, error) {
 	l := bounds.Defaults()
 	for k, v := range p.Limits {
+		if k == StructuredBytesLimit {
+			continue // a limit of the pipeline, checked by structuredBytes
+		}
 		b, ok := bounds.Parse(k)
 		if !ok {
 			return l, fmt.Errorf("%w: limits: unknown bound %q (known: %s)", ErrPolicy, k, boundIDs())
@@ -195,7 +244,36 @@ func boundIDs() string {
 	for _, b := range bounds.All() {
 		s = append(s, b.String())
 	}
+	s = append(s, StructuredBytesLimit)
 	return strings.Join(s, ", ")
+}
+
+// structuredBytes returns the structured-bytes limit.
+func (p *Policy) structuredBytes() (int64, error) {
+	v, ok := p.Limits[StructuredBytesLimit]
+	if !ok {
+		return DefaultStructuredBytes, nil
+	}
+	if v <= 0 || v > 1<<30 {
+		return 0, fmt.Errorf("%w: limits: %s must be between 1 and 1073741824", ErrPolicy, StructuredBytesLimit)
+	}
+	return v, nil
+}
+
+var errorCodeRE = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+
+// validPublicMessage checks a public message of the errors policy: text an
+// agent reads, so no control characters and a bounded length.
+func validPublicMessage(m string) bool {
+	if m == "" || len(m) > 1024 || !utf8.ValidString(m) {
+		return false
+	}
+	for _, r := range m {
+		if r < 0x20 && r != '\n' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Validate fills defaults and checks every field, returning an error that
@@ -207,6 +285,20 @@ func (p *Policy) Validate() error {
 	}
 	if _, err := p.limits(); err != nil {
 		return err
+	}
+	if _, err := p.structuredBytes(); err != nil {
+		return err
+	}
+	for code, m := range p.Errors.Map {
+		if !errorCodeRE.MatchString(code) {
+			return fmt.Errorf("%w: errors.map: code %q must match %s", ErrPolicy, code, errorCodeRE)
+		}
+		if !validPublicMessage(m) {
+			return fmt.Errorf("%w: errors.map[%s]: a message is 1 to 1024 bytes of UTF-8 text without control characters (newline allowed)", ErrPolicy, code)
+		}
+	}
+	if !validPublicMessage(p.Errors.Default) {
+		return fmt.Errorf("%w: errors.default: a message is 1 to 1024 bytes of UTF-8 text without control characters (newline allowed)", ErrPolicy)
 	}
 	for name, a := range map[string]Action{"text": p.Actions.Text, "structured": p.Actions.Structured, "other": p.Actions.Other} {
 		if a != ActionTruncate && a != ActionReject {

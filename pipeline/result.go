@@ -14,6 +14,13 @@ func (p *pass) finishEvidence(start time.Time) {
 	ev.Nodes = p.cnt.Nodes()
 	ev.Depth = p.cnt.MaxDepth()
 	ev.DurationNanos = time.Since(start).Nanoseconds()
+	if p.sch != nil {
+		r := p.sch.rec
+		if r.Outcome == "" {
+			r.Outcome = "not-checked"
+		}
+		ev.Schema = &r
+	}
 	switch {
 	case p.fail != nil:
 		ev.Outcome = OutcomeRejected
@@ -104,7 +111,11 @@ func (p *pass) writeBareErrorResult(f *Error) {
 	if p.info.Kind == KindToolResult || p.info.Kind == "" {
 		em.rawString(`{"resultType":"complete","content":[{"type":"text","text":"`)
 		em.escapedString(p.label)
-		em.escapedString(f.Code.PublicMessage())
+		if p.pubMsg != "" {
+			em.escapedString(p.pubMsg)
+		} else {
+			em.escapedString(f.Code.PublicMessage())
+		}
 		em.rawString(`"}],"isError":true,"_meta":{`)
 		p.writeErrorMeta(f)
 		em.rawString(`}}`)

@@ -86,8 +86,7 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 		if f.deferM != deferNone {
 			i := int(f.deferM) - 1
 			p.heldMeta[i] = p.heldMeta[i][:0]
-			p.em.side = &p.heldMeta[i]
-			p.em.sideLimit = int(p.e.lim[bounds.MetaBytes])
+			p.em.pushSide(&p.heldMeta[i], int(p.e.lim[bounds.MetaBytes]))
 		} else if obj {
 			p.em.byte1('{')
 		} else {
@@ -107,8 +106,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 		switch {
 		case f.deferM != deferNone:
 			// The held _meta is complete; its owner merges it on close.
-			p.em.side = nil
-			if p.em.sideOver || int64(len(p.heldMeta[f.deferM-1])) > p.e.lim[bounds.MetaBytes] {
+			if p.em.popSide() || int64(len(p.heldMeta[f.deferM-1])) > p.e.lim[bounds.MetaBytes] {
 				p.failf(CodeBoundExceeded, bounds.MetaBytes.String(), off)
 				return
 			}
@@ -119,6 +117,12 @@ func (p *pass) closeContainer(obj bool, off int64) {
 			if f.binary && f.mimeState != 1 {
 				p.failf(CodeInvalidContent, "mime-not-allowed", off)
 				return
+			}
+			if p.sch != nil && (f.role == roleTop || f.role == roleResult) {
+				p.finishHeld(f, off)
+				if p.fail != nil {
+					return
+				}
 			}
 			p.closeObjectMeta(f)
 			p.em.byte1('}')
@@ -193,6 +197,10 @@ func (p *pass) writeCommonLabels() {
 	p.em.byte1('"')
 	p.em.escapedString(p.e.pol.Version)
 	p.em.rawString(`",`)
+	if p.sch != nil {
+		p.metaKey("outputSchema")
+		p.em.rawString(`"` + p.sch.digest + `",`) // "sha256:" and hex digits
+	}
 }
 
 func (p *pass) writeResultLabels() {
@@ -335,6 +343,10 @@ func (p *pass) keyDone(off int64) {
 	if nx.drop || nx.deferM != deferNone {
 		return
 	}
+	if nx.hold != holdNone {
+		p.beginHold(nx.hold) // the key is written with the value, on close
+		return
+	}
 	if f.emitted > 0 {
 		p.em.byte1(',')
 	}
@@ -373,9 +385,17 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 		case k == "_meta":
 			return next{role: roleMeta, region: regionMeta, deferM: metaSlot}
 		case tool && k == "content":
+			if p.sch != nil {
+				return next{role: roleContent, region: regionText, hold: holdContent}
+			}
 			return next{role: roleContent, region: regionText}
 		case tool && k == "structuredContent":
+			if p.sch != nil {
+				return next{role: roleStructured, region: regionStructured, hold: holdStructured}
+			}
 			return next{role: roleStructured, region: regionStructured}
+		case tool && k == "isError":
+			return next{role: roleIsError, region: regionOther}
 		}
 		return next{region: regionOther}
 	case roleBlock:
@@ -411,6 +431,11 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 		}
 		return next{region: regionMeta}
 	case roleStructured:
+		if k == "code" && len(p.stack) >= 2 {
+			if r := p.stack[len(p.stack)-2].role; r == roleTop || r == roleResult {
+				return next{role: roleErrCode, region: regionStructured}
+			}
+		}
 		return next{role: roleStructured, region: regionStructured}
 	}
 	if k == "_meta" && f.region != regionStructured {

@@ -50,6 +50,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		return
 	}
 	p.ev.Strings++
+	if nx.role == roleText && p.sch != nil && p.sch.hold == holdContent {
+		p.beginTap() // before the quote: the candidate spans the token
+	}
 	p.em.byte1('"')
 	if nx.role == roleBinary {
 		p.sm = smBinary
@@ -64,6 +67,10 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 	if nx.role == roleMime {
 		p.mimeBuf = p.mimeBuf[:0]
+	}
+	if nx.role == roleErrCode {
+		p.errCodeOn = true
+		p.errCode = p.errCode[:0]
 	}
 	if nx.role == roleText && p.label != "" {
 		p.em.escapedString(p.label)
@@ -108,6 +115,13 @@ func (p *pass) appendDecoded(d []byte) {
 // writes what is final.
 func (p *pass) flushChain(final bool) {
 	p.batches++
+	if p.sch != nil && p.sch.tapOn {
+		if !p.strDirty && !final && len(p.dbuf) > 0 {
+			p.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
+		} else {
+			p.tap(p.dbuf)
+		}
+	}
 	var nb []byte
 	carry := false
 	switch {
@@ -198,6 +212,12 @@ func (p *pass) sink(r []byte) {
 	}
 	if p.sRole == roleEnvelopeID && len(p.envID) <= maxEnvelopeID {
 		p.envID = append(p.envID, chunk...)
+	}
+	if b == bounds.TextChars && len(p.errText) < maxErrText {
+		p.errText = append(p.errText, chunk[:min(len(chunk), maxErrText-len(p.errText))]...)
+	}
+	if p.errCodeOn && len(p.errCode) <= maxErrCode {
+		p.errCode = append(p.errCode, chunk[:min(len(chunk), maxErrCode+1-len(p.errCode))]...)
 	}
 }
 
@@ -353,6 +373,13 @@ func (p *pass) endString(off int64) {
 		if p.sRole == roleEnvelopeID {
 			p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
 		}
+		if p.sch != nil && p.sch.tapOn {
+			p.endTap()
+		}
+		if (p.sRole == roleText || p.sRole == roleResText) && len(p.errText) > 0 && len(p.errText) < maxErrText {
+			p.errText = append(p.errText, '\n')
+		}
+		p.errCodeOn = false
 		if p.sRole == roleMime && len(p.stack) > 0 {
 			f := &p.stack[len(p.stack)-1]
 			f.mimeState = -1

@@ -1,0 +1,144 @@
+package pipeline
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// A tool execution error (a CallToolResult with isError: true) is rewritten
+// once the whole message has been read: its text never reaches the output.
+// The agent sees the public message the policy maps from the tool's
+// internal code (Policy.Errors), or the default message; evidence records
+// the code, whether it was mapped and which classes of text were withheld.
+
+// maxErrText bounds the sanitized text kept to classify a tool error (the
+// first 64 KiB of the result's text blocks and resource texts).
+const maxErrText = 64 << 10
+
+// maxErrCode bounds an internal code (the policy's codes are at most 64
+// bytes; a longer one maps to nothing).
+const maxErrCode = 64
+
+// isToolError reports whether the message is a tool result that said
+// isError: true (at the top level of a bare result, or in the result of a
+// JSON-RPC envelope).
+func (p *pass) isToolError() bool {
+	return p.toolErr == 2 || p.toolErr == 1 && !p.envelope
+}
+
+// toolErrAt reports whether the result-shaped object at stack index idx
+// said isError: true.
+func (p *pass) toolErrAt(idx int) bool { return int(p.toolErr) == idx+1 }
+
+// codePrefixRE finds a leading "CODE:" in the first text block.
+var codePrefixRE = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]{1,63})\s*:`)
+
+// internalCode returns the tool's internal error code and where it was
+// found: structuredContent.code (a string member of an object
+// structuredContent), else a leading "CODE:" of the first text (upper-case
+// letters, digits and underscores). A code outside the policy's code
+// syntax counts as none.
+func (p *pass) internalCode() (code, source string) {
+	if c := string(p.errCode); len(p.errCode) > 0 && errorCodeRE.MatchString(c) {
+		return c, "structuredContent.code"
+	}
+	first := p.errText
+	if i := bytes.IndexByte(first, '\n'); i >= 0 && i < 80 {
+		first = first[:i]
+	}
+	if m := codePrefixRE.FindSubmatch(first[:min(len(first), 80)]); m != nil {
+		return string(m[1]), "text-prefix"
+	}
+	return "", ""
+}
+
+// Detectors of what a tool error's text held. They are cheap (RE2, linear,
+// over at most maxErrText bytes, only for tool errors) and deliberately
+// broad: the text is withheld whatever they say; they only name what was
+// withheld.
+var errClasses = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"stack-trace", regexp.MustCompile(`(?m)^\s*at \S.*[:(]\d+(:\d+)?\)?\s*$|^\s*File "[^"\n]+", line \d+|Traceback \(most recent call last\)|goroutine \d+ \[|\.go:\d+\b|Exception in thread "|^\s*#\d+\s+0x[0-9a-fA-F]+|stack backtrace:|\.(py|rb|php|js|mjs|ts|java|kt|cs|cpp|cc|c|rs|ex|exs):\d+`)},
+	{"sql-error", regexp.MustCompile(`(?i)SQLSTATE|syntax error at or near|error in your SQL syntax|\bORA-\d{5}\b|\bSQLITE_[A-Z]+|duplicate key value violates|violates (foreign key|unique|not-null|check) constraint|relation "[^"\n]*" does not exist|no such (table|column)|\bPG::|sqlalchemy\.exc|java\.sql\.|SQLException|unknown column '|Deadlock found|\b(select|insert|update|delete)\b[^\n]{0,200}\b(from|into|set|where)\b`)},
+	{"file-path", regexp.MustCompile(`(?:^|[\s"'(\[=:,])(?:~?/[\w.@+-]+/[\w.@+/-]*|[A-Za-z]:\\[\w .-]|\\\\[\w.-]+\\)`)},
+	{"stderr", regexp.MustCompile(`(?im)\bstderr\b|^panic: |\bfatal error:|segmentation fault|core dumped|exit (status|code) \d+|exited with (status|code)|\b(ENOENT|EACCES|EPERM|ECONNREFUSED|ETIMEDOUT)\b`)},
+	{"token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}|\b(api[_-]?key|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd)\b\s*[:=]\s*\S`)},
+	{"echoed-input", regexp.MustCompile(`(?i)\b(args|arguments|params|parameters|input|payload|request|received|got)\s*[:=]\s*[\[{"']`)},
+}
+
+// classifyErrorText names the classes found in a tool error's text.
+// marker is the literal prefix of the secret marker: a redacted secret in
+// the text counts as "token".
+func classifyErrorText(text []byte, marker string) []string {
+	var out []string
+	for _, c := range errClasses {
+		hit := c.re.Match(text)
+		if !hit && c.name == "token" && marker != "" {
+			hit = bytes.Contains(text, []byte(marker))
+		}
+		if hit {
+			out = append(out, c.name)
+		}
+	}
+	if len(out) == 0 && len(bytes.TrimSpace(text)) > 0 {
+		out = append(out, "message")
+	}
+	return out
+}
+
+// secretMarkerPrefix is the literal text before the rule id of the secret
+// marker ("[REDACTED:" by default).
+func (p *pass) secretMarkerPrefix() string {
+	m := p.e.pol.Rules.SecretMarker
+	if m == "" {
+		m = "[REDACTED:%s]"
+	}
+	if i := strings.Index(m, "%s"); i >= 0 {
+		m = m[:i]
+	}
+	if len(m) < 3 {
+		return "" // too short to mean anything
+	}
+	return m
+}
+
+// finishToolError replaces the delivered result with the rewritten tool
+// error: the label and the public message, isError, and the labels with
+// code TOOL_ERROR (reason "mapped" or "unmapped") in _meta. A JSON-RPC
+// envelope keeps its shape and sanitized id, as for error results.
+func (p *pass) finishToolError(out Output, start time.Time) (*Evidence, error) {
+	code, source := p.internalCode()
+	msg, mapped := p.e.pol.Errors.Map[code]
+	if !mapped {
+		msg = p.e.pol.Errors.Default
+	}
+	reason := "unmapped"
+	if mapped {
+		reason = "mapped"
+	}
+	rec := &ToolErrorRecord{Code: safeLabel(code), Source: source, Mapped: mapped,
+		Removed: classifyErrorText(p.errText, p.secretMarkerPrefix())}
+	if err := out.Discard(); err != nil {
+		p.ev.Outcome = OutcomeRejected
+		p.ev.Code, p.ev.Reason = CodeInternal, "output-error"
+		p.finishEvidence(start)
+		return p.evidenceCopy(), errOutput{err}
+	}
+	p.em.reset(out)
+	p.pubMsg = msg
+	p.writeErrorResult(&Error{Code: CodeToolError, Reason: reason})
+	p.pubMsg = ""
+	p.em.flush()
+	p.finishEvidence(start)
+	p.ev.Outcome = OutcomeSanitized
+	p.ev.Code, p.ev.Reason = CodeToolError, reason
+	p.ev.ToolError = rec
+	if p.em.err != nil {
+		return p.evidenceCopy(), errOutput{p.em.err}
+	}
+	return p.evidenceCopy(), nil
+}
