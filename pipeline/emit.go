@@ -21,11 +21,11 @@ type emitter struct {
 	sideOver  bool
 	// outer is the redirect a pushSide replaced: a block's _meta is held
 	// inside a held content member (two levels at most).
-	outer sideState
-	written   int64 // bytes flushed to out
-	counted   int64 // bytes written anywhere (budget accounting)
-	h         hash.Hash
-	err       error
+	outer   sideState
+	written int64 // bytes flushed to out
+	counted int64 // bytes written anywhere (budget accounting)
+	h       hash.Hash
+	err     error
 }
 
 const emitFlushAt = 32 << 10
