@@ -38,7 +38,8 @@ type ClaimBody struct {
 // Claim puts the body read from r into store (whose bucket is named
 // bucket, "" meaning wire.BucketPayloads) under name ("" meaning 32 random
 // hex digits) and returns the headers and the small body of a message that
-// refers to it. encoding says how r's bytes are encoded ("" or identity for
+// refers to it. Chunks are the library's 128 KiB, so the server's max
+// payload must be larger (its default is 1 MiB). encoding says how r's bytes are encoded ("" or identity for
 // plain, zstd, s2) and goes into Content-Encoding. r is streamed in chunks,
 // never held whole. Producers use it to send a message larger than the
 // server's max payload; a Sink uses it for large outputs.
@@ -56,13 +57,14 @@ func Claim(ctx context.Context, store jetstream.ObjectStore, bucket, name string
 	if bucket == "" {
 		bucket = wire.BucketPayloads
 	}
-	return putClaim(ctx, store, bucket, name, r, wire.EncodingIdentity, enc, -1)
+	return putClaim(ctx, store, bucket, name, r, wire.EncodingIdentity, enc, -1, 0)
 }
 
 // putClaim stores r under name, encoded with apply while streaming; label
 // is the Content-Encoding of what is stored (apply, or the encoding r's
-// bytes already have when apply is identity).
-func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name string, r io.Reader, apply, label string, size int64) (nats.Header, []byte, error) {
+// bytes already have when apply is identity). chunk is the Object Store
+// chunk size (0: the library's 128 KiB); it must fit the max payload.
+func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name string, r io.Reader, apply, label string, size int64, chunk uint32) (nats.Header, []byte, error) {
 	if name == "" {
 		var b [16]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -92,7 +94,11 @@ func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name str
 			pw.CloseWithError(err)
 		}()
 	}
-	_, err := store.Put(ctx, jetstream.ObjectMeta{Name: name}, src)
+	meta := jetstream.ObjectMeta{Name: name}
+	if chunk > 0 {
+		meta.Opts = &jetstream.ObjectMetaOptions{ChunkSize: chunk}
+	}
+	_, err := store.Put(ctx, meta, src)
 	if pr != nil {
 		pr.CloseWithError(errOverflow) // stops the encoder if Put gave up early
 		wg.Wait()

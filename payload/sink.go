@@ -218,6 +218,10 @@ func (s *Sink) Finish(ctx context.Context) (nats.Header, []byte, error) {
 	return s.claim(ctx, wire.EncodingIdentity)
 }
 
+// claimChunk is the Object Store chunk size of a Sink's claims, lowered
+// to fit a smaller max payload.
+const claimChunk = 128 << 10
+
 // errOverflow stops an inline compression whose output does not fit.
 var errOverflow = errors.New("payload: compressed output over the inline cap")
 
@@ -267,5 +271,5 @@ func (s *Sink) claim(ctx context.Context, encoding string) (nats.Header, []byte,
 	if s.o.Store == nil {
 		return nil, nil, newErr(pipeline.CodeBoundExceeded, ReasonMaxPayload)
 	}
-	return putClaim(ctx, s.o.Store, s.o.Bucket, s.o.ObjectName, s.content(), encoding, encoding, s.n)
+	return putClaim(ctx, s.o.Store, s.o.Bucket, s.o.ObjectName, s.content(), encoding, encoding, s.n, uint32(min(claimChunk, s.o.MaxPayload-HeaderReserve)))
 }
