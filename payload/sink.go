@@ -174,12 +174,14 @@ func (r *byteReader) Read(p []byte) (int, error) {
 
 // Finish returns the header and body to publish for what was written:
 //
-//   - inline, as written, when it is at most CompressAbove bytes (or the
-//     encoding is identity) and fits in MaxPayload-HeaderReserve;
+//   - inline, as written, when it is at most CompressAbove bytes (or
+//     compression is off: identity encoding or a negative CompressAbove)
+//     and fits in MaxPayload-HeaderReserve;
 //   - inline, compressed with Encoding and Content-Encoding set, when it is
-//     longer than CompressAbove and its compressed form fits;
-//   - otherwise by reference: streamed (compressed when it is longer than
-//     CompressAbove) into Store, and returned as a small JSON claim body
+//     longer than CompressAbove or does not fit as written, and its
+//     compressed form fits;
+//   - otherwise by reference: streamed (compressed unless compression is
+//     off) into Store, and returned as a small JSON claim body
 //     with Mcp-Claim, Mcp-Claim-Bucket and, when compressed,
 //     Content-Encoding. Without a Store this is BOUND_EXCEEDED /
 //     "max-payload".
@@ -192,7 +194,10 @@ func (s *Sink) Finish(ctx context.Context) (nats.Header, []byte, error) {
 		return nil, nil, s.optErr
 	}
 	maxBody := int64(s.o.MaxPayload - HeaderReserve)
-	compress := s.o.Encoding != wire.EncodingIdentity && s.o.CompressAbove >= 0 && s.n > int64(s.o.CompressAbove)
+	// Compress above the threshold, and also below it when the output
+	// would not fit inline: a compressed inline body beats a claim.
+	compress := s.o.Encoding != wire.EncodingIdentity && s.o.CompressAbove >= 0 &&
+		(s.n > int64(s.o.CompressAbove) || s.n > maxBody)
 	hdr := nats.Header{}
 	if compress {
 		body, fits, err := s.compressInline(maxBody)

@@ -39,6 +39,9 @@ func TestSinkInline(t *testing.T) {
 		{"identity-never-compresses", SinkOptions{CompressAbove: 10, Encoding: "identity"}, 100 << 10, ""},
 		{"negative-never-compresses", SinkOptions{CompressAbove: -1}, 500 << 10, ""},
 		{"default-threshold", SinkOptions{}, 300 << 10, "zstd"},
+		// Under the threshold but over the inline cap: compressed rather
+		// than claim-checked.
+		{"below-threshold-over-cap", SinkOptions{MaxPayload: 64 << 10}, 200 << 10, "zstd"},
 		{"spooled-plain", SinkOptions{MemoryLimit: 1024, CompressAbove: -1}, 200 << 10, ""},
 		{"spooled-zstd", SinkOptions{MemoryLimit: 1024, CompressAbove: 1}, 200 << 10, "zstd"},
 		{"spooled-s2", SinkOptions{MemoryLimit: 1024, CompressAbove: 1, Encoding: "s2"}, 200 << 10, "s2"},
