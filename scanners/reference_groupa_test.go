@@ -3,6 +3,7 @@ package scanners
 import (
 	"fmt"
 	"hash/crc32"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -151,7 +152,100 @@ func refAI() map[string][]refForm {
 	}
 }
 
-func refCloud() map[string][]refForm { return map[string][]refForm{} }
+func refCloud() map[string][]refForm {
+	padded := func(prefixLen, min, max int) func(string) (bool, ChecksumResult) {
+		return func(m string) (bool, ChecksumResult) {
+			n := len(m) - prefixLen
+			return n >= min && n <= max, ChecksumNone
+		}
+	}
+	const b64, b64Class = `[A-Za-z0-9+/]`, `A-Za-z0-9_+/=`
+	return map[string][]refForm{
+		"aws-session-token": {refTok([]string{"iqojb3jpz2lux2vj", "fwogzxivyxdze", "fqogzxivyxdze"}, `(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE|FQoGZXIvYXdzE)`+b64+`+={0,3}`, b64Class, func(m string) (bool, ChecksumResult) {
+			n := len(m) - 13
+			if strings.HasPrefix(m, "IQoJ") {
+				n -= 3
+			}
+			return n >= 100 && n <= 4096, ChecksumNone
+		})},
+		"aws-bedrock-api-key": {
+			refTok([]string{"ABSK"}, `ABSKQmVkcm9ja0FQSUtleS1`+b64+`+={0,3}`, b64Class, padded(23, 80, 400)),
+			refToken([]string{"bedrock-api-key-"}, `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t`+b64+`+={0,3}`, refWD, b64Class, padded(44, 100, 8192)),
+		},
+		"gcp-oauth-client-secret": {refTok([]string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`, refWD, refBody(7, 2))},
+		"google-oauth-access-token": {refTok([]string{"ya29.", "ya29.c."}, `ya29\.(?:c\.)?[A-Za-z0-9_-]+`, refWD, func(m string) (bool, ChecksumResult) {
+			body := m[strings.LastIndexByte(m, '.')+1:]
+			return len(body) >= 30 && len(body) <= 2048 && refClasses(body) >= 2, ChecksumNone
+		})},
+		"azure-storage-account-key": {refTok([]string{"accountkey="}, `(?i:AccountKey=)`+b64+`{86}==`, b64Class, nil)},
+		"azure-shared-access-key":   {refTok([]string{"sharedaccesskey="}, `(?i:SharedAccessKey=)`+b64+`{43}=`, b64Class, nil)},
+		"azure-sas-token":           {{keywords: []string{"sig="}, at: refSAS}},
+		"azure-ad-client-secret":    {{keywords: []string{"q~"}, at: refAzureAD}},
+		"cloudflare-origin-ca-key":  {refTok([]string{"v1.0-"}, `v1\.0-[0-9a-f]{24}-[0-9a-f]{146}`, refWD, nil)},
+		"alibaba-access-key-id":     {refTok([]string{"ltai"}, `LTAI[A-Za-z0-9]{12,20}`, refW, refBody(4, 2))},
+		"tencent-secret-id":         {refTok([]string{"akid"}, `AKID[A-Za-z0-9]{32}`, refW, refBody(4, 2))},
+		"scaleway-access-key": {refTok([]string{"scw"}, `SCW[A-Z0-9]{17}`, refW, func(m string) (bool, ChecksumResult) {
+			return refUpper.MatchString(m[3:]) && refDigit.MatchString(m[3:]), ChecksumNone
+		})},
+		"yandex-api-key":   {refTok([]string{"aqvn"}, `AQVN[A-Za-z0-9_-]{35,38}`, refWD, refBody(4, 2))},
+		"databricks-token": {refToken([]string{"dapi"}, `dapi[0-9a-f]{32}`, refW, refW, nil)},
+	}
+}
+
+var (
+	refSASValue  = regexp.MustCompile(`^[A-Za-z0-9%+/=]*`)
+	refSASSig    = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
+	refSASBefore = regexp.MustCompile(`(?:^|[?&;=])(?:sv|skn)=`)
+	refSASAfter  = regexp.MustCompile(`[?&;=](?:sv|skn)=`)
+	refQueryByte = regexp.MustCompile(`^[A-Za-z0-9._~:/?#@!$&()*+,;=%\[\]-]$`)
+)
+
+// refSAS mirrors azureSASForm with url.PathUnescape and regexps.
+func refSAS(s string, p int) (int, int, ChecksumResult, bool) {
+	if s[p:p+4] != "sig=" || p == 0 || s[p-1] != '?' && s[p-1] != '&' {
+		return 0, 0, 0, false
+	}
+	a := p + 4
+	val := refSASValue.FindString(s[a:])
+	if len(val) > 200 {
+		return 0, 0, 0, false
+	}
+	dec, err := url.PathUnescape(val)
+	if err != nil || !refSASSig.MatchString(dec) {
+		return 0, 0, 0, false
+	}
+	e := a + len(val)
+	lo := p
+	for lo > 0 && p-lo < 255 && refQueryByte.MatchString(s[lo-1:lo]) {
+		lo--
+	}
+	hi := e
+	for hi < len(s) && hi-e < 255 && refQueryByte.MatchString(s[hi:hi+1]) {
+		hi++
+	}
+	if !refSASBefore.MatchString(s[lo:p]) && !refSASAfter.MatchString(s[e:hi]) {
+		return 0, 0, 0, false
+	}
+	return a, e, ChecksumNone, true
+}
+
+var (
+	refADHead = regexp.MustCompile(`^[A-Za-z0-9_~.]{3}[0-9]$`)
+	refADTail = regexp.MustCompile(`^Q~[A-Za-z0-9_~.-]{31,34}`)
+	refADByte = regexp.MustCompile(`^[A-Za-z0-9_~.-]`)
+)
+
+// refAzureAD mirrors azureADSecretForm.
+func refAzureAD(s string, p int) (int, int, ChecksumResult, bool) {
+	if p < 4 || !refADHead.MatchString(s[p-4:p]) || p > 4 && refADByte.MatchString(s[p-5:p-4]) {
+		return 0, 0, 0, false
+	}
+	m := refADTail.FindString(s[p:])
+	if m == "" || refADByte.MatchString(s[p+len(m):]) || refClasses(s[p-4:p+len(m)]) != 3 {
+		return 0, 0, 0, false
+	}
+	return p - 4, p + len(m), ChecksumNone, true
+}
 func refCI() map[string][]refForm {
 	classes3 := func(n int) func(string) (bool, ChecksumResult) { return refBody(n, 3) }
 	doppler := func(prefix string) []refForm {

@@ -1,12 +1,15 @@
 package scanners
 
+import "strings"
+
 // Cloud providers and SaaS APIs.
 
 func cloudRules() []ruleDef {
+	hex := "0123456789abcdef"
 	up32 := "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 	b64 := base62Alphabet + "+/"
 	wd := base62Alphabet + "_-"
-	return []ruleDef{
+	rs := []ruleDef{
 		{
 			id: "aws-access-key-id", provider: "AWS", kind: KindSecret, confidence: "high",
 			desc: "AWS access key id (AKIA, ASIA, ABIA, ACCA and 16 of [A-Z2-7])",
@@ -57,24 +60,6 @@ func cloudRules() []ruleDef {
 				"AIza" + fakeChars(wd, 34, 4),
 				"AIza" + fakeChars(wd, 36, 5),
 				"aiza" + fakeChars(wd, 35, 6),
-			},
-		},
-		{
-			id: "stripe", provider: "Stripe", kind: KindSecret, confidence: "high",
-			desc: "Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_) and webhook secrets (whsec_); publishable pk_ keys are public",
-			forms: []form{
-				tokenSpec{prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, body: setAlnum, min: 16, max: 255}.form(),
-				tokenSpec{prefixes: []string{"whsec_"}, body: setAlnum, min: 32, max: 255}.form(),
-			},
-			tp: []string{
-				"sk_live_" + fakeChars(base62Alphabet, 24, 1),
-				"STRIPE_KEY=rk_test_" + fakeChars(base62Alphabet, 99, 2),
-				"whsec_" + fakeChars(base62Alphabet, 32, 3),
-			},
-			fp: []string{
-				"pk_live_" + fakeChars(base62Alphabet, 24, 4),
-				"sk_live_short",
-				"disk_live_" + fakeChars(base62Alphabet, 24, 5),
 			},
 		},
 		{
@@ -131,6 +116,7 @@ func cloudRules() []ruleDef {
 			},
 		},
 	}
+	return append(rs, moreCloudRules(hex, b64, wd)...)
 }
 
 // awsSecretForm: a secret access key name, 1..24 separator bytes (quotes,
@@ -170,6 +156,387 @@ func awsSecretForm() form {
 				return noMatch
 			}
 			return result{status: resMatch, start: s, end: i}
+		},
+	}
+}
+
+// moreCloudRules: the cloud rules beyond AWS key ids, AWS secrets by name and
+// Google API keys.
+func moreCloudRules(hex, b64, wd string) []ruleDef {
+	up32 := "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	upAlnum := "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	sts := "IQoJb3JpZ2luX2Vj"
+	bedrock := "ABSKQmVkcm9ja0FQSUtleS1" // ABSK + base64("BedrockAPIKey-")
+	bedrockShort := "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t"
+	sig := func(seed uint32) string {
+		raw := fakeChars(b64, 43, seed) + "="
+		return strings.NewReplacer("+", "%2B", "/", "%2F", "=", "%3D").Replace(raw)
+	}
+	adSecret := func(seed uint32) string {
+		return fakeChars(base62Alphabet, 3, seed) + "8Q~" + fakeChars(base62Alphabet+"_~.-", 32, seed+1) + "a1"
+	}
+	accountKey := func(seed uint32) string { return fakeChars(b64, 86, seed) + "==" }
+	return []ruleDef{
+		provRule("aws-session-token", "AWS", "high", "AWS STS session token (base64 starting IQoJb3JpZ2luX2Vj, FwoGZXIvYXdzE or FQoGZXIvYXdzE, 100+ bytes)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{sts, "FwoGZXIvYXdzE", "FQoGZXIvYXdzE"}, body: setBase64Pad, min: 100, max: 4096,
+				validate: func(b []byte) (bool, ChecksumResult) { return paddedBase64(b), ChecksumNone },
+			})},
+			[]string{
+				sts + fakeChars(b64, 600, 1),
+				"aws_session_token = FwoGZXIvYXdzE" + fakeChars(b64, 300, 2) + "=",
+				"\"SessionToken\": \"" + sts + fakeChars(b64, 800, 3) + "\"",
+			},
+			[]string{
+				sts + fakeChars(b64, 99, 4),
+				"x" + sts + fakeChars(b64, 300, 5),
+				sts + fakeChars(b64, 200, 6) + "=" + fakeChars(b64, 10, 7),
+			}),
+		provRule("aws-bedrock-api-key", "AWS", "high", "Amazon Bedrock API key: long-term (ABSK + base64 of \"BedrockAPIKey-\") or short-term (bedrock-api-key- + base64 of \"bedrock.amazonaws.com\")",
+			[]form{
+				strictForm(tokenSpec{
+					prefixes: []string{"ABSK"}, body: setBase64Pad, min: 99, max: 419,
+					validate: func(b []byte) (bool, ChecksumResult) {
+						return sasHasPrefix(b, bedrock[4:]) && paddedBase64(b), ChecksumNone
+					},
+				}),
+				strictForm(tokenSpec{
+					prefixes: []string{"bedrock-api-key-"}, body: setBase64Pad, min: 128, max: 8220, notBefore: setWordDash,
+					validate: func(b []byte) (bool, ChecksumResult) {
+						return sasHasPrefix(b, bedrockShort[16:]) && paddedBase64(b), ChecksumNone
+					},
+				}),
+			},
+			[]string{
+				bedrock + fakeChars(b64, 110, 1) + "=",
+				"AWS_BEARER_TOKEN_BEDROCK=" + bedrockShort + fakeChars(b64, 900, 2),
+				"\"" + bedrock + fakeChars(b64, 150, 3) + "\"",
+			},
+			[]string{
+				"ABSK" + fakeChars(b64, 130, 4),
+				bedrock + fakeChars(b64, 79, 5),
+				"my-" + bedrockShort + fakeChars(b64, 200, 6),
+			}),
+		provRule("gcp-oauth-client-secret", "Google", "high", "Google Cloud OAuth client secret (GOCSPX- and 28 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"GOCSPX-"}, body: setWordDash, min: 28, max: 28, validate: mixes2})},
+			[]string{
+				"GOCSPX-" + fakeChars(wd, 28, 1),
+				"\"client_secret\": \"GOCSPX-" + fakeChars(wd, 28, 2) + "\"",
+				"GOOGLE_CLIENT_SECRET=GOCSPX-" + fakeChars(wd, 28, 3),
+			},
+			[]string{
+				"GOCSPX-" + fakeChars(wd, 27, 4),
+				"GOCSPX-" + fakeChars(wd, 29, 5),
+				"GOCSPX-xxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+			}),
+		provRule("google-oauth-access-token", "Google", "high", "Google OAuth 2.0 access token (ya29. or ya29.c. and 30+ of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"ya29.", "ya29.c."}, body: setWordDash, min: 30, max: 2048, validate: mixes2})},
+			[]string{
+				"ya29.a0" + fakeChars(wd, 150, 1),
+				"gcloud print-access-token: ya29.c." + fakeChars(wd, 200, 2),
+				"\"access_token\": \"ya29." + fakeChars(wd, 120, 3) + "\"",
+			},
+			[]string{
+				"ya29." + fakeChars(wd, 29, 4),
+				"ya29.example",
+				"xya29." + fakeChars(wd, 100, 5),
+			}),
+		provRule("azure-storage-account-key", "Microsoft Azure", "high", "Azure Storage or Cosmos DB account key in a connection string (AccountKey= and 86 base64 and ==)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"AccountKey="}, fold: true, body: setBase64Pad, min: 88, max: 88,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					return b[85] != '=' && b[86] == '=' && b[87] == '=' && paddedBase64(b), ChecksumNone
+				},
+			})},
+			[]string{
+				"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + accountKey(1) + ";EndpointSuffix=core.windows.net",
+				"AccountEndpoint=https://db.documents.azure.com:443/;AccountKey=" + accountKey(2) + ";",
+				"accountkey=" + accountKey(3),
+			},
+			[]string{
+				"AccountKey=" + fakeChars(b64, 88, 4),
+				"AccountKey=" + accountKey(5)[:80] + "==",
+				"AccountKey=<your-key>;",
+				"MyAccountKey=" + accountKey(6),
+			}),
+		provRule("azure-shared-access-key", "Microsoft Azure", "high", "Azure Service Bus, Event Hubs or IoT Hub shared access key in a connection string (SharedAccessKey= and 43 base64 and =)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"SharedAccessKey="}, fold: true, body: setBase64Pad, min: 44, max: 44,
+				validate: func(b []byte) (bool, ChecksumResult) { return b[42] != '=' && b[43] == '=' && paddedBase64(b), ChecksumNone },
+			})},
+			[]string{
+				"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=" + fakeChars(b64, 43, 1) + "=",
+				"HostName=hub.azure-devices.net;DeviceId=d1;SharedAccessKey=" + fakeChars(b64, 43, 2) + "=",
+				"sharedaccesskey=" + fakeChars(b64, 43, 3) + "=;EntityPath=q",
+			},
+			[]string{
+				"SharedAccessKeyName=RootManageSharedAccessKey",
+				"SharedAccessKey=" + fakeChars(b64, 44, 4),
+				"SharedAccessKey=" + fakeChars(b64, 42, 5) + "==",
+			}),
+		provRule("azure-sas-token", "Microsoft Azure", "high", "Azure shared access signature: the sig= value (an HMAC-SHA256, 43 base64 and =, maybe percent-encoded) of a query that also holds sv= or skn=",
+			[]form{azureSASForm()},
+			[]string{
+				"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=" + sig(1),
+				"SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net%2Fq&sig=" + sig(2) + "&se=1767225600&skn=send",
+				"BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2020-08-04&sr=c&sig=" + fakeChars(b64, 43, 3) + "=",
+			},
+			[]string{
+				"https://example.com/download?file=a.zip&sig=" + sig(4),
+				"https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=" + fakeChars(b64, 40, 5),
+				"?sv=2022-11-02&sig=" + sig(6)[:40] + "%3D%3D",
+				"msig=" + sig(7) + "&sv=1",
+			}),
+		provRule("azure-ad-client-secret", "Microsoft Azure", "high", "Microsoft Entra ID (Azure AD) application client secret (3 chars, a digit, Q~, 31-34 chars)",
+			[]form{azureADSecretForm()},
+			[]string{
+				adSecret(1),
+				"AZURE_CLIENT_SECRET=" + adSecret(2),
+				"\"clientSecret\": \"" + adSecret(3) + "\"",
+			},
+			[]string{
+				"abcQ~" + fakeChars(base62Alphabet, 34, 4),
+				"ab8Q~" + fakeChars(base62Alphabet, 34, 5),
+				fakeChars(base62Alphabet, 3, 6) + "8Q~" + fakeChars(base62Alphabet, 30, 7),
+				"x" + adSecret(8),
+				"press Q~ to quit",
+			}),
+		provRule("cloudflare-origin-ca-key", "Cloudflare", "high", "Cloudflare Origin CA key (v1.0-, 24 hex, -, 146 hex)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"v1.0-"}, body: makeSet("0-9a-f-"), min: 171, max: 171,
+				validate: bodyShape(bodySeg{set: setHexLower, n: 24}, bodySeg{lit: "-"}, bodySeg{set: setHexLower, n: 146}),
+			})},
+			[]string{
+				"v1.0-" + fakeChars(hex, 24, 1) + "-" + fakeChars(hex, 146, 2),
+				"CF_ORIGIN_CA_KEY=v1.0-" + fakeChars(hex, 24, 3) + "-" + fakeChars(hex, 146, 4),
+				"X-Auth-User-Service-Key: v1.0-" + fakeChars(hex, 24, 5) + "-" + fakeChars(hex, 146, 6),
+			},
+			[]string{
+				"v1.0-beta",
+				"v1.0-" + fakeChars(hex, 24, 7) + "-" + fakeChars(hex, 145, 8),
+				"release-v1.0-" + fakeChars(hex, 24, 9) + "-" + fakeChars(hex, 146, 10),
+			}),
+		provRule("alibaba-access-key-id", "Alibaba Cloud", "high", "Alibaba Cloud AccessKey ID (LTAI and 12-20 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"LTAI"}, body: setAlnum, min: 12, max: 20, validate: mixes2})},
+			[]string{
+				"LTAI" + fakeChars(base62Alphabet, 20, 1),
+				"ALIBABA_CLOUD_ACCESS_KEY_ID=LTAI" + fakeChars(base62Alphabet, 20, 2),
+				"accessKeyId: 'LTAI" + fakeChars(base62Alphabet, 12, 3) + "'",
+			},
+			[]string{
+				"LTAI" + fakeChars(base62Alphabet, 21, 4),
+				"LTAI" + fakeChars(base62Alphabet, 11, 5),
+				"LTAIxxxxxxxxxxxxxxxxxxxx",
+				"DELTAI" + fakeChars(base62Alphabet, 20, 6),
+			}),
+		provRule("tencent-secret-id", "Tencent Cloud", "high", "Tencent Cloud SecretId (AKID and 32 base62)",
+			[]form{strictForm(tokenSpec{prefixes: []string{"AKID"}, body: setAlnum, min: 32, max: 32, validate: mixes2})},
+			[]string{
+				"AKID" + fakeChars(base62Alphabet, 32, 1),
+				"TENCENTCLOUD_SECRET_ID=AKID" + fakeChars(base62Alphabet, 32, 2),
+				"\"SecretId\": \"AKID" + fakeChars(base62Alphabet, 32, 3) + "\"",
+			},
+			[]string{
+				"AKID" + fakeChars(base62Alphabet, 31, 4),
+				"AKID" + fakeChars(base62Alphabet, 33, 5),
+				"AKIDxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+			}),
+		provRule("scaleway-access-key", "Scaleway", "medium", "Scaleway access key (SCW and 17 of [A-Z0-9] with letters and digits)",
+			[]form{strictForm(tokenSpec{
+				prefixes: []string{"SCW"}, body: setUpperAlnum, min: 17, max: 17,
+				validate: func(b []byte) (bool, ChecksumResult) {
+					u, _, d := hasClasses(b)
+					return u && d, ChecksumNone
+				},
+			})},
+			[]string{
+				"SCW" + fakeChars(upAlnum, 17, 1),
+				"SCW_ACCESS_KEY=SCW" + fakeChars(upAlnum, 17, 2),
+				"access_key = \"SCW" + fakeChars(upAlnum, 17, 3) + "\"",
+			},
+			[]string{
+				"SCWXXXXXXXXXXXXXXXXX",
+				"SCW" + fakeChars(upAlnum, 18, 4),
+				"SCW_ACCESS_KEY",
+				"SCW" + fakeChars(up32, 16, 5),
+			}),
+		provRule("yandex-api-key", "Yandex Cloud", "high", "Yandex Cloud API key (AQVN and 35-38 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"AQVN"}, body: setWordDash, min: 35, max: 38, validate: mixes2})},
+			[]string{
+				"AQVN" + fakeChars(wd, 36, 1),
+				"YC_API_KEY=AQVN" + fakeChars(wd, 38, 2),
+				"Api-Key AQVN" + fakeChars(wd, 35, 3),
+			},
+			[]string{
+				"AQVN" + fakeChars(wd, 34, 4),
+				"AQVN" + fakeChars(wd, 39, 5),
+				"xAQVN" + fakeChars(wd, 36, 6),
+			}),
+		provRule("databricks-token", "Databricks", "high", "Databricks personal access token (dapi and 32 hex)",
+			[]form{tokenSpec{prefixes: []string{"dapi"}, body: setHexLower, min: 32, max: 32, notAfter: setWord}.form()},
+			[]string{
+				"dapi" + fakeChars(hex, 32, 1),
+				"dapi" + fakeChars(hex, 32, 2) + "-2 (expires in 90 days)",
+				"token = \"dapi" + fakeChars(hex, 32, 3) + "\"",
+			},
+			[]string{
+				"dapi" + fakeChars(hex, 31, 4),
+				"dapi" + fakeChars(hex, 33, 5),
+				"rapidapi" + fakeChars(hex, 32, 6),
+			}),
+	}
+}
+
+// Azure SAS limits: the longest sig= value looked at, and how far around it
+// (within the same query) the sv= or skn= parameter is looked for.
+const (
+	sasMaxValue = 200
+	sasContext  = 255
+)
+
+var (
+	setSASValue = makeSet("A-Za-z0-9%+/=")
+	setURLQuery = makeSet("A-Za-z0-9._~:/?#@!$&()*+,;=%[]-")
+)
+
+// azureSASForm: "sig=" right after '?' or '&'; its value, the run of
+// [A-Za-z0-9%+/=] after it (at most sasMaxValue bytes), percent-decodes to 43
+// base64 bytes and '=' (an HMAC-SHA256). Within the run of URL bytes around it
+// (at most sasContext bytes before "sig=" and after the value) a parameter
+// sv= or skn= starts at the beginning of that run or after one of ?&;=. The
+// match is the value.
+func azureSASForm() form {
+	return form{
+		keywords: []string{"sig="},
+		back:     sasContext + 1,
+		ahead:    len("sig=") + sasMaxValue + 1 + sasContext + 1,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if string(d[ks:ke]) != "sig=" || ks == 0 || d[ks-1] != '?' && d[ks-1] != '&' {
+				return noMatch
+			}
+			i := ke
+			for i < len(d) && i-ke <= sasMaxValue && setSASValue[d[i]] {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i-ke > sasMaxValue || !sasSignature(d[ke:i]) {
+				return noMatch
+			}
+			lo := ks
+			for lo > 0 && ks-lo < sasContext && setURLQuery[d[lo-1]] {
+				lo--
+			}
+			hi := i
+			for hi < len(d) && hi-i < sasContext && setURLQuery[d[hi]] {
+				hi++
+			}
+			if v.more(hi) {
+				return result{status: resMore}
+			}
+			if !sasParam(d[lo:ks], true) && !sasParam(d[i:hi], false) {
+				return noMatch
+			}
+			return result{status: resMatch, start: ke, end: i}
+		},
+	}
+}
+
+// sasSignature reports whether v percent-decodes to 43 base64 bytes and '='.
+func sasSignature(v []byte) bool {
+	n := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '%' {
+			if i+2 >= len(v) || !sasIsHex(v[i+1]) || !sasIsHex(v[i+2]) {
+				return false
+			}
+			c = sasUnhex(v[i+1])<<4 | sasUnhex(v[i+2])
+			i += 2
+		}
+		switch {
+		case n < 43 && setBase64[c], n == 43 && c == '=':
+		default:
+			return false
+		}
+		n++
+	}
+	return n == 44
+}
+
+func sasIsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func sasUnhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// sasParam reports whether q holds "sv=" or "skn=" at its start (when
+// atStart) or right after one of ?&;=.
+func sasParam(q []byte, atStart bool) bool {
+	for i := range q {
+		if i == 0 && !atStart || i > 0 && !strings.ContainsRune("?&;=", rune(q[i-1])) {
+			continue
+		}
+		if sasHasPrefix(q[i:], "sv=") || sasHasPrefix(q[i:], "skn=") {
+			return true
+		}
+	}
+	return false
+}
+
+func sasHasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+var (
+	setADHead = makeSet("A-Za-z0-9_~.")
+	setADTail = makeSet("A-Za-z0-9_~.-")
+)
+
+// azureADSecretForm: 3 of [A-Za-z0-9_~.], a digit, "Q~" (this case), then
+// 31-34 of [A-Za-z0-9_~.-]; no byte of [A-Za-z0-9_~.-] on either side; the
+// whole holds upper case, lower case and digits.
+func azureADSecretForm() form {
+	const lead, min, max = 4, 31, 34
+	return form{
+		keywords: []string{"q~"},
+		back:     lead + 1,
+		ahead:    2 + max + 1,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if string(d[ks:ke]) != "Q~" || ks < lead || ks > lead && setADTail[d[ks-lead-1]] {
+				return noMatch
+			}
+			for _, c := range d[ks-lead : ks-1] {
+				if !setADHead[c] {
+					return noMatch
+				}
+			}
+			if !setDigits[d[ks-1]] {
+				return noMatch
+			}
+			i := ke
+			for i < len(d) && i-ke <= max && setADTail[d[i]] {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i-ke < min || i-ke > max {
+				return noMatch
+			}
+			if ok, _ := mixes3(d[ks-lead : i]); !ok {
+				return noMatch
+			}
+			return result{status: resMatch, start: ks - lead, end: i}
 		},
 	}
 }
