@@ -305,4 +305,24 @@ func refCI() map[string][]refForm {
 		})},
 	}
 }
-func refPayments() map[string][]refForm { return map[string][]refForm{} }
+func refPayments() map[string][]refForm {
+	return map[string][]refForm{
+		"paystack-secret-key": {refTok([]string{"sk_live_", "sk_test_"}, `sk_(?:live|test)_[0-9a-f]{40}`, refW, nil)},
+		"square-access-token": {
+			refTok([]string{"eaaa"}, `EAAA[A-Za-z0-9_-]{60}`, refWD, refBody(4, 2)),
+			refTok([]string{"sq0atp-"}, `sq0atp-[A-Za-z0-9_-]{22}`, refWD, refBody(7, 2)),
+		},
+		"square-oauth-secret":    {refTok([]string{"sq0csp-"}, `sq0csp-[A-Za-z0-9_-]{43}`, refWD, refBody(7, 2))},
+		"braintree-access-token": {refTok([]string{"access_token$production$", "access_token$sandbox$"}, `access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[0-9a-f]{32}`, refW+`$`, nil)},
+		"razorpay-key-id":        {refTok([]string{"rzp_live_", "rzp_test_"}, `rzp_(?:live|test)_[A-Za-z0-9]{14}`, refW, refBody(9, 2))},
+		"plaid-access-token":     {refTok([]string{"access-production-", "access-development-", "access-sandbox-"}, `access-(?:production|development|sandbox)-`+refUUID, refWD, nil)},
+		"flutterwave-secret-key": {refTok([]string{"FLWSECK-", "FLWSECK_TEST-"}, `FLWSECK(?:_TEST)?-[0-9a-fA-F]{32}-X`, refWD, nil)},
+		"shippo-api-token":       {refTok([]string{"shippo_live_", "shippo_test_"}, `shippo_(?:live|test)_[0-9a-fA-F]{40}`, refW, nil)},
+		"easypost-api-key":       {refTok([]string{"EZAK", "EZTK"}, `EZ[AT]K[A-Za-z0-9]{54}`, refW, refBody(4, 2))},
+		"duffel-api-token":       {refToken([]string{"duffel_live_", "duffel_test_"}, `duffel_(?:live|test)_[A-Za-z0-9_=-]{43}`, refWD, refWDE, refBody(12, 2))},
+		"xendit-secret-key": {refTok([]string{"xnd_production_", "xnd_development_"}, `xnd_(?:production|development)_[A-Za-z0-9]{55,70}`, refW, func(m string) (bool, ChecksumResult) {
+			return refClasses(m[strings.LastIndexByte(m, '_')+1:]) == 3, ChecksumNone
+		})},
+		"paddle-api-key": {refTok([]string{"pdl_live_apikey_", "pdl_sdbx_apikey_"}, `pdl_(?:live|sdbx)_apikey_[A-Za-z0-9_]{40,80}`, refW, refBody(16, 2))},
+	}
+}

@@ -262,7 +262,9 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 		provRule("azure-shared-access-key", "Microsoft Azure", "high", "Azure Service Bus, Event Hubs or IoT Hub shared access key in a connection string (SharedAccessKey= and 43 base64 and =)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"SharedAccessKey="}, fold: true, body: setBase64Pad, min: 44, max: 44,
-				validate: func(b []byte) (bool, ChecksumResult) { return b[42] != '=' && b[43] == '=' && paddedBase64(b), ChecksumNone },
+				validate: func(b []byte) (bool, ChecksumResult) {
+					return b[42] != '=' && b[43] == '=' && paddedBase64(b), ChecksumNone
+				},
 			})},
 			[]string{
 				"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=" + fakeChars(b64, 43, 1) + "=",
