@@ -1,5 +1,12 @@
 package argsgate
 
+import "errors"
+
+// ErrUnknownTool is what a lookup function returns (or wraps) for a tool
+// that has no known inputSchema; other lookup errors mean the catalog is
+// unavailable.
+var ErrUnknownTool = errors.New("argsgate: unknown tool")
+
 // Code is a stable code of a rejected call. Codes never change meaning.
 type Code string
 
@@ -26,4 +33,7 @@ const (
 	// CodeUnknownTool: no inputSchema is known for the tool (used by the
 	// catalog-backed service).
 	CodeUnknownTool Code = "ARGS_UNKNOWN_TOOL"
+	// CodeUnavailable: the inputSchema could not be looked up (catalog
+	// unavailable); the call fails closed and may be retried.
+	CodeUnavailable Code = "ARGS_UNAVAILABLE"
 )

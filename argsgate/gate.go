@@ -169,12 +169,22 @@ func (g *Gate) Check(tool string, inputSchema, args []byte) *Result {
 	return g.CheckValue(tool, inputSchema, v)
 }
 
+// Unavailable returns the rejection of a call whose inputSchema could not be
+// looked up: fail closed.
+func (g *Gate) Unavailable(tool string) *Result {
+	r := &Result{Code: CodeUnavailable}
+	r.Text = g.finish("The arguments of tool " + g.quoteName(tool) + " could not be checked because the tool catalog is unavailable, so the call was not run [" + string(r.Code) + "]. Retry later.")
+	return r
+}
+
 // CheckCall checks a request body that is either the arguments object or a
 // whole tools/call request ({"jsonrpc":"2.0","method":"tools/call",
 // "params":{"name":…,"arguments":…}}). tool is the tool named by the
 // caller (a header); when the body is a request, its params.name must agree
-// with a non-empty tool, and names the tool otherwise. It returns the tool
-// name used.
+// with a non-empty tool, and names the tool otherwise. lookup returns the
+// tool's raw inputSchema; nil or ErrUnknownTool means an unknown tool
+// (CodeUnknownTool), another error an unavailable catalog
+// (CodeUnavailable). It returns the tool name used.
 func (g *Gate) CheckCall(tool string, body []byte, lookup func(tool string) ([]byte, error)) (*Result, string) {
 	if len(body) > g.o.MaxArgsBytes {
 		return g.malformed(tool, "the request is larger than the limit"), tool
@@ -193,8 +203,11 @@ func (g *Gate) CheckCall(tool string, body []byte, lookup func(tool string) ([]b
 		return g.malformed(tool, "no tool is named"), tool
 	}
 	raw, err := lookup(tool)
-	if err != nil || raw == nil {
+	switch {
+	case errors.Is(err, ErrUnknownTool) || err == nil && raw == nil:
 		return g.UnknownTool(tool), tool
+	case err != nil:
+		return g.Unavailable(tool), tool
 	}
 	return g.CheckValue(tool, raw, args), tool
 }
@@ -243,6 +256,12 @@ func (g *Gate) UnknownTool(tool string) *Result {
 	r := &Result{Code: CodeUnknownTool}
 	r.Text = g.finish("Tool " + g.quoteName(tool) + " is not known to the argument gate (no inputSchema has been published for it), so the call was not run [" + string(r.Code) + "]. Call tools/list to see the available tools.")
 	return r
+}
+
+// TooLarge returns the rejection of a request larger than the caller's
+// limit (CodeMalformed), for services that refuse a body before reading it.
+func (g *Gate) TooLarge(tool string) *Result {
+	return g.malformed(tool, "the request is larger than the limit")
 }
 
 func (g *Gate) malformed(tool, why string) *Result {

@@ -2,6 +2,8 @@ package argsgate
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -170,8 +172,13 @@ func TestHostileSchemaText(t *testing.T) {
 func TestCheckCall(t *testing.T) {
 	g := newGate(t, Options{})
 	lookup := func(tool string) ([]byte, error) {
-		if tool == "search" {
+		switch tool {
+		case "search":
 			return []byte(searchSchema), nil
+		case "down":
+			return nil, errors.New("kv timeout")
+		case "gone":
+			return nil, fmt.Errorf("lookup: %w", ErrUnknownTool)
 		}
 		return nil, nil
 	}
@@ -187,6 +194,8 @@ func TestCheckCall(t *testing.T) {
 		{"request-no-arguments", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search"}}`, CodeMissing, "search"},
 		{"other-method", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, CodeMalformed, ""},
 		{"unknown-tool", "nope", `{}`, CodeUnknownTool, "nope"},
+		{"unknown-tool-wrapped", "gone", `{}`, CodeUnknownTool, "gone"},
+		{"catalog-unavailable", "down", `{}`, CodeUnavailable, "down"},
 		{"no-tool", "", `{"query":"go"}`, CodeMalformed, ""},
 	}
 	for _, tc := range cases {
