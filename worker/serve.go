@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -106,6 +107,11 @@ type serveConfig struct {
 	log            *slog.Logger
 	resolver       Resolver
 	statsEvery     time.Duration
+	claims         bool
+	claimTTL       time.Duration
+	store          jetstream.ObjectStore
+	payloadLimits  payload.Limits
+	sink           payload.SinkOptions
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -288,6 +294,60 @@ func WithConsumerStatsEvery(d time.Duration) ServeOption {
 	}
 }
 
+// WithClaims says whether bodies sent by reference (Mcp-Claim) are read
+// and outputs too large for one message are written to the Object Store
+// (default on). Start creates or updates the bucket (payload.EnsureBucket,
+// objects kept for ttl, 0: payload.DefaultClaimTTL) when it manages
+// streams, and binds the existing bucket otherwise. Off, a claim is
+// rejected (INTERNAL, no-store) and a too large output becomes an error
+// result (BOUND_EXCEEDED, max-payload).
+func WithClaims(on bool, ttl time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if ttl < 0 {
+			return optErr("negative claim TTL")
+		}
+		c.claims, c.claimTTL = on, ttl
+		return nil
+	}
+}
+
+// WithObjectStore sets the claim store instead of the bucket Start would
+// bind (a *payload.Store reads with a bounded read-ahead).
+func WithObjectStore(o jetstream.ObjectStore) ServeOption {
+	return func(c *serveConfig) error {
+		if o == nil {
+			return optErr("nil object store")
+		}
+		c.store = o
+		return nil
+	}
+}
+
+// WithPayloadLimits bounds decoding (default: payload's defaults, 64 MiB
+// decoded, 8 MiB zstd window).
+func WithPayloadLimits(l payload.Limits) ServeOption {
+	return func(c *serveConfig) error {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		c.payloadLimits = l
+		return nil
+	}
+}
+
+// WithSinkOptions sets how outputs are written: compression threshold and
+// encoding, spool directory and memory (Store, Bucket and ObjectName are
+// set per message; MaxPayload 0 means the connection's max payload).
+func WithSinkOptions(o payload.SinkOptions) ServeOption {
+	return func(c *serveConfig) error {
+		if err := o.Validate(); err != nil {
+			return fmt.Errorf("%w: %v", ErrConfig, err)
+		}
+		c.sink = o
+		return nil
+	}
+}
+
 // Service sanitizes MCP messages on NATS: inline requests on
 // mcp.sanitize.<kind> and durable messages of MCP_RAW. Start it once; Stop
 // drains it.
@@ -296,8 +356,10 @@ type Service struct {
 	js  jetstream.JetStream
 	def *pipeline.Engine
 	cfg serveConfig
-	m   *Metrics
-	log *slog.Logger
+	// store holds claimed bodies and large outputs (nil: claims off).
+	store jetstream.ObjectStore
+	m     *Metrics
+	log   *slog.Logger
 
 	mu       sync.Mutex
 	started  bool
@@ -341,6 +403,7 @@ func NewService(nc *nats.Conn, def *pipeline.Engine, opts ...ServeOption) (*Serv
 		inlinePending:  DefaultInlinePendingBytes,
 		ackMode:        AckPlain,
 		statsEvery:     15 * time.Second,
+		claims:         true,
 	}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
@@ -396,6 +459,9 @@ func (s *Service) Start(ctx context.Context) error {
 	} else if err := CheckStreams(ctx, s.js); err != nil {
 		return err
 	}
+	if err := s.bindStore(ctx); err != nil {
+		return err
+	}
 	s.hardCtx, s.hardStop = context.WithCancel(context.Background())
 	if s.cfg.durable {
 		var cons jetstream.Consumer
@@ -423,6 +489,45 @@ func (s *Service) Start(ctx context.Context) error {
 	s.started = true
 	s.ready.Store(true)
 	return nil
+}
+
+// bindStore sets the claim store: the one given, or the bucket of the
+// payload limits (default wire.BucketPayloads), created or bound.
+func (s *Service) bindStore(ctx context.Context) error {
+	switch {
+	case !s.cfg.claims:
+		return nil
+	case s.cfg.store != nil:
+		s.store = s.cfg.store
+		return nil
+	}
+	bucket := s.cfg.payloadLimits.Bucket
+	var st *payload.Store
+	var err error
+	if s.cfg.manageStreams {
+		st, err = payload.EnsureBucket(ctx, s.js, bucket, s.cfg.claimTTL)
+	} else {
+		st, err = payload.NewStore(ctx, s.js, bucket)
+	}
+	if err != nil {
+		return fmt.Errorf("worker: claim bucket: %w", err)
+	}
+	s.store = st
+	s.cfg.sink.Bucket = st.Bucket()
+	return nil
+}
+
+// releaseClaim deletes the object a consumed input claimed. A failure is
+// logged: the bucket's TTL removes the object later.
+func (s *Service) releaseClaim(hdr nats.Header) {
+	if s.store == nil || !payload.IsClaim(hdr) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.publishTimeout)
+	defer cancel()
+	if err := payload.Release(ctx, s.store, hdr); err != nil {
+		s.log.Warn("claimed object not released; its TTL will remove it", "error", publishErrorClass(err))
+	}
 }
 
 // Stop drains the service: the inline subscription stops taking requests

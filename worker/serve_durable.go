@@ -166,14 +166,17 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		return
 	}
 
-	res := s.process(s.hardCtx, mc, hdr, m.Data())
+	// The object of an output too large for a message is named after the
+	// input, so a retried attempt overwrites it rather than leave another.
+	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID)
+	defer res.release()
 	if res.retry {
 		s.fail(m, mc, res, last, start)
 		return
 	}
 	clean := &nats.Msg{
 		Subject: wire.Subject(wire.CleanPrefix, mc.tenantTok, mc.serverTok, string(mc.kind)),
-		Header:  outputHeader(mc, res.ev),
+		Header:  outputHeader(mc, res),
 		Data:    res.data,
 	}
 	clean.Header.Set(wire.HeaderMsgID, mc.msgID)
@@ -193,6 +196,10 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		s.log.Warn("ack failed; the input will be redelivered and its outputs deduplicated", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
 	}
 	s.m.observe(PathDurable, res.ev, start)
+	if s.cfg.streams.RawRetention == jetstream.WorkQueuePolicy {
+		// The input is gone from MCP_RAW; so goes the body it claimed.
+		s.releaseClaim(hdr)
+	}
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Info("durable message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "rawSeq", mc.rawSeq)
 	}
@@ -243,7 +250,7 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 		res = s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "publish-failed", true)
 		code = codeLabel(res.ev.Code)
 	}
-	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res.ev), Data: res.data}
+	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
 	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
 	dm.Header.Set("Mcp-Raw-Subject", headerToken(m.Subject()))
 	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))

@@ -79,7 +79,8 @@ func (s *Service) handleInline(m *nats.Msg) {
 		hdr = nats.Header{}
 	}
 	mc := newContext(PathInline, kind, hdr.Get(wire.HeaderTenant), hdr.Get(wire.HeaderServer), hdr)
-	res := s.process(s.hardCtx, mc, hdr, m.Data)
+	res := s.process(s.hardCtx, mc, hdr, m.Data, "")
+	defer res.release()
 
 	// Evidence is on its way before the reply, and its acknowledgement is
 	// checked after the reply so that it adds no latency.
@@ -90,7 +91,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 			s.publishFailed(wire.StreamEvidence, mc, err)
 		}
 	}
-	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res.ev), Data: res.data}
+	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
@@ -101,6 +102,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	}
 	s.m.observe(PathInline, res.ev, start)
 	s.processed.Add(1)
+	s.releaseClaim(hdr)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Info("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}

@@ -8,7 +8,9 @@ import (
 	"io"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -72,19 +74,32 @@ func newContext(path, kind, tenant, server string, hdr nats.Header) *msgContext 
 
 // result is what one pass produced.
 type result struct {
-	ev   *pipeline.Evidence
+	ev *pipeline.Evidence
+	// data is the body to publish and hdr its body headers
+	// (Content-Encoding, or Mcp-Claim and Mcp-Claim-Bucket when the output
+	// went to the Object Store); both are valid until release.
 	data []byte
+	hdr  nats.Header
+	done func()
 	// retry marks a transient failure (TIMEOUT, INTERNAL): the durable
 	// path hands the input back for redelivery; inline the error result
 	// is the reply.
 	retry bool
 }
 
+// release frees what the result holds (the sink's memory and spool file).
+func (r result) release() {
+	if r.done != nil {
+		r.done()
+	}
+}
+
 // process runs the pass of one message under the message deadline. It
 // always returns an evidence record and a body to publish (the sanitized
 // message or an error result); nothing of the input is passed on when the
-// pass fails.
-func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte) result {
+// pass fails. objectName names the Object Store object of an output too
+// large for one message ("" for a random name).
+func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte, objectName string) result {
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, "unknown-kind", false)
 	}
@@ -105,20 +120,65 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 			return s.reject(eng, mc, data, pipeline.CodeInternal, "resolver-unavailable", true)
 		}
 	}
-	body, err := openBody(hdr, data)
+	body, err := payload.Open(pctx, hdr, data, s.storeOrNil(), s.cfg.payloadLimits)
 	if err != nil {
-		return s.reject(eng, mc, data, err.Code, err.Reason, false)
+		return s.rejectPayload(eng, mc, err)
 	}
-	out := &pipeline.Buffer{}
-	ev, perr := eng.Sanitize(pctx, body, out, info)
+	defer body.Close()
+	so := s.cfg.sink
+	so.Store = s.storeOrNil()
+	so.ObjectName = objectName
+	if so.MaxPayload == 0 {
+		so.MaxPayload = int(s.nc.MaxPayload())
+	}
+	sink := payload.NewSink(so)
+	ev, perr := eng.Sanitize(pctx, body, sink, info)
 	if perr != nil {
-		return s.reject(eng, mc, data, pipeline.CodeInternal, "output-error", true)
+		sink.Close()
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-error", true)
 	}
+	if f := payload.Failure(body); f != nil && ev.Outcome == pipeline.OutcomeRejected {
+		// The pass saw a read error; the body's own failure says why.
+		sink.Close()
+		return s.rejectPayload(eng, mc, f)
+	}
+	// TIMEOUT and INTERNAL are transient: the durable path retries;
+	// inline the error result is the reply.
 	retry := ev.Outcome == pipeline.OutcomeRejected && (ev.Code == pipeline.CodeTimeout || ev.Code == pipeline.CodeInternal)
-	return result{ev: ev, data: out.Bytes(), retry: retry}
+	ohdr, odata, ferr := sink.Finish(pctx)
+	if ferr != nil {
+		sink.Close()
+		if pe, ok := payload.AsError(ferr); ok && !pe.Temporary() {
+			// Too large for a message and no Object Store: an error result.
+			return s.reject(eng, mc, nil, pe.Code, pe.Reason, false)
+		}
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-store", true)
+	}
+	return result{ev: ev, data: odata, hdr: ohdr, done: func() { sink.Close() }, retry: retry}
 }
 
-// reject writes the error result of code in place of the message.
+// rejectPayload rejects a message whose body could not be read: a bad
+// encoding or a crossed bound is the producer's (an error result), an
+// Object Store failure or a deadline is transient (retry).
+func (s *Service) rejectPayload(eng *pipeline.Engine, mc *msgContext, err error) result {
+	pe, ok := payload.AsError(err)
+	if !ok {
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, "payload", true)
+	}
+	return s.reject(eng, mc, nil, pe.Code, pe.Reason, pe.Temporary())
+}
+
+// storeOrNil returns the claim store as an interface that is nil when no
+// store is configured (never a typed nil).
+func (s *Service) storeOrNil() jetstream.ObjectStore {
+	if s.store == nil {
+		return nil
+	}
+	return s.store
+}
+
+// reject writes the error result of code in place of the message. data,
+// when not nil, is the body as received and is digested for the evidence.
 func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code pipeline.Code, reason string, retry bool) result {
 	out := &pipeline.Buffer{}
 	var in io.Reader
@@ -133,24 +193,15 @@ func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code
 	return result{ev: ev, data: out.Bytes(), retry: retry}
 }
 
-// openBody returns the body of a message. Only plain bodies are read in
-// this build: a Content-Encoding other than identity and a claim
-// (Mcp-Claim) are rejected with INVALID_CONTENT rather than passed on.
-func openBody(hdr nats.Header, data []byte) (io.Reader, *pipeline.Error) {
-	switch enc := hdr.Get(wire.HeaderContentEncoding); enc {
-	case "", wire.EncodingIdentity:
-	default:
-		return nil, &pipeline.Error{Code: pipeline.CodeInvalidContent, Reason: "unsupported-encoding"}
-	}
-	if hdr.Get(wire.HeaderClaim) != "" {
-		return nil, &pipeline.Error{Code: pipeline.CodeInvalidContent, Reason: "unsupported-claim"}
-	}
-	return bytes.NewReader(data), nil
-}
-
 // outputHeader returns the headers of a reply, clean output or DLQ entry.
-func outputHeader(mc *msgContext, ev *pipeline.Evidence) nats.Header {
+func outputHeader(mc *msgContext, res result) nats.Header {
+	ev := res.ev
 	h := nats.Header{}
+	for _, k := range []string{wire.HeaderContentEncoding, wire.HeaderClaim, wire.HeaderClaimBucket} {
+		if v := res.hdr.Get(k); v != "" {
+			h.Set(k, v)
+		}
+	}
 	h.Set(wire.HeaderOutcome, string(ev.Outcome))
 	if ev.Outcome == pipeline.OutcomeRejected {
 		h.Set(wire.HeaderCode, headerToken(string(ev.Code)))

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +92,9 @@ func startService(t *testing.T, nc *nats.Conn, opts ...ServeOption) *Service {
 		WithMessageTimeout(2 * time.Second),
 		WithFetch(16, 1<<20, 200*time.Millisecond),
 		WithConsumerStatsEvery(0),
+	}
+	if testing.Verbose() {
+		base = append(base, WithLogger(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	svc, err := NewService(nc, testEngine(t), append(base, opts...)...)
 	if err != nil {
@@ -200,7 +205,7 @@ func TestInlineRoundTrip(t *testing.T) {
 		{"invalid JSON rejected", "mcp.sanitize.tool-result", "acme", []byte(`{"content":[` + testGitHubToken), "rejected", "INVALID_JSON", "mcp.evidence.acme"},
 		{"invalid tenant to _invalid", "mcp.sanitize.resource-result", "ac.me", testMessage(2), "sanitized", "", "mcp.evidence._invalid"},
 		{"unknown kind rejected", "mcp.sanitize.no-such-kind", "acme", testMessage(3), "rejected", "INVALID_CONTENT", "mcp.evidence.acme"},
-		{"compressed body refused in this build", "mcp.sanitize.tool-result", "acme", testMessage(4), "rejected", "INVALID_CONTENT", "mcp.evidence.acme"},
+		{"unknown encoding rejected", "mcp.sanitize.tool-result", "acme", testMessage(4), "rejected", "INVALID_ENCODING", "mcp.evidence.acme"},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -210,7 +215,7 @@ func TestInlineRoundTrip(t *testing.T) {
 			m.Header.Set(wire.HeaderTool, "read_file")
 			m.Header.Set(wire.HeaderRequestID, fmt.Sprintf("req-%d\r\nX-Injected: 1", i))
 			m.Header.Set(wire.HeaderTraceparent, testTraceparent)
-			if strings.HasPrefix(tc.name, "compressed") {
+			if strings.HasPrefix(tc.name, "unknown encoding") {
 				m.Header.Set(wire.HeaderContentEncoding, "gzip")
 			}
 			m.Data = tc.body
@@ -552,7 +557,6 @@ func TestServiceOptionsValidate(t *testing.T) {
 		}
 	}
 }
-
 
 // counterValue reads one counter.
 func counterValue(c prometheus.Counter) float64 {
