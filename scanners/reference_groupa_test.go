@@ -3,9 +3,11 @@ package scanners
 import (
 	"fmt"
 	"hash/crc32"
+	"math/rand/v2"
 	"net/url"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // Reference forms of the provider rules of rules_ai.go, rules_vcs.go,
@@ -324,5 +326,65 @@ func refPayments() map[string][]refForm {
 			return refClasses(m[strings.LastIndexByte(m, '_')+1:]) == 3, ChecksumNone
 		})},
 		"paddle-api-key": {refTok([]string{"pdl_live_apikey_", "pdl_sdbx_apikey_"}, `pdl_(?:live|sdbx)_apikey_[A-Za-z0-9_]{40,80}`, refW, refBody(16, 2))},
+	}
+}
+
+// TestGroupADecoys: the rules of rules_ai.go, rules_vcs.go, rules_cloud.go,
+// rules_ci.go and rules_payments.go leave alone the look-alikes that tool
+// output is full of: UUIDs, hashes and git SHAs, base64 images and blobs,
+// identifiers such as task-runner-7 or api_org_settings, versions.
+func TestGroupADecoys(t *testing.T) {
+	ours := map[string]bool{}
+	for _, group := range [][]ruleDef{aiRules(), vcsRules(), cloudRules(), ciRules(), paymentRules()} {
+		for _, r := range group {
+			ours[r.id] = true
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 7))
+	pick := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	const hexLower, hexUpper = "0123456789abcdef", "0123456789ABCDEF"
+	b64 := base62Alphabet + "+/"
+	var decoys []string
+	for i := 0; i < 500; i++ {
+		u := pick(hexLower, 8) + "-" + pick(hexLower, 4) + "-4" + pick(hexLower, 3) + "-8" + pick(hexLower, 3) + "-" + pick(hexLower, 12)
+		decoys = append(decoys,
+			u, strings.ToUpper(u), "req_"+u, "id-"+u,
+			pick(hexLower, 40), pick(hexLower, 64), pick(hexLower, 32), pick(hexUpper, 40),
+			"sha256:"+pick(hexLower, 64), "commit "+pick(hexLower, 40), "md5="+pick(hexLower, 32),
+			"task-runner-"+pick("0123456789", 3), "api-gateway-"+pick("abcdefghijklmnopqrstuvwxyz", 8),
+			"v1.0-"+pick("abcdefghijklmnopqrstuvwxyz", 6), "sk_"+pick("abcdefghijklmnopqrstuvwxyz", 12),
+			pick(base62Alphabet, 20+rng.IntN(60)), pick(base62Alphabet+"_-", 43),
+		)
+	}
+	for i := 0; i < 60; i++ {
+		decoys = append(decoys,
+			"data:image/png;base64,"+pick(b64, 200+rng.IntN(4000))+"==",
+			"\"blob\": \""+pick(base62Alphabet+"_-", 100+rng.IntN(2000))+"\"",
+		)
+	}
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	bad := 0
+	for _, d := range decoys {
+		for _, s := range []string{d, " " + d + " ", "\"" + d + "\","} {
+			out, fs := redactChunks(t, r, s, 0)
+			for _, f := range fs {
+				if id := c.RuleName(f.Rule); ours[id] {
+					bad++
+					if bad <= 10 {
+						t.Errorf("decoy %q redacted by %s: %q", trunc(s), id, trunc(out))
+					}
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d decoys redacted", bad, 3*len(decoys))
 	}
 }
