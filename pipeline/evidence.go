@@ -42,6 +42,7 @@ type FindingRecord struct {
 	Offset      int64  `json:"offset"`
 	Length      int    `json:"length"`
 	Checksum    string `json:"checksum,omitempty"`
+	Encoding    string `json:"encoding,omitempty"` // base64, base64url, hex or percent: found inside an encoded run
 	Fingerprint string `json:"fingerprint,omitempty"`
 }
 

@@ -112,6 +112,12 @@ type Rules struct {
 	SecretMarker string       `json:"secretMarker,omitempty"`
 	TagMarker    string       `json:"tagMarker,omitempty"`
 	DisableTags  bool         `json:"disableTags,omitempty"`
+	// InvalidChecksum says what happens to a match whose built-in checksum
+	// fails: "redact" (default) or "keep" (left in the text).
+	InvalidChecksum string `json:"invalidChecksum,omitempty"`
+	// DisableDecoding switches off the search for secrets inside base64,
+	// hex and percent-encoded runs (default on; docs/detection-encoded.md).
+	DisableDecoding bool `json:"disableDecoding,omitempty"`
 }
 
 // Fingerprint says where the HMAC key for finding fingerprints comes from.
@@ -322,6 +328,9 @@ func (p *Policy) Validate() error {
 	if p.MaxFindings < 0 || p.MaxFindings > 1_000_000 {
 		return fmt.Errorf("%w: maxFindings must be between 0 and 1000000", ErrPolicy)
 	}
+	if c := p.Rules.InvalidChecksum; c != "" && c != "redact" && c != "keep" {
+		return fmt.Errorf("%w: rules.invalidChecksum must be \"redact\" or \"keep\"", ErrPolicy)
+	}
 	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
 		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
 	}
@@ -335,6 +344,9 @@ func (p *Policy) catalogOptions() scanners.CatalogOptions {
 		SecretMarker: p.Rules.SecretMarker,
 		TagMarker:    p.Rules.TagMarker,
 		DisableTags:  p.Rules.DisableTags,
+
+		KeepInvalidChecksum: p.Rules.InvalidChecksum == "keep",
+		DisableDecoding:     p.Rules.DisableDecoding,
 	}
 	for _, c := range p.Rules.Custom {
 		o.Custom = append(o.Custom, scanners.CustomRule{ID: c.ID, Keywords: c.Keywords, Pattern: c.Pattern, Description: c.Description})

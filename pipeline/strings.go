@@ -456,6 +456,7 @@ func (p *pass) recordFinding(f *scanners.Finding) {
 		Offset:      f.Offset,
 		Length:      f.Length,
 		Checksum:    cs,
+		Encoding:    f.Encoding.String(),
 		Fingerprint: hexFP(f.Fingerprint),
 	})
 }

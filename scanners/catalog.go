@@ -33,7 +33,8 @@ const (
 	// ChecksumValid: the embedded checksum matches; almost surely a real token.
 	ChecksumValid
 	// ChecksumInvalid: the shape matches but the checksum does not (a
-	// placeholder, a typo, or a hand-made example). Still redacted.
+	// placeholder, a typo, or a hand-made example). Still redacted unless
+	// CatalogOptions.KeepInvalidChecksum.
 	ChecksumInvalid
 )
 
@@ -44,6 +45,10 @@ type Finding struct {
 	Offset   int64 // byte offset of the match in the normalized string (counted from the last Reset)
 	Length   int   // bytes of normalized text replaced
 	Checksum ChecksumResult
+	// Encoding is how the secret was encoded when it was found inside an
+	// encoded run (decode.go); Offset and Length then cover the whole run,
+	// and Checksum and Fingerprint are those of the decoded secret.
+	Encoding Encoding
 	// Fingerprint is HMAC-SHA256(key, rule name || 0x00 || matched bytes),
 	// truncated to 16 bytes, where rule name is the stable id such as
 	// "github-pat". Zero for tags.
@@ -95,6 +100,20 @@ type CatalogOptions struct {
 	SecretMarker string // format with one %s for the rule id; default "[REDACTED:%s]"
 	TagMarker    string // default "[REMOVED_PSEUDO_INSTRUCTION_TAG]"
 	DisableTags  bool
+	// KeepInvalidChecksum leaves a match whose built-in checksum fails
+	// (ChecksumInvalid: a placeholder, a typo, a hand-made example) in the
+	// text. Default false: it is redacted like any other match, because a
+	// token one character off is still one character from a real one.
+	KeepInvalidChecksum bool
+	// DisableDecoding switches off the decoding of base64, hex and
+	// percent-encoded runs (see decode.go). Default false: on.
+	DisableDecoding bool
+	// MaxDecodeRun is the longest encoded run decoded, in bytes; 0 means
+	// DefaultMaxDecodeRun (4 KiB); at most MaxDecodeRunLimit.
+	MaxDecodeRun int
+	// MaxDecodeDepth is how many nested encodings are decoded; 0 means
+	// DefaultMaxDecodeDepth (2); at most MaxDecodeDepthLimit.
+	MaxDecodeDepth int
 }
 
 // Defaults.
@@ -120,6 +139,7 @@ var (
 	ErrInvalidRule   = errors.New("invalid custom rule")
 	ErrDuplicateRule = errors.New("duplicate rule id")
 	ErrInvalidMarker = errors.New("invalid marker")
+	ErrInvalidLimit  = errors.New("invalid limit")
 )
 
 // CatalogError reports which option was wrong. It never contains a pattern,
@@ -150,6 +170,11 @@ type Catalog struct {
 	maxBack int         // max bytes before a keyword start any check reads
 	allow   map[string]struct{}
 	markers [][]byte // per RuleID
+
+	keepInvalid bool // CatalogOptions.KeepInvalidChecksum
+	decode      bool // !CatalogOptions.DisableDecoding
+	maxRun      int
+	maxDepth    int
 }
 
 // hitItem is one (rule, form) to evaluate when a keyword of length kwLen ends.
@@ -188,7 +213,19 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 		tagMarker = DefaultTagMarker
 	}
 
-	c := &Catalog{}
+	c := &Catalog{keepInvalid: opts.KeepInvalidChecksum, decode: !opts.DisableDecoding, maxRun: opts.MaxDecodeRun, maxDepth: opts.MaxDecodeDepth}
+	if c.maxRun == 0 {
+		c.maxRun = DefaultMaxDecodeRun
+	}
+	if c.maxDepth == 0 {
+		c.maxDepth = DefaultMaxDecodeDepth
+	}
+	if c.maxRun < decodeMinRun || c.maxRun > MaxDecodeRunLimit {
+		return nil, &CatalogError{Field: "MaxDecodeRun", Reason: "out of range", Err: ErrInvalidLimit}
+	}
+	if c.maxDepth < 1 || c.maxDepth > MaxDecodeDepthLimit {
+		return nil, &CatalogError{Field: "MaxDecodeDepth", Reason: "out of range", Err: ErrInvalidLimit}
+	}
 	for i := range all {
 		r := &all[i]
 		if disabled[r.id] || (opts.DisableTags && r.kind == KindTag) {

@@ -17,6 +17,10 @@ type candidate struct {
 	rule       RuleID
 	cs         ChecksumResult
 	open       bool // private key without END in its window: end is where the window stops
+	// An encoded run holding a secret (see decode.go): the inner finding's
+	// encoding and fingerprint.
+	enc Encoding
+	fp  [16]byte
 }
 
 // Redactor replaces secrets and pseudo-instruction tags in one string at a
@@ -36,6 +40,20 @@ type Redactor struct {
 	c   *Catalog
 	mac hash.Hash
 	sum [sha256.Size]byte
+	key []byte
+
+	// Encoded runs (decode.go): the open run starts at rs (-1: none), has
+	// rpad '=' so far, and rlong once it is longer than the catalog's
+	// MaxDecodeRun (then it is neither held nor decoded). inner scans
+	// decoded runs one level deeper; depth is this Redactor's level.
+	rs       int64
+	rpad     int8
+	rlong    bool
+	depth    int
+	inner    *Redactor
+	dec      []byte
+	innerOut []byte
+	innerFs  []Finding
 
 	// State of the current string; offsets are from the last Reset.
 	off      int64  // offset of the next input byte
@@ -69,7 +87,7 @@ type Redactor struct {
 // HMAC of Finding.Fingerprint; it is copied.
 func (c *Catalog) NewRedactor(fingerprintKey []byte) *Redactor {
 	k := append([]byte(nil), fingerprintKey...)
-	return &Redactor{c: c, mac: hmac.New(sha256.New, k), buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen)}
+	return &Redactor{c: c, mac: hmac.New(sha256.New, k), key: k, rs: -1, buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen)}
 }
 
 func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
@@ -84,6 +102,7 @@ func (r *Redactor) Reset() {
 	r.state = 0
 	r.pending, r.pendItem = false, 0
 	r.cont, r.contRule, r.contStart, r.contPos, r.contCS = false, 0, 0, 0, ChecksumNone
+	r.rs, r.rpad, r.rlong = -1, 0, false
 	r.v = view{}
 	r.src, r.srcBase, r.final = nil, 0, false
 }
@@ -99,6 +118,9 @@ func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []
 	r.src, r.srcBase, r.final = src, r.off, final
 	end := r.off + int64(len(src))
 	r.off = end
+	if r.c.decode && r.depth < r.c.maxDepth {
+		r.trackRuns(src, final)
+	}
 	for {
 		if r.pending && !r.checkHit(end) {
 			break
@@ -220,6 +242,9 @@ func (r *Redactor) checkHit(end int64) bool {
 			}
 			return false
 		case resMatch:
+			if res.cs == ChecksumInvalid && c.keepInvalid {
+				break
+			}
 			if len(c.allow) != 0 {
 				if _, ok := c.allow[string(v.data[res.start:res.end])]; ok {
 					break
@@ -255,6 +280,9 @@ func candLess(a, b *candidate) bool {
 	if a.end != b.end {
 		return a.end > b.end
 	}
+	if a.enc != b.enc {
+		return a.enc < b.enc // a rule matching the text itself before decoding
+	}
 	return a.rule < b.rule
 }
 
@@ -265,7 +293,11 @@ func (r *Redactor) frontier(end int64) int64 {
 		return end
 	}
 	d := int64(r.c.ac.depth[r.c.ac.stateIndex(r.state)])
-	return max(0, r.scan-d-int64(r.c.maxBack))
+	f := max(0, r.scan-d-int64(r.c.maxBack))
+	if r.rs >= 0 && !r.rlong {
+		f = min(f, r.rs) // an open run may still become a match
+	}
+	return f
 }
 
 // settle extends an open private-key match, commits decided candidates and
@@ -293,6 +325,12 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 			rule := r.c.rules[x.rule]
 			if rule.kind == KindTag {
 				fs = append(fs, Finding{Rule: x.rule, Kind: KindTag, Offset: x.start, Length: int(x.end - x.start)})
+				r.out, r.lastEnd = x.end, x.end
+				continue
+			}
+			if x.enc != EncodingNone {
+				f := Finding{Rule: x.rule, Kind: KindSecret, Offset: x.start, Length: int(x.end - x.start), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp}
+				fs = append(fs, f)
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}

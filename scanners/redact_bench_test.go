@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -65,6 +66,25 @@ func benchCorpora(size int) []struct {
 		return fmt.Sprintf("{\"id\": %d, \"name\": \"%s %s\", \"tags\": [\"%s\", \"%s\"], \"user\": {\"login\": \"%s\", \"role\": \"%s\"}, \"score\": %d.%d, \"url\": \"https://api.example.com/v1/%s/%d\"},\n",
 			rng.IntN(1e6), pick(words), pick(words), pick(words), pick(words), pick(idents), pick(words), rng.IntN(100), rng.IntN(100), pick(idents), rng.IntN(1e4))
 	}
+	// b64text: log lines, one in eight carrying a base64 blob (random bytes,
+	// as an inline image or a serialized token would be) or a hex digest.
+	b64text := func() string {
+		switch rng.IntN(8) {
+		case 0:
+			blob := make([]byte, 16+rng.IntN(1500))
+			for i := range blob {
+				blob[i] = byte(rng.Uint32())
+			}
+			return "payload=" + base64.StdEncoding.EncodeToString(blob) + "\n"
+		case 1:
+			blob := make([]byte, 32)
+			for i := range blob {
+				blob[i] = byte(rng.Uint32())
+			}
+			return fmt.Sprintf("sha256=%x commit=%x\n", blob, blob[:20])
+		}
+		return logs()
+	}
 	dense := func() string {
 		return pick([]string{"sk-", "user", "<", "< ", "</", "<u", "<s", "[", "[ ", "ask-", "desk-", "-----", "eyJ", "AKIA", "Asia", "ghp", "xox", "hf_", "SG.", "msg.", " "}) + pick(words)
 	}
@@ -76,6 +96,7 @@ func benchCorpora(size int) []struct {
 		{"logs", fill(logs)},
 		{"prose", fill(prose)},
 		{"json", fill(jsonish)},
+		{"b64text", fill(b64text)},
 		{"dense", fill(dense)},
 	}
 }
@@ -86,28 +107,33 @@ const benchSize = 1 << 20
 // fed in 32 KiB chunks.
 //
 //	go test -run '^$' -bench 'Redactor' -benchtime 2s ./scanners/
+//
+// decode=off is the same catalog with DisableDecoding: the difference is the
+// cost of tracking and decoding encoded runs (docs/detection-encoded.md).
 func BenchmarkRedactor(b *testing.B) {
-	c, err := NewCatalog(CatalogOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, cp := range benchCorpora(benchSize) {
-		for _, chunk := range []int{32 << 10} {
-			b.Run(fmt.Sprintf("%s/chunk=%dK", cp.name, chunk>>10), func(b *testing.B) {
-				r := c.NewRedactor(testKey)
-				dst := make([]byte, 0, len(cp.data)+1024)
-				var fs []Finding
-				b.SetBytes(int64(len(cp.data)))
-				b.ReportAllocs()
-				for b.Loop() {
-					r.Reset()
-					dst, fs = dst[:0], fs[:0]
-					for i := 0; i < len(cp.data); i += chunk {
-						dst, fs = r.Append(dst, cp.data[i:min(len(cp.data), i+chunk)], false, fs)
+	for _, dec := range []string{"on", "off"} {
+		c, err := NewCatalog(CatalogOptions{DisableDecoding: dec == "off"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, cp := range benchCorpora(benchSize) {
+			for _, chunk := range []int{32 << 10} {
+				b.Run(fmt.Sprintf("%s/chunk=%dK/decode=%s", cp.name, chunk>>10, dec), func(b *testing.B) {
+					r := c.NewRedactor(testKey)
+					dst := make([]byte, 0, len(cp.data)+1024)
+					var fs []Finding
+					b.SetBytes(int64(len(cp.data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						r.Reset()
+						dst, fs = dst[:0], fs[:0]
+						for i := 0; i < len(cp.data); i += chunk {
+							dst, fs = r.Append(dst, cp.data[i:min(len(cp.data), i+chunk)], false, fs)
+						}
+						dst, fs = r.Append(dst, nil, true, fs)
 					}
-					dst, fs = r.Append(dst, nil, true, fs)
-				}
-			})
+				})
+			}
 		}
 	}
 }

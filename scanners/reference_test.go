@@ -70,7 +70,7 @@ var (
 	refB64Pad    = regexp.MustCompile(`^[A-Za-z0-9+/=]$`)
 	refBody36    = regexp.MustCompile(`^[A-Za-z0-9]{36}$`)
 	refSegment   = regexp.MustCompile(`[A-Za-z0-9]{16,}`)
-	refPEMBody   = regexp.MustCompile(`^[A-Za-z0-9+/=\t\n\f\r ]*`)
+	refPEMBody   = regexp.MustCompile(`^[A-Za-z0-9+/=\t\n\f\r \\]*`)
 	refFormsOnce sync.Once
 	refFormsMap  map[string][]refForm
 )
@@ -265,15 +265,23 @@ func refCustom(cr CustomRule) refForm {
 	}}
 }
 
-// refCand is a reference candidate.
+// refCand is a reference candidate; enc and fp are set for a secret found
+// inside an encoded run (reference_decode_test.go).
 type refCand struct {
 	start, end int
 	rule       RuleID
 	cs         ChecksumResult
+	enc        Encoding
+	fp         [16]byte
 }
 
 // refRedact redacts s at once under the catalog built from opts.
 func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string, []Finding) {
+	return refRedactDepth(cat, opts, key, s, 0)
+}
+
+// refRedactDepth redacts s found depth decodings deep.
+func refRedactDepth(cat *Catalog, opts CatalogOptions, key []byte, s string, depth int) (string, []Finding) {
 	refFormsOnce.Do(func() {
 		refFormsMap = refForms()
 		for _, more := range refFormsMore {
@@ -315,7 +323,7 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 						continue
 					}
 					if a, e, cs, ok := f.at(s, p); ok && !containsString(allow, s[a:e]) {
-						cands = append(cands, refCand{a, e, RuleID(id), cs})
+						cands = append(cands, refCand{start: a, end: e, rule: RuleID(id), cs: cs})
 					}
 				}
 				continue
@@ -337,10 +345,20 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 					if !ok || containsString(allow, s[a:e]) {
 						continue
 					}
-					cands = append(cands, refCand{a, e, RuleID(id), cs})
+					cands = append(cands, refCand{start: a, end: e, rule: RuleID(id), cs: cs})
 				}
 			}
 		}
+	}
+	cands = append(cands, refEncoded(cat, opts, key, s, depth)...)
+	if opts.KeepInvalidChecksum {
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.cs != ChecksumInvalid {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
@@ -349,6 +367,9 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 		}
 		if a.end != b.end {
 			return a.end > b.end
+		}
+		if a.enc != b.enc {
+			return a.enc < b.enc
 		}
 		return a.rule < b.rule
 	})
@@ -373,6 +394,9 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(c.start), Length: c.end - c.start}
 		if info.Kind == KindTag {
 			out.WriteString(tagMarker)
+		} else if c.enc != EncodingNone {
+			out.WriteString(fmt.Sprintf(secretMarker, info.ID))
+			f.Checksum, f.Encoding, f.Fingerprint = c.cs, c.enc, c.fp
 		} else {
 			out.WriteString(fmt.Sprintf(secretMarker, info.ID))
 			f.Checksum = c.cs

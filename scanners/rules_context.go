@@ -229,7 +229,7 @@ func contextRules() []ruleDef {
 			forms: []form{urlCredForm()},
 			tp: []string{
 				"https://deploy:" + mixed(16, 1) + "@git.example.com/org/repo.git",
-				"smtp://svc:" + fakeChars(base62Alphabet, 24, 2) + "@mail.internal:587",
+				"wss://svc:" + fakeChars(base62Alphabet, 24, 2) + "@stream.internal:8443/feed",
 				"proxy=http://proxyuser:" + fakeChars(base62Alphabet, 12, 3) + "@10.0.0.1:3128",
 				"ftp://:" + fakeChars(base62Alphabet, 10, 4) + "@files.example.org",
 			},

@@ -1,0 +1,332 @@
+package scanners
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"unicode/utf8"
+)
+
+// Encoded secrets. Besides the keyword pass, a Redactor tracks runs of the
+// bytes an encoded blob is made of, decodes the runs of a useful size and
+// scans the decoded bytes with the same catalog (one more Redactor, one level
+// deeper). When a secret is inside, the whole run is replaced by the marker
+// of the inner rule, and the finding records the encoding.
+//
+// A run is a maximal sequence of [A-Za-z0-9+/_%-] followed by at most two
+// '=' (base64 padding): "key=dGVzdA==x" holds the runs "key=", "dGVzdA=="
+// and "x". A run of decodeMinRun..MaxDecodeRun bytes is decoded as:
+//
+//   - percent-encoding if it contains '%': every '%' must start %XX (else
+//     the run is not decoded); '+' stays '+';
+//   - hex if it is made only of hex digits, of even length and at least 32
+//     bytes long;
+//   - base64 otherwise: the standard alphabet (+ /) or the URL one (- _),
+//     not both; padding optional; a body of length 1 mod 4 is not base64.
+//
+// Only decoded bytes that are printable text (valid UTF-8 without control
+// characters other than tab, CR and LF) are scanned: images, compressed data
+// and random ids decode to binary and cost one decode. Runs longer than
+// MaxDecodeRun are not decoded and not held. Decoded text is decoded again
+// up to MaxDecodeDepth levels (base64 of hex of a secret is found with depth 2).
+//
+// The finding of an encoded secret has the inner rule's id, checksum and
+// fingerprint (HMAC of the decoded secret, so that the same secret plain or
+// encoded has the same fingerprint), and the offset and length of the whole
+// encoded run in the outer string.
+
+// Encoding names the encoding a secret was found under.
+type Encoding uint8
+
+const (
+	// EncodingNone: the secret was in the text as is.
+	EncodingNone Encoding = iota
+	// EncodingBase64: standard base64 alphabet (+ /).
+	EncodingBase64
+	// EncodingBase64URL: URL-safe base64 alphabet (- _).
+	EncodingBase64URL
+	// EncodingHex: hexadecimal digits.
+	EncodingHex
+	// EncodingPercent: URL percent-encoding.
+	EncodingPercent
+)
+
+// String returns "", "base64", "base64url", "hex" or "percent".
+func (e Encoding) String() string {
+	switch e {
+	case EncodingBase64:
+		return "base64"
+	case EncodingBase64URL:
+		return "base64url"
+	case EncodingHex:
+		return "hex"
+	case EncodingPercent:
+		return "percent"
+	}
+	return ""
+}
+
+// Decoding limits and their defaults.
+const (
+	// decodeMinRun is the shortest run decoded: 24 bytes of base64-decoded
+	// text ("password=" and a 15-byte value), 16 bytes of hex-decoded text.
+	decodeMinRun = 32
+	// DefaultMaxDecodeRun is the default of CatalogOptions.MaxDecodeRun.
+	DefaultMaxDecodeRun = 4 << 10
+	// MaxDecodeRunLimit is the largest MaxDecodeRun accepted; a run is held
+	// while open, so this stays well under MaxHold.
+	MaxDecodeRunLimit = 16 << 10
+	// DefaultMaxDecodeDepth is the default of CatalogOptions.MaxDecodeDepth.
+	DefaultMaxDecodeDepth = 2
+	// MaxDecodeDepthLimit is the largest MaxDecodeDepth accepted.
+	MaxDecodeDepthLimit = 4
+)
+
+var (
+	// setRunBody: bytes of a run; '=' may only end one.
+	setRunBody = makeSet("A-Za-z0-9+/_%-")
+	// setRunAny: body and padding.
+	setRunAny = makeSet("A-Za-z0-9+/_%=-")
+)
+
+// runOpen reports whether a run is being tracked.
+func (r *Redactor) runOpen() bool { return r.rs >= 0 }
+
+// trackRuns finds the runs in src (the input at srcBase, all of this Append)
+// and decodes the finished ones. Runs shorter than decodeMinRun do not
+// matter, so the bytes are looked at eight at a time: a run of 31 bytes or
+// more holds three consecutive full words of any tiling into 8-byte words,
+// and a word is tested as a whole (eight table lookups and'ed, no branch per
+// byte). The last word of a triple is tested first, so that a word that is
+// not full skips three. Only around three consecutive full words does the
+// exact state machine (runBytes) look at every byte.
+func (r *Redactor) trackRuns(src []byte, final bool) {
+	base := r.srcBase
+	n := len(src)
+	i := 0
+	if r.runOpen() {
+		i = r.runBytes(src, base, 0, 0)
+	}
+	for i < n {
+		j := i
+		found := false
+		for j+24 <= n {
+			if !fullWord(src[j+16 : j+24]) {
+				j += 24
+				continue
+			}
+			if !fullWord(src[j+8 : j+16]) {
+				j += 16
+				continue
+			}
+			if !fullWord(src[j : j+8]) {
+				j += 8
+				continue
+			}
+			found = true
+			break
+		}
+		p := j
+		for p > i && setRunAny[src[p-1]] {
+			p--
+		}
+		if !found {
+			// No three full words in src[i:]; a run may end the input and
+			// go on in the next call: src[p:] holds its start.
+			r.runBytes(src, base, p, n)
+			break
+		}
+		i = r.runBytes(src, base, p, j+24)
+	}
+	if final && r.runOpen() {
+		r.closeRun(base + int64(n))
+	}
+}
+
+// runWord[b] is 1 for a byte of a run (body or padding), else 0.
+var runWord = func() (t [256]uint8) {
+	for c := range t {
+		if setRunAny[c] {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// fullWord reports whether all 8 bytes of w belong to runs.
+func fullWord(w []byte) bool {
+	_ = w[7]
+	t := &runWord
+	return t[w[0]]&t[w[1]]&t[w[2]]&t[w[3]]&t[w[4]]&t[w[5]]&t[w[6]]&t[w[7]] != 0
+}
+
+// runBytes runs the exact run state machine over src[p:] and returns where
+// it stopped: the first position at or after stop where no run is open, or
+// len(src).
+func (r *Redactor) runBytes(src []byte, base int64, p, stop int) int {
+	n := len(src)
+	k := p
+	for k < n {
+		if !r.runOpen() {
+			if k >= stop {
+				return k
+			}
+			if !setRunBody[src[k]] {
+				k++
+				continue
+			}
+			r.rs, r.rpad, r.rlong = base+int64(k), 0, false
+			k++
+		}
+		if r.rpad == 0 {
+			for k < n && setRunBody[src[k]] {
+				k++
+			}
+			if !r.rlong && base+int64(k)-r.rs > int64(r.c.maxRun) {
+				r.rlong = true
+			}
+			if k == n {
+				return n
+			}
+		}
+		c := src[k]
+		switch {
+		case c == '=' && r.rpad < 2:
+			r.rpad++
+			k++
+		case setRunBody[c]:
+			// A body byte after padding: a new run starts here.
+			r.closeRun(base + int64(k))
+		default:
+			r.closeRun(base + int64(k))
+			k++
+		}
+	}
+	if r.runOpen() && !r.rlong && base+int64(n)-r.rs > int64(r.c.maxRun) {
+		r.rlong = true
+	}
+	return n
+}
+
+// closeRun ends the open run at end and decodes it if its size is right.
+func (r *Redactor) closeRun(end int64) {
+	start, long := r.rs, r.rlong
+	r.rs, r.rpad, r.rlong = -1, 0, false
+	if long || end-start < decodeMinRun || end-start > int64(r.c.maxRun) {
+		return
+	}
+	run := r.window(start, end)
+	dec, enc := decodeRun(run, r.dec[:0])
+	if enc == EncodingNone {
+		return
+	}
+	r.dec = dec[:0]
+	if !printable(dec) {
+		return
+	}
+	if r.inner == nil {
+		r.inner = r.c.NewRedactor(r.key)
+		r.inner.depth = r.depth + 1
+	}
+	r.innerOut, r.innerFs = r.inner.Append(r.innerOut[:0], dec, true, r.innerFs[:0])
+	for _, f := range r.innerFs {
+		if f.Kind == KindSecret {
+			r.addCand(candidate{start: start, end: end, rule: f.Rule, cs: f.Checksum, enc: enc, fp: f.Fingerprint})
+			return
+		}
+	}
+}
+
+// decodeRun decodes a run (see the file comment) appending to dst; enc is
+// EncodingNone when the run is not decodable.
+func decodeRun(run, dst []byte) ([]byte, Encoding) {
+	pct, allHex, std, url := false, true, false, false
+	for _, c := range run {
+		switch {
+		case c == '%':
+			pct = true
+		case c == '+' || c == '/':
+			std = true
+		case c == '-' || c == '_':
+			url = true
+		}
+		if !setHex[c] {
+			allHex = false
+		}
+	}
+	switch {
+	case pct:
+		for i := 0; i < len(run); i++ {
+			c := run[i]
+			if c == '%' {
+				if i+2 >= len(run) || !setHex[run[i+1]] || !setHex[run[i+2]] {
+					return dst, EncodingNone
+				}
+				c = unhex(run[i+1])<<4 | unhex(run[i+2])
+				i += 2
+			}
+			dst = append(dst, c)
+		}
+		return dst, EncodingPercent
+	case allHex:
+		if len(run)%2 != 0 || len(run) < 32 {
+			break
+		}
+		n := len(run) / 2
+		dst = grow(dst, n)
+		if _, err := hex.Decode(dst[len(dst):len(dst)+n], run); err != nil {
+			return dst, EncodingNone
+		}
+		return dst[:len(dst)+n], EncodingHex
+	}
+	if std && url {
+		return dst, EncodingNone
+	}
+	body := run
+	for len(body) > 0 && body[len(body)-1] == '=' {
+		body = body[:len(body)-1]
+	}
+	enc, e := base64.RawStdEncoding, EncodingBase64
+	if url {
+		enc, e = base64.RawURLEncoding, EncodingBase64URL
+	}
+	if len(body)%4 == 1 {
+		return dst, EncodingNone
+	}
+	n := enc.DecodedLen(len(body))
+	dst = grow(dst, n)
+	m, err := enc.Decode(dst[len(dst):len(dst)+n], body)
+	if err != nil {
+		return dst, EncodingNone
+	}
+	return dst[:len(dst)+m], e
+}
+
+// grow makes room for n more bytes after len(b).
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		nb := make([]byte, len(b), len(b)+n)
+		copy(nb, b)
+		b = nb
+	}
+	return b
+}
+
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// printable: valid UTF-8 without control characters besides \t \n \r.
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
