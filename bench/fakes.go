@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"net/url"
 	"strings"
 )
@@ -97,7 +98,8 @@ var fakeKinds = []fakeKind{
 		return tok("ai", "cohere", "cohere-api-key", g.pick([]string{"COHERE_API_KEY", "CO_API_KEY"}), g.mixed(base62, 40))
 	}},
 	{"groq-api-key", func(g *gen) fake {
-		return tok("ai", "groq", "groq-api-key", "GROQ_API_KEY", "gsk_"+g.mixed(base62, 52))
+		// 52 base62 with the marker WGdyb3FY (base64 of "Xgroq") at byte 20.
+		return tok("ai", "groq", "groq-api-key", "GROQ_API_KEY", "gsk_"+g.mixed(base62, 20)+"WGdyb3FY"+g.mixed(base62, 24))
 	}},
 	{"replicate-api-token", func(g *gen) fake {
 		return tok("ai", "replicate", "replicate-api-token", "REPLICATE_API_TOKEN", "r8_"+g.mixed(base62, 37))
@@ -138,10 +140,13 @@ var fakeKinds = []fakeKind{
 		return tok("vcs-ci", "gitlab", "gitlab-deploy-token", "DEPLOY_TOKEN", "gldt-"+g.mixed(base62, 20))
 	}},
 	{"bitbucket-app-password", func(g *gen) fake {
-		return tok("vcs-ci", "bitbucket", "bitbucket-app-password", "BITBUCKET_APP_PASSWORD", "ATBB"+g.mixed(base62, 32))
+		// ATBB, 24 base62, then the upper-case hex CRC32 of what precedes.
+		return tok("vcs-ci", "bitbucket", "bitbucket-app-password", "BITBUCKET_APP_PASSWORD", withHexCRC("ATBB"+g.mixed(base62, 24)))
 	}},
 	{"atlassian-api-token", func(g *gen) fake {
-		return tok("vcs-ci", "atlassian", "atlassian-api-token", "JIRA_API_TOKEN", "ATATT3"+g.mixed(wordDash, 186))
+		// ATATT3, 177 URL-safe characters and "=", then the upper-case hex
+		// CRC32 of what precedes.
+		return tok("vcs-ci", "atlassian", "atlassian-api-token", "JIRA_API_TOKEN", withHexCRC("ATATT3"+g.mixed(wordDash, 177)+"="))
 	}},
 	{"circleci-personal-token", func(g *gen) fake {
 		return tok("vcs-ci", "circleci", "circleci-personal-token", "CIRCLECI_TOKEN", "CCIPAT_"+g.mixed(base62, 22)+"_"+g.chars(lowerHex, 40))
@@ -433,6 +438,11 @@ var fakeKinds = []fakeKind{
 		return fake{family: "encoded", provider: "percent", typ: "percent-encoded-token", lead: "https://app.example.com/oauth/callback?state=" + g.chars(lowerHex, 8) + "&token=",
 			value: b.String(), inner: inner, standalone: true}
 	}},
+}
+
+// withHexCRC appends the upper-case hex CRC32 of s (Atlassian tokens).
+func withHexCRC(s string) string {
+	return fmt.Sprintf("%s%08X", s, crc32.ChecksumIEEE([]byte(s)))
 }
 
 // innerToken draws a high-confidence provider token to hide in an encoding.

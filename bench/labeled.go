@@ -787,15 +787,17 @@ func (g *gen) mirrorText(sc obj, labels []Label) (*text, []Label) {
 		m := l
 		m.Exact = escStyle(l.Exact, inner)
 		m.Needles = nil
-		changed := false
 		for _, n := range l.Needles {
 			e := escStyle(n, inner)
-			changed = changed || e != n
+			if e != n && (l.Kind == LabelTag || l.Kind == LabelInvisible) {
+				// Escaped, a control character or a marker is printable
+				// text (\u001b, \u003csystem\u003e, [\/INST]): not a
+				// marker any more, nothing to remove.
+				continue
+			}
 			m.Needles = append(m.Needles, e)
 		}
-		if (l.Kind == LabelTag || l.Kind == LabelInvisible) && changed {
-			// Escaped, a control character or a full-width marker is
-			// printable ASCII text (\u001b, \uff1c): nothing to remove.
+		if (l.Kind == LabelTag || l.Kind == LabelInvisible) && len(m.Needles) == 0 {
 			continue
 		}
 		k := strings.Index(t.s[from:], m.Exact)

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -149,7 +150,7 @@ var fakeFormats = map[string]string{
 	"anthropic-api-key":             `^sk-ant-api03-[a-zA-Z0-9_\-]{93}AA$`,
 	"anthropic-admin-key":           `^sk-ant-admin01-[a-zA-Z0-9_\-]{93}AA$`,
 	"huggingface-token":             `^hf_[a-zA-Z]{34}$`,
-	"groq-api-key":                  `^gsk_[a-zA-Z0-9]{52}$`,
+	"groq-api-key":                  `^gsk_[a-zA-Z0-9]{20}WGdyb3FY[a-zA-Z0-9]{24}$`,
 	"replicate-api-token":           `^r8_[a-zA-Z0-9]{37}$`,
 	"perplexity-api-key":            `^pplx-[a-zA-Z0-9]{48}$`,
 	"github-classic-pat":            `^ghp_[0-9a-zA-Z]{36}$`,
@@ -161,7 +162,8 @@ var fakeFormats = map[string]string{
 	"gitlab-pat":                    `^glpat-[\w-]{20}$`,
 	"gitlab-pipeline-trigger-token": `^glptt-[0-9a-f]{40}$`,
 	"gitlab-deploy-token":           `^gldt-[0-9a-zA-Z_\-]{20}$`,
-	"atlassian-api-token":           `^ATATT3[A-Za-z0-9_\-=]{186}$`,
+	"atlassian-api-token":           `^ATATT3[A-Za-z0-9_\-]{177}=[0-9A-F]{8}$`,
+	"bitbucket-app-password":        `^ATBB[A-Za-z0-9]{24}[0-9A-F]{8}$`,
 	"aws-access-key-id":             `^(?:AKIA|ASIA)[A-Z2-7]{16}$`,
 	"aws-secret-access-key":         `^[A-Za-z0-9/+]{40}$`,
 	"gcp-api-key":                   `^AIza[\w-]{35}$`,
@@ -217,6 +219,15 @@ func TestFakeFormats(t *testing.T) {
 			f := k.gen(g)
 			if !rx.MatchString(f.value) {
 				t.Errorf("%s (seed %d): value does not have the published shape", k.typ, seed)
+			}
+		}
+	}
+	// Atlassian tokens end with the upper-case hex CRC32 of what precedes.
+	for _, typ := range []string{"bitbucket-app-password", "atlassian-api-token"} {
+		for seed := range uint64(25) {
+			v := fakeOf(t, typ, seed).value
+			if want := fmt.Sprintf("%08X", crc32.ChecksumIEEE([]byte(v[:len(v)-8]))); v[len(v)-8:] != want {
+				t.Errorf("%s: checksum %s, want %s", typ, v[len(v)-8:], want)
 			}
 		}
 	}

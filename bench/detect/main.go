@@ -6,7 +6,7 @@
 // (or JSON with -json). See docs/detection.md.
 //
 //	go run ./bench/detect [-seed 1] [-records 6000] [-out DIR] [-gitleaks PATH]
-//	                      [-gitleaks-records 1500] [-examples 3] [-runs 3] [-json]
+//	                      [-gitleaks-records 1000] [-examples 3] [-runs 3] [-json]
 //
 // gitleaks reads files and is about a hundred times slower than the engine,
 // so it runs on the first -gitleaks-records records (0: all), written as
@@ -62,7 +62,7 @@ func main() {
 	flag.StringVar(&o.gitleaks, "gitleaks", "", "gitleaks binary (default: gitleaks on PATH, then $(go env GOPATH)/bin/gitleaks); \"none\" skips it")
 	flag.BoolVar(&o.jsonOut, "json", false, "print JSON instead of Markdown")
 	flag.IntVar(&o.runs, "runs", 3, "timed passes over the corpus (the fastest is reported)")
-	flag.IntVar(&o.glRecs, "gitleaks-records", 1500, "records gitleaks scans (the first ones; 0 means all)")
+	flag.IntVar(&o.glRecs, "gitleaks-records", 1000, "records gitleaks scans (the first ones; 0 means all)")
 	flag.IntVar(&o.examples, "examples", 3, "example contexts per miss, destroyed decoy and off-target rule (secrets masked)")
 	flag.Parse()
 	if err := run(o, os.Stdout, os.Stderr); err != nil {
