@@ -1,0 +1,370 @@
+// Command natsbench measures what sanitizing costs on the wire: it starts
+// an embedded NATS server, then sends the same realistic tool results
+// (bench.Generate: file reads, log tails, API responses, code search, web
+// pages) as request/reply on mcp.sanitize.tool-result, with N concurrent
+// requesters, first to a plain echo responder and then to the worker's
+// inline service (worker.Service, JetStream evidence included), and
+// reports messages/s and p50/p99 latency for both and their ratio, in one
+// run and one process.
+//
+//	go run ./bench/natsbench -sizes 4096,65536,1048576 -c 8 -d 6s -rounds 3
+//
+// Both targets get byte-identical requests (headers Mcp-Tool, Mcp-Server,
+// Mcp-Tenant; no compression on the request side), and every reply is
+// decoded with payload.Open, as package client does. The worker runs with
+// the text and string bounds raised to 64 MiB, so outputs keep the size
+// of their inputs (with the default 12000-character text bound a 64 KiB
+// result would be cut, and the benchmark would measure skipping);
+// -default-bounds keeps the defaults. Server, responders and requesters
+// share the machine's cores: the ratio, not the absolute figures, is the
+// result.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bench"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/payload"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+	"github.com/mcp-sanitize/mcp-sanitize/worker"
+)
+
+// subject is where both targets listen, one after the other.
+var subject = wire.Subject(wire.SanitizePrefix, string(pipeline.KindToolResult))
+
+// shapes are the tool results sent, round robin.
+var shapes = []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
+
+func main() {
+	sizesFlag := flag.String("sizes", "4096,65536,1048576", "tool result sizes in bytes, comma-separated")
+	conc := flag.Int("c", 8, "concurrent requesters")
+	dur := flag.Duration("d", 3*time.Second, "measured duration per size and target")
+	warm := flag.Duration("warmup", 500*time.Millisecond, "unmeasured warm-up per size and target")
+	docs := flag.Int("docs", 20, "distinct documents per size")
+	secrets := flag.Int("secrets", 1, "fake credentials planted per document")
+	defBounds := flag.Bool("default-bounds", false, "keep the worker's default bounds (text cut at 12000 characters)")
+	maxPayload := flag.Int("max-payload", 8<<20, "server max_payload in bytes (1 MiB results plus headers need more than the 1 MiB default)")
+	workerConc := flag.Int("worker-concurrency", 0, "worker in-flight messages (0: its default, 2 x GOMAXPROCS)")
+	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "natsbench:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "natsbench:", err)
+			os.Exit(1)
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds); err != nil {
+		fmt.Fprintln(os.Stderr, "natsbench:", err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+// target is one responder: start subscribes it, stop ends it.
+type target struct {
+	name  string
+	start func() error
+	stop  func()
+}
+
+func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int) error {
+	var sizes []int
+	for _, f := range strings.Split(sizesFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 256 {
+			return fmt.Errorf("bad size %q", f)
+		}
+		sizes = append(sizes, n)
+	}
+	if conc < 1 || ndocs < 1 || rounds < 1 {
+		return fmt.Errorf("-c, -docs and -rounds must be positive")
+	}
+	dir, err := os.MkdirTemp("", "natsbench-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	srv, err := natsembed.Start(natsembed.Options{Dir: dir, Port: natsembed.RandomPort, MaxPayload: int32(maxPayload),
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))})
+	if err != nil {
+		return err
+	}
+	defer func() { srv.Shutdown(); srv.WaitForShutdown() }()
+	url := srv.ClientURL()
+
+	// Responders get their own connection, requesters share a few.
+	rc, err := nats.Connect(url)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	var reqConns []*nats.Conn
+	for range min(conc, 4) {
+		nc, err := nats.Connect(url)
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		reqConns = append(reqConns, nc)
+	}
+
+	echo := echoTarget(rc)
+	wk, err := workerTarget(rc, defBounds, workerConc)
+	if err != nil {
+		return err
+	}
+	targets := []target{echo, wk}
+
+	fmt.Printf("natsbench: GOMAXPROCS %d, %d requesters, %s per size and target in %d alternating rounds (each after %s warm-up), %d documents per size (%d secret each), server max_payload %d\n",
+		runtime.GOMAXPROCS(0), conc, dur, rounds, warm, ndocs, secrets, maxPayload)
+	fmt.Printf("worker: inline service, evidence to JetStream, bounds %s\n\n", map[bool]string{true: "default", false: "raised (text and strings 64 MiB)"}[defBounds])
+	fmt.Println("| size | echo msg/s | echo p50 | echo p99 | worker msg/s | worker p50 | worker p99 | worker/echo msg/s | worker MB/s | CPU/msg echo | CPU/msg worker | process CPU use echo / worker |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, size := range sizes {
+		msgs := make([][]byte, ndocs)
+		var inBytes int
+		for i := range msgs {
+			d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: size, Secrets: secrets})
+			msgs[i] = d.JSON
+			inBytes += len(d.JSON)
+		}
+		avg := float64(inBytes) / float64(ndocs)
+		// The targets take turns, rounds times, so that a change in the
+		// load of a shared machine falls on both.
+		var res [2]stats
+		for range rounds {
+			for i, tg := range targets {
+				if err := tg.start(); err != nil {
+					return fmt.Errorf("%s: %w", tg.name, err)
+				}
+				if _, err := load(reqConns, conc, warm, msgs); err != nil {
+					tg.stop()
+					return fmt.Errorf("%s warm-up: %w", tg.name, err)
+				}
+				cpu0 := cpuTime()
+				s, err := load(reqConns, conc, dur/time.Duration(rounds), msgs)
+				s.cpu = cpuTime() - cpu0
+				tg.stop()
+				if err != nil {
+					return fmt.Errorf("%s: %w", tg.name, err)
+				}
+				res[i].add(s)
+			}
+		}
+		e, w := res[0].done(), res[1].done()
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.2f | %.1f | %s | %s | %.2f / %.2f cores |\n", human(size), e.rate, ms(e.p50), ms(e.p99),
+			w.rate, ms(w.p50), ms(w.p99), w.rate/e.rate, w.rate*avg/1e6, us(e.cpuPerMsg), us(w.cpuPerMsg),
+			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
+		if w.rejected > 0 || w.other > 0 {
+			fmt.Printf("|   | worker: %d rejected, %d with another outcome than clean/sanitized |\n", w.rejected, w.other)
+		}
+	}
+	return nil
+}
+
+func echoTarget(rc *nats.Conn) target {
+	var sub *nats.Subscription
+	return target{
+		name: "echo",
+		start: func() error {
+			var err error
+			sub, err = rc.QueueSubscribe(subject, wire.QueueInline, func(m *nats.Msg) {
+				_ = m.RespondMsg(&nats.Msg{Data: m.Data})
+			})
+			if err != nil {
+				return err
+			}
+			// As the worker does: no pending limit on messages, a byte limit.
+			if err := sub.SetPendingLimits(-1, 256<<20); err != nil {
+				return err
+			}
+			return rc.Flush()
+		},
+		stop: func() { _ = sub.Unsubscribe(); _ = rc.Flush() },
+	}
+}
+
+// workerTarget runs the worker's inline service. The durable path is off:
+// this measures request/reply only.
+func workerTarget(rc *nats.Conn, defBounds bool, conc int) (target, error) {
+	pol := pipeline.DefaultPolicy()
+	if !defBounds {
+		pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20, "output-bytes": 64 << 20}
+	}
+	eng, err := pipeline.NewEngine(pol)
+	if err != nil {
+		return target{}, err
+	}
+	// A 10 s message deadline: the service wants its consumer's first
+	// back-off step (30 s by default) to exceed it.
+	opts := []worker.ServeOption{worker.WithDurable(false), worker.WithConsumerStatsEvery(0), worker.WithMessageTimeout(10 * time.Second)}
+	if conc > 0 {
+		opts = append(opts, worker.WithConcurrency(conc))
+	}
+	var svc *worker.Service
+	return target{
+		name: "worker",
+		start: func() error {
+			var err error
+			svc, err = worker.NewService(rc, eng, opts...)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			return svc.Start(ctx)
+		},
+		stop: func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = svc.Stop(ctx)
+		},
+	}, nil
+}
+
+type stats struct {
+	rate            float64
+	p50, p99        time.Duration
+	rejected, other int
+	// lats, elapsed and cpu (user and system time of the whole process:
+	// server, responder and requesters) accumulate rounds.
+	lats         []time.Duration
+	elapsed, cpu time.Duration
+	cpuPerMsg    time.Duration
+}
+
+// cpuTime returns the user and system time of this process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// add merges the latencies and time of one round.
+func (s *stats) add(r stats) {
+	s.lats = append(s.lats, r.lats...)
+	s.elapsed += r.elapsed
+	s.cpu += r.cpu
+	s.rejected += r.rejected
+	s.other += r.other
+}
+
+// done computes the rate and percentiles of the merged rounds.
+func (s stats) done() stats {
+	slices.Sort(s.lats)
+	s.rate = float64(len(s.lats)) / s.elapsed.Seconds()
+	s.p50 = s.lats[len(s.lats)/2]
+	s.p99 = s.lats[min(len(s.lats)-1, len(s.lats)*99/100)]
+	s.cpuPerMsg = s.cpu / time.Duration(len(s.lats))
+	return s
+}
+
+// load runs conc requesters for d and returns throughput and latency.
+func load(conns []*nats.Conn, conc int, d time.Duration, msgs [][]byte) (stats, error) {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		lats     []time.Duration
+		firstErr error
+		rejected atomic.Int64
+		other    atomic.Int64
+	)
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	for g := range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			nc := conns[g%len(conns)]
+			buf := make([]byte, 64<<10)
+			var local []time.Duration
+			for i := g; time.Now().Before(deadline); i++ {
+				hdr := nats.Header{}
+				hdr.Set(wire.HeaderTool, "natsbench")
+				hdr.Set(wire.HeaderServer, "bench")
+				hdr.Set(wire.HeaderTenant, "acme")
+				req := &nats.Msg{Subject: subject, Header: hdr, Data: msgs[i%len(msgs)]}
+				t0 := time.Now()
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				reply, err := nc.RequestMsgWithContext(ctx, req)
+				if err == nil {
+					var r io.ReadCloser
+					if r, err = payload.Open(ctx, reply.Header, reply.Data, nil, payload.Limits{}); err == nil {
+						_, err = io.CopyBuffer(io.Discard, r, buf)
+						r.Close()
+					}
+				}
+				cancel()
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				local = append(local, time.Since(t0))
+				switch pipeline.Outcome(reply.Header.Get(wire.HeaderOutcome)) {
+				case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized: // echo has none
+				case pipeline.OutcomeRejected:
+					rejected.Add(1)
+				default:
+					other.Add(1)
+				}
+			}
+			mu.Lock()
+			lats = append(lats, local...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if firstErr != nil {
+		return stats{}, firstErr
+	}
+	if len(lats) == 0 {
+		return stats{}, fmt.Errorf("no request completed")
+	}
+	return stats{lats: lats, elapsed: elapsed, rejected: int(rejected.Load()), other: int(other.Load())}, nil
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/1e3) }
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/1e6) }
+
+func human(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
