@@ -388,3 +388,57 @@ func TestGroupADecoys(t *testing.T) {
 		t.Errorf("%d of %d decoys redacted", bad, 3*len(decoys))
 	}
 }
+
+// TestGroupASpans pins what the structured provider rules cover and the
+// checksum they record.
+func TestGroupASpans(t *testing.T) {
+	const b36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+	b64 := base62Alphabet + "+/"
+	atbb := crc32Hex("ATBB" + fakeChars(base62Alphabet, 24, 1))
+	atatt := crc32Hex("ATATT3" + fakeChars(base62Alphabet+"_-", 177, 2) + "=")
+	flip := func(s string) string { // change the last checksum digit
+		if s[len(s)-1] == '0' {
+			return s[:len(s)-1] + "1"
+		}
+		return s[:len(s)-1] + "0"
+	}
+	glpat := "glpat-" + fakeChars(base62Alphabet, 38, 3)
+	suffix := ".01." + fakeChars(b36, 9, 4)
+	sig := fakeChars(b64, 43, 5) + "="
+	ad := fakeChars(base62Alphabet, 3, 6) + "8Q~" + fakeChars(base62Alphabet, 34, 7)
+	tfc := fakeChars(base62Alphabet, 14, 8) + ".atlasv1." + fakeChars(base62Alphabet, 67, 9)
+	dst := "dp.st.dev." + fakeChars(base62Alphabet, 43, 10)
+	for i, tt := range []struct {
+		in, want string
+		cs       ChecksumResult
+	}{
+		{"p=" + atbb + ";", "p=[REDACTED:bitbucket-app-password];", ChecksumValid},
+		{"p=" + flip(atbb) + ";", "p=[REDACTED:bitbucket-app-password];", ChecksumInvalid},
+		{"t " + atatt + " x", "t [REDACTED:atlassian-api-token] x", ChecksumValid},
+		{"t " + flip(atatt) + " x", "t [REDACTED:atlassian-api-token] x", ChecksumInvalid},
+		{glpat + suffix + ".", "[REDACTED:gitlab-pat].", ChecksumNone},
+		{glpat + suffix + "x", "[REDACTED:gitlab-pat]" + suffix + "x", ChecksumNone},
+		{glpat + ".01.abc", "[REDACTED:gitlab-pat].01.abc", ChecksumNone},
+		{"?sv=2024-05-04&sp=r&sig=" + sig + "&se=1", "?sv=2024-05-04&sp=r&sig=[REDACTED:azure-sas-token]&se=1", ChecksumNone},
+		{"?sp=r&sig=" + sig + "&se=1", "?sp=r&sig=" + sig + "&se=1", ChecksumNone},
+		{"'" + ad + "'", "'[REDACTED:azure-ad-client-secret]'", ChecksumNone},
+		{"token = " + tfc + "\n", "token = [REDACTED:terraform-cloud-token]\n", ChecksumNone},
+		{dst + ".", "[REDACTED:doppler-service-token].", ChecksumNone},
+		{"sk_live_" + fakeChars("0123456789abcdef", 40, 11), "[REDACTED:paystack-secret-key]", ChecksumNone},
+		{"sk_live_" + fakeChars(base62Alphabet, 40, 12), "[REDACTED:stripe]", ChecksumNone},
+		{"sk-or-v1-" + fakeChars("0123456789abcdef", 64, 13), "[REDACTED:openrouter]", ChecksumNone},
+	} {
+		c := newTestCatalog(t, CatalogOptions{})
+		for _, n := range []int{0, 1, 5} {
+			got, fs := redactChunks(t, c.NewRedactor(testKey), tt.in, n)
+			if got != tt.want {
+				t.Errorf("case %d chunk %d: got %q, want %q", i, n, got, tt.want)
+				continue
+			}
+			if len(fs) > 0 && fs[0].Checksum != tt.cs {
+				t.Errorf("case %d: checksum %d, want %d", i, fs[0].Checksum, tt.cs)
+			}
+		}
+		checkAgainstReference(t, newTestCatalog(t, CatalogOptions{}), CatalogOptions{}, tt.in, 1, 3)
+	}
+}
