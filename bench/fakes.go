@@ -407,6 +407,23 @@ var fakeKinds = []fakeKind{
 		return tok("generic", "generic", "password-low-entropy", g.pick([]string{"DB_PASSWORD", "password", "admin_password"}), fmt.Sprintf("%s%d!", season, 2019+g.rng.IntN(8)))
 	}},
 
+	// ---- evasion: a token written so a byte-level scanner misses it ----
+	{"zero-width-split-token", func(g *gen) fake {
+		t := g.innerToken()
+		k := 8 + g.rng.IntN(len(t)-15)
+		return fake{family: "evasion", provider: "zero-width", typ: "zero-width-split-token", name: g.pick([]string{"TOKEN", "api_key", "GITHUB_TOKEN"}),
+			value: t[:k] + g.pick([]string{"\u200b", "\u200d", "\u2060", "\u00ad"}) + t[k:], needles: []string{t, t[:k], t[k:]}}
+	}},
+	{"fullwidth-token", func(g *gen) fake {
+		t := g.innerToken()
+		var b strings.Builder
+		for _, r := range t {
+			b.WriteRune(r + 0xFEE0) // ASCII ! to ~ have full-width forms at U+FF01..U+FF5E
+		}
+		return fake{family: "evasion", provider: "fullwidth", typ: "fullwidth-token", name: g.pick([]string{"TOKEN", "api_key"}),
+			value: b.String(), needles: []string{t, b.String()}}
+	}},
+
 	// ---- encoded runs ----
 	{"base64-encoded-token", func(g *gen) fake {
 		inner := g.innerToken()

@@ -177,14 +177,16 @@ func GenerateLabeled(seed uint64, i int) LabeledRecord {
 	name := corpusShapes[shape].name
 
 	// What to plant. Secrets cycle through the types by record index so
-	// every type is planted about equally often.
+	// every type is planted about equally often (secret j of record i is
+	// type i + j*(1+N/4): each j walks all N types, and the types of one
+	// record differ).
 	var items []item
 	nSecrets := []int{0, 1, 1, 1, 2, 2, 2, 3, 3, 4}[g.rng.IntN(10)]
 	if name == "image" {
 		nSecrets = 0
 	}
 	for j := range nSecrets {
-		k := fakeKinds[(i*4+j)%len(fakeKinds)]
+		k := fakeKinds[(i+j*(1+len(fakeKinds)/4))%len(fakeKinds)]
 		f := k.gen(g)
 		if f.jsonText && name != "json-config" && name != "api-response" {
 			name = "service-account-json"
@@ -786,6 +788,11 @@ func (g *gen) mirrorText(sc obj, labels []Label) (*text, []Label) {
 	for _, l := range labels {
 		m := l
 		m.Exact = escStyle(l.Exact, inner)
+		if l.Family == "evasion" && m.Exact != l.Exact {
+			// \u escapes of the invisible or full-width characters: the
+			// mirror holds printable escapes, not the evasion.
+			continue
+		}
 		m.Needles = nil
 		for _, n := range l.Needles {
 			e := escStyle(n, inner)
