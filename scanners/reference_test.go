@@ -161,7 +161,7 @@ func refForms() map[string][]refForm {
 				func(m string) (bool, ChecksumResult) { return refDigit.MatchString(m[5:]), ChecksumNone }),
 			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 		},
-		"pypi":         {refToken([]string{"pypi-ageichlwas5vcmc"}, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
+		"pypi":         {refToken([]string{"pypi-ageichlwas5vcmc", "pypi-agendgvzdc5wexbplm9yzw"}, `pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"digitalocean": {refToken([]string{"dop_v1_", "doo_v1_", "dor_v1_"}, `do[por]_v1_[a-f0-9]{64}`, `a-f0-9A-Za-z_`, `a-f0-9A-Za-z_`, nil)},
 		"shopify":      {refToken([]string{"shpat_", "shpca_", "shppa_", "shpss_"}, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil)},
 		"jwt": {refToken([]string{"eyj"}, `eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*`, `A-Za-z0-9_.-`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {

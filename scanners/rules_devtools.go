@@ -5,16 +5,18 @@ package scanners
 func devtoolsRules() []ruleDef {
 	hex := "0123456789abcdef"
 	b64u := base62Alphabet + "_-"
-	pypiPrefix := "pypi-AgEIcHlwaS5vcmc" // base64 of a macaroon for "pypi.org"
+	pypiPrefix := "pypi-AgEIcHlwaS5vcmc"            // base64 of a macaroon for "pypi.org"
+	testPypiPrefix := "pypi-AgENdGVzdC5weXBpLm9yZw" // the same for "test.pypi.org"
 	return []ruleDef{
 		{
 			id: "pypi", provider: "PyPI", kind: KindSecret, confidence: "high",
-			desc:  "PyPI upload token (pypi-AgEIcHlwaS5vcmc and 50+ base64url bytes)",
-			forms: []form{tokenSpec{prefixes: []string{pypiPrefix}, body: setB64URL, min: 50, max: 1000}.form()},
+			desc:  "PyPI and TestPyPI upload tokens (pypi-AgEIcHlwaS5vcmc or pypi-AgENdGVzdC5weXBpLm9yZw and 50-1000 base64url bytes)",
+			forms: []form{tokenSpec{prefixes: []string{pypiPrefix, testPypiPrefix}, body: setB64URL, min: 50, max: 1000}.form()},
 			tp: []string{
 				pypiPrefix + fakeChars(b64u, 160, 1),
 				"password = " + pypiPrefix + fakeChars(b64u, 70, 2),
 				"TWINE_PASSWORD='" + pypiPrefix + fakeChars(b64u, 200, 3) + "'",
+				"twine upload -r testpypi -p " + testPypiPrefix + fakeChars(b64u, 180, 7),
 			},
 			fp: []string{
 				pypiPrefix + fakeChars(b64u, 49, 4),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 )
 
 // Formats with inner structure: JSON Web Tokens and PEM private keys.
@@ -23,6 +24,23 @@ func structuredRules() []ruleDef {
 		return "-----BEGIN " + label + "-----\n" + body + "-----END " + label + "-----"
 	}
 	return []ruleDef{
+		{
+			id: "private-key-base64", provider: "generic", kind: KindSecret, confidence: "high",
+			desc: "Base64 of a PEM private key (LS0tLS1CRUdJTi…, as in kubeconfig client-key-data or a Kubernetes Secret), the whole base64 run " +
+				"(lines wrapped at 64 or 76 continue it); the decoded header must be a PRIVATE KEY label; longer than the window: fail closed",
+			forms: []form{pemBase64Form()},
+			tp: []string{
+				base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 10))),
+				"    client-key-data: " + base64.StdEncoding.EncodeToString([]byte(key("EC PRIVATE KEY", 11))) + "\n    token: x",
+				"tls.key: " + wrapB64(base64.StdEncoding.EncodeToString([]byte(key("PRIVATE KEY", 12))), 76) + "\nkind: Secret",
+			},
+			fp: []string{
+				"    client-certificate-data: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"+fakeChars(base62Alphabet, 64, 13)+"\n-----END CERTIFICATE-----")),
+				base64.StdEncoding.EncodeToString([]byte("-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 14) + "\n-----END PUBLIC KEY-----")),
+				"x" + base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 15))),
+				"LS0tLS1CRUdJTi",
+			},
+		},
 		{
 			id: "jwt", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "JSON Web Token (eyJ header . payload . signature, header decodes to a JSON object with \"alg\")",
@@ -49,6 +67,11 @@ func structuredRules() []ruleDef {
 				key("PGP PRIVATE KEY BLOCK", 20),
 				key("ENCRYPTED PRIVATE KEY", 30),
 				"-----BEGIN PRIVATE KEY-----\n" + fakeChars(base62Alphabet, 64, 40) + "\n(truncated)",
+				key("EC PRIVATE KEY", 41),
+				key("DSA PRIVATE KEY", 42),
+				// A service-account JSON file read as text: newlines are the
+				// two characters backslash and n.
+				`{"type": "service_account", "private_key": "` + strings.ReplaceAll(key("PRIVATE KEY", 43), "\n", `\n`) + `\n", "client_email": "x@p.iam.gserviceaccount.com"}`,
 			},
 			fp: []string{
 				"-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 50) + "\n-----END PUBLIC KEY-----",
@@ -56,7 +79,250 @@ func structuredRules() []ruleDef {
 				"the header -----BEGIN is followed by a label",
 			},
 		},
+		{
+			id: "putty-private-key", provider: "PuTTY", kind: KindSecret, confidence: "high",
+			desc:  "PuTTY private key file (PuTTY-User-Key-File-2 or -3 with Private-Lines within 8 KiB), from the header to the end of the Private-MAC value; without one, fail closed",
+			forms: []form{puttyForm()},
+			tp: []string{
+				ppk("2", "none", 1),
+				"cat ~/.ssh/id.ppk\n" + ppk("3", "aes256-cbc", 2) + "\n$ ",
+				ppk("3", "none", 3)[:300],
+			},
+			fp: []string{
+				"PuTTY-User-Key-File-2 is the format of .ppk files",
+				"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: x\nPublic-Lines: 2\n" + fakeChars(base62Alphabet, 64, 4),
+				"PuTTY-User-Key-File-4: ssh-rsa\nPrivate-Lines: 1\nAAAA",
+			},
+		},
+		{
+			id: "ssh2-private-key", provider: "generic", kind: KindSecret, confidence: "high",
+			desc:  "SSH2 (RFC 4716 style, ssh.com) private key block, BEGIN to END; without an END, fail closed",
+			forms: []form{ssh2Form()},
+			tp: []string{
+				ssh2Begin + "\nComment: \"rsa-key\"\n" + fakeChars(base62Alphabet+"+/", 64, 5) + "\n" + fakeChars(base62Alphabet+"+/", 64, 6) + "\n" + ssh2End,
+				"key:\n" + ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 7) + "\n" + ssh2End + "\nrest",
+				ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 8) + "\n(truncated)",
+			},
+			fp: []string{
+				"---- BEGIN SSH2 PUBLIC KEY ----\n" + fakeChars(base62Alphabet+"+/", 64, 9) + "\n---- END SSH2 PUBLIC KEY ----",
+				"---- begin ssh2 encrypted private key ---- (lower case is not the format)",
+				"----- BEGIN SSH2 ENCRYPTED PRIVATE KEY",
+			},
+		},
 	}
+}
+
+const (
+	ssh2Begin = "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"
+	ssh2End   = "---- END SSH2 ENCRYPTED PRIVATE KEY ----"
+	// pemAuxWindow bounds how far the PuTTY and SSH2 rules look for the end
+	// of a key (keys are a few KiB); beyond it they fail closed.
+	pemAuxWindow = 16 << 10
+	// puttyHeaderMax is how far from its header a PuTTY key must show
+	// Private-Lines.
+	puttyHeaderMax = 8 << 10
+)
+
+// ppk builds a PuTTY key file for the example tables.
+func ppk(version, enc string, seed uint32) string {
+	b := func(n int, s uint32) string { return fakeChars(base62Alphabet+"+/", n, s) }
+	return "PuTTY-User-Key-File-" + version + ": ssh-rsa\nEncryption: " + enc + "\nComment: rsa-key-20250101\nPublic-Lines: 2\n" +
+		b(64, seed) + "\n" + b(40, seed+1) + "\nPrivate-Lines: 3\n" + b(64, seed+2) + "\n" + b(64, seed+3) + "\n" + b(20, seed+4) +
+		"\nPrivate-MAC: " + fakeChars("0123456789abcdef", 64, seed+5)
+}
+
+// wrapB64 inserts a newline every n bytes.
+func wrapB64(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n])
+		b.WriteByte('\n')
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// failClosed is how the PuTTY, SSH2 and base64 key rules end when the end of
+// the key is not within win bytes of ks: the rest of the string when it ends
+// before win (or more bytes are needed to know), else an open match that
+// pemContinue extends.
+func failClosed(v *view, ks, win int) result {
+	d := v.data
+	if len(d) < win {
+		if !v.atEnd {
+			return result{status: resMore}
+		}
+		return result{status: resMatch, start: ks, end: len(d)}
+	}
+	return result{status: resOpen, start: ks, end: win}
+}
+
+// puttyForm: "PuTTY-User-Key-File-" (case-sensitive), '2' or '3', ':';
+// "Private-Lines:" must follow within puttyHeaderMax bytes of the header
+// start. The match runs to the end of the hex value after the first
+// "Private-MAC:" (and at most 8 blanks) within pemAuxWindow bytes; without
+// one, it fails closed (failClosed).
+func puttyForm() form {
+	return form{
+		keywords: []string{"putty-user-key-file-"},
+		back:     1,
+		ahead:    pemAuxWindow + 12 + 9 + 129,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			c := scanCursor{d: d}
+			if string(d[ks:ke]) != "PuTTY-User-Key-File-" {
+				return noMatch
+			}
+			if b := c.at(ke); b != '2' && b != '3' || c.at(ke+1) != ':' {
+				return c.done(v, noMatch)
+			}
+			hl := min(len(d), ks+puttyHeaderMax)
+			pl := bytes.Index(d[ke:hl], []byte("Private-Lines:"))
+			if pl < 0 {
+				if hl < ks+puttyHeaderMax && !v.atEnd {
+					return result{status: resMore}
+				}
+				return noMatch
+			}
+			from := ke + pl
+			win := ks + pemAuxWindow
+			if m := bytes.Index(d[from:min(len(d), win)], []byte("Private-MAC:")); m >= 0 {
+				i := c.run(from+m+12, setSpaceTab, 8)
+				e := c.run(i, setHexAny, 128)
+				if c.short && !v.atEnd {
+					return result{status: resMore}
+				}
+				return result{status: resMatch, start: ks, end: min(e, i+128)}
+			}
+			return failClosed(v, ks, win)
+		},
+	}
+}
+
+// ssh2Form: the SSH2 BEGIN line (case-sensitive) to the end of the first
+// SSH2 END line within pemAuxWindow bytes; without one, it fails closed.
+func ssh2Form() form {
+	return form{
+		keywords: []string{strings.ToLower(ssh2Begin)},
+		back:     1,
+		ahead:    pemAuxWindow + 1,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if string(d[ks:ke]) != ssh2Begin {
+				return noMatch
+			}
+			win := ks + pemAuxWindow
+			if m := bytes.Index(d[ke:min(len(d), win)], []byte(ssh2End)); m >= 0 {
+				return result{status: resMatch, start: ks, end: ke + m + len(ssh2End)}
+			}
+			return failClosed(v, ks, win)
+		},
+	}
+}
+
+// pemB64Prefix is the base64 of "-----BEGIN" at the start of a value.
+const pemB64Prefix = "LS0tLS1CRUdJTi"
+
+// pemBase64Form: "LS0tLS1CRUdJTi" (case-sensitive) not preceded by
+// [A-Za-z0-9+/], then a run of [A-Za-z0-9+/=]; a line of exactly 64 or 76
+// bytes followed by "\n" or "\r\n" and another base64 byte goes on into the
+// next line. The first 88 base64 bytes of the run (fewer, rounded down to a
+// multiple of 4, if it is shorter) must decode to "-----BEGIN " and a label
+// of at most 48 [A-Z0-9 ] ending in PRIVATE KEY or PRIVATE KEY BLOCK,
+// followed by "-----". The match is the run; if it reaches pemWindow bytes
+// it fails closed.
+func pemBase64Form() form {
+	return form{
+		keywords:  []string{strings.ToLower(pemB64Prefix)},
+		back:      1,
+		ahead:     pemWindow + 1,
+		notBefore: setBase64,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if string(d[ks:ke]) != pemB64Prefix || ks > 0 && setBase64[d[ks-1]] {
+				return noMatch
+			}
+			win := ks + pemWindow
+			var hdr [88]byte
+			nh := 0
+			i, line := ks, ks
+			for {
+				for i < len(d) && i < win && setBase64Pad[d[i]] {
+					if nh < len(hdr) {
+						hdr[nh] = d[i]
+						nh++
+					}
+					i++
+				}
+				if i >= win {
+					break
+				}
+				if i >= len(d) {
+					if !v.atEnd {
+						return result{status: resMore}
+					}
+					break
+				}
+				n := i - line
+				j := i
+				if d[j] == '\r' {
+					j++
+				}
+				if n != 64 && n != 76 || j >= len(d) && !v.atEnd {
+					if n == 64 || n == 76 {
+						return result{status: resMore}
+					}
+					break
+				}
+				if j >= len(d) || d[j] != '\n' || j+1 >= win {
+					break
+				}
+				if j+1 >= len(d) {
+					if !v.atEnd {
+						return result{status: resMore}
+					}
+					break
+				}
+				if !setBase64Pad[d[j+1]] {
+					break
+				}
+				i, line = j+1, j+1
+			}
+			if !pemB64HeaderOK(hdr[:nh&^3]) {
+				return noMatch
+			}
+			if i >= win {
+				return result{status: resOpen, start: ks, end: win}
+			}
+			return result{status: resMatch, start: ks, end: i}
+		},
+	}
+}
+
+// pemB64HeaderOK decodes the start of a base64 PEM and checks its label.
+func pemB64HeaderOK(b []byte) bool {
+	var out [66]byte
+	n, err := base64.StdEncoding.Decode(out[:], b)
+	if err != nil {
+		return false
+	}
+	h := out[:n]
+	if !bytes.HasPrefix(h, []byte("-----BEGIN ")) {
+		return false
+	}
+	h = h[11:]
+	k := bytes.Index(h, []byte("-----"))
+	if k < 0 || k > 48 {
+		return false
+	}
+	for _, c := range h[:k] {
+		if !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == ' ') {
+			return false
+		}
+	}
+	l := bytes.TrimRight(h[:k], " ")
+	return bytes.HasSuffix(l, []byte("PRIVATE KEY")) || bytes.HasSuffix(l, []byte("PRIVATE KEY BLOCK"))
 }
 
 var setB64URL = makeSet("A-Za-z0-9_-")
@@ -209,9 +475,10 @@ func pemForm() form {
 	}
 }
 
-// setPEMBody is what pemContinue keeps redacting after the window: base64
-// and whitespace.
-var setPEMBody = makeSet("A-Za-z0-9+/=\t\n\f\r ")
+// setPEMBody is what pemContinue keeps redacting after the window: base64,
+// whitespace and backslash (a key inside JSON text, where a newline is the
+// two characters backslash and n, and '/' may be escaped as backslash '/').
+var setPEMBody = makeSet("A-Za-z0-9+/=\t\n\f\r \\")
 
 // pemContinue extends an open private-key match over d[i:]: it consumes
 // base64 and whitespace bytes; at "-----END" it consumes the marker and its
