@@ -181,7 +181,7 @@ func refCloud() map[string][]refForm {
 		})},
 		"azure-storage-account-key": {refTok([]string{"accountkey="}, `(?i:AccountKey=)`+b64+`{86}==`, b64Class, nil)},
 		"azure-shared-access-key":   {refTok([]string{"sharedaccesskey="}, `(?i:SharedAccessKey=)`+b64+`{43}=`, b64Class, nil)},
-		"azure-sas-token":           {{keywords: []string{"sig="}, at: refSAS}},
+		"azure-sas-token":           {{keywords: []string{"sv=", "SharedAccessSignature sr="}, atKw: refSAS}},
 		"azure-ad-client-secret":    {{keywords: []string{"q~"}, at: refAzureAD}},
 		"cloudflare-origin-ca-key":  {refTok([]string{"v1.0-"}, `v1\.0-[0-9a-f]{24}-[0-9a-f]{146}`, refWD, nil)},
 		"alibaba-access-key-id":     {refTok([]string{"ltai"}, `LTAI[A-Za-z0-9]{12,20}`, refW, refBody(4, 2))},
@@ -195,40 +195,34 @@ func refCloud() map[string][]refForm {
 }
 
 var (
-	refSASValue  = regexp.MustCompile(`^[A-Za-z0-9%+/=]*`)
-	refSASSig    = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
-	refSASBefore = regexp.MustCompile(`(?:^|[?&;=])(?:sv|skn)=`)
-	refSASAfter  = regexp.MustCompile(`[?&;=](?:sv|skn)=`)
-	refQueryByte = regexp.MustCompile(`^[A-Za-z0-9._~:/?#@!$&()*+,;=%\[\]-]$`)
+	refSASValue = regexp.MustCompile(`^[A-Za-z0-9%+/=]*`)
+	refSASSig   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
+	refSASQuery = regexp.MustCompile(`^[A-Za-z0-9._~:/?@!$&()*+,;=%\[\]-]*`)
+	refSASName  = regexp.MustCompile(`^[A-Za-z0-9_.~%-]$`)
 )
 
 // refSAS mirrors azureSASForm with url.PathUnescape and regexps.
-func refSAS(s string, p int) (int, int, ChecksumResult, bool) {
-	if s[p:p+4] != "sig=" || p == 0 || s[p-1] != '?' && s[p-1] != '&' {
+func refSAS(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
+	if kwLen == 3 && (s[p:p+3] != "sv=" || p > 0 && refSASName.MatchString(s[p-1:p])) {
 		return 0, 0, 0, false
 	}
-	a := p + 4
+	q := refSASQuery.FindString(s[p+kwLen:])
+	if len(q) > 512 {
+		q = q[:512]
+	}
+	j := strings.Index(q, "&sig=")
+	if j < 0 {
+		return 0, 0, 0, false
+	}
+	a := p + kwLen + j + 5
 	val := refSASValue.FindString(s[a:])
 	if len(val) > 200 {
 		return 0, 0, 0, false
 	}
-	dec, err := url.PathUnescape(val)
-	if err != nil || !refSASSig.MatchString(dec) {
+	if dec, err := url.PathUnescape(val); err != nil || !refSASSig.MatchString(dec) {
 		return 0, 0, 0, false
 	}
-	e := a + len(val)
-	lo := p
-	for lo > 0 && p-lo < 255 && refQueryByte.MatchString(s[lo-1:lo]) {
-		lo--
-	}
-	hi := e
-	for hi < len(s) && hi-e < 255 && refQueryByte.MatchString(s[hi:hi+1]) {
-		hi++
-	}
-	if !refSASBefore.MatchString(s[lo:p]) && !refSASAfter.MatchString(s[e:hi]) {
-		return 0, 0, 0, false
-	}
-	return a, e, ChecksumNone, true
+	return a, a + len(val), ChecksumNone, true
 }
 
 var (

@@ -197,13 +197,13 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				strictForm(tokenSpec{
 					prefixes: []string{"ABSK"}, body: setBase64Pad, min: 99, max: 419,
 					validate: func(b []byte) (bool, ChecksumResult) {
-						return sasHasPrefix(b, bedrock[4:]) && paddedBase64(b), ChecksumNone
+						return bodyHasPrefix(b, bedrock[4:]) && paddedBase64(b), ChecksumNone
 					},
 				}),
 				strictForm(tokenSpec{
 					prefixes: []string{"bedrock-api-key-"}, body: setBase64Pad, min: 128, max: 8220, notBefore: setWordDash,
 					validate: func(b []byte) (bool, ChecksumResult) {
-						return sasHasPrefix(b, bedrockShort[16:]) && paddedBase64(b), ChecksumNone
+						return bodyHasPrefix(b, bedrockShort[16:]) && paddedBase64(b), ChecksumNone
 					},
 				}),
 			},
@@ -288,6 +288,7 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				"https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=" + fakeChars(b64, 40, 5),
 				"?sv=2022-11-02&sig=" + sig(6)[:40] + "%3D%3D",
 				"msig=" + sig(7) + "&sv=1",
+				"csv=a.csv&sig=" + sig(8),
 			}),
 		provRule("azure-ad-client-secret", "Microsoft Azure", "high", "Microsoft Entra ID (Azure AD) application client secret (3 chars, a digit, Q~, 31-34 chars)",
 			[]form{azureADSecretForm()},
@@ -389,59 +390,66 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 	}
 }
 
-// Azure SAS limits: the longest sig= value looked at, and how far around it
-// (within the same query) the sv= or skn= parameter is looked for.
+// Azure SAS limits: how far after sv= (or "SharedAccessSignature sr=") the
+// &sig= parameter is looked for, and the longest sig= value looked at.
 const (
+	sasMaxQuery = 512
 	sasMaxValue = 200
-	sasContext  = 255
 )
 
 var (
-	setSASValue = makeSet("A-Za-z0-9%+/=")
-	setURLQuery = makeSet("A-Za-z0-9._~:/?#@!$&()*+,;=%[]-")
+	setSASValue  = makeSet("A-Za-z0-9%+/=")
+	setURLQuery  = makeSet("A-Za-z0-9._~:/?@!$&()*+,;=%[]-")
+	setSASNameIn = makeSet("A-Za-z0-9_.~%-")
 )
 
-// azureSASForm: "sig=" right after '?' or '&'; its value, the run of
-// [A-Za-z0-9%+/=] after it (at most sasMaxValue bytes), percent-decodes to 43
-// base64 bytes and '=' (an HMAC-SHA256). Within the run of URL bytes around it
-// (at most sasContext bytes before "sig=" and after the value) a parameter
-// sv= or skn= starts at the beginning of that run or after one of ?&;=. The
-// match is the value.
+// azureSASForm: a SAS query starts at a parameter sv= (not preceded by a byte
+// of a parameter name, [A-Za-z0-9_.~%-]) or at "SharedAccessSignature sr="
+// (Service Bus, Event Hubs). Within the run of URL query bytes that follows
+// it, at most sasMaxQuery bytes, the first "&sig=" is the signature; its
+// value, the run of [A-Za-z0-9%+/=] after it (at most sasMaxValue bytes),
+// must percent-decode to 43 base64 bytes and '=' (an HMAC-SHA256). The match
+// is the value. A signature placed before sv= is not seen.
 func azureSASForm() form {
+	const kwSB = "sharedaccesssignature sr="
 	return form{
-		keywords: []string{"sig="},
-		back:     sasContext + 1,
-		ahead:    len("sig=") + sasMaxValue + 1 + sasContext + 1,
+		keywords:  []string{"sv=", kwSB},
+		back:      1,
+		ahead:     len(kwSB) + sasMaxQuery + sasMaxValue + 2,
+		notBefore: nil, // "sv=" and kwSB differ: checked below
 		check: func(v *view, ks, ke int) result {
 			d := v.data
-			if string(d[ks:ke]) != "sig=" || ks == 0 || d[ks-1] != '?' && d[ks-1] != '&' {
+			if ke-ks == 3 && (string(d[ks:ke]) != "sv=" || ks > 0 && setSASNameIn[d[ks-1]]) {
 				return noMatch
 			}
 			i := ke
-			for i < len(d) && i-ke <= sasMaxValue && setSASValue[d[i]] {
+			for i < len(d) && i-ke < sasMaxQuery && setURLQuery[d[i]] {
 				i++
 			}
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i-ke > sasMaxValue || !sasSignature(d[ke:i]) {
+			j := ke
+			for ; j+5 <= i; j++ {
+				if string(d[j:j+5]) == "&sig=" {
+					break
+				}
+			}
+			if j+5 > i {
 				return noMatch
 			}
-			lo := ks
-			for lo > 0 && ks-lo < sasContext && setURLQuery[d[lo-1]] {
-				lo--
+			a := j + 5
+			e := a
+			for e < len(d) && e-a <= sasMaxValue && setSASValue[d[e]] {
+				e++
 			}
-			hi := i
-			for hi < len(d) && hi-i < sasContext && setURLQuery[d[hi]] {
-				hi++
-			}
-			if v.more(hi) {
+			if v.more(e) {
 				return result{status: resMore}
 			}
-			if !sasParam(d[lo:ks], true) && !sasParam(d[i:hi], false) {
+			if e-a > sasMaxValue || !sasSignature(d[a:e]) {
 				return noMatch
 			}
-			return result{status: resMatch, start: ke, end: i}
+			return result{status: resMatch, start: a, end: e}
 		},
 	}
 }
@@ -481,22 +489,6 @@ func sasUnhex(c byte) byte {
 	}
 	return c - 'a' + 10
 }
-
-// sasParam reports whether q holds "sv=" or "skn=" at its start (when
-// atStart) or right after one of ?&;=.
-func sasParam(q []byte, atStart bool) bool {
-	for i := range q {
-		if i == 0 && !atStart || i > 0 && !strings.ContainsRune("?&;=", rune(q[i-1])) {
-			continue
-		}
-		if sasHasPrefix(q[i:], "sv=") || sasHasPrefix(q[i:], "skn=") {
-			return true
-		}
-	}
-	return false
-}
-
-func sasHasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
 
 var (
 	setADHead = makeSet("A-Za-z0-9_~.")
@@ -542,3 +534,6 @@ func azureADSecretForm() form {
 		},
 	}
 }
+
+// bodyHasPrefix reports whether b starts with p.
+func bodyHasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
