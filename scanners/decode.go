@@ -2,6 +2,7 @@ package scanners
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"unicode/utf8"
 )
@@ -154,9 +155,26 @@ var runWord = func() (t [256]uint8) {
 
 // fullWord reports whether all 8 bytes of w belong to runs.
 func fullWord(w []byte) bool {
-	_ = w[7]
+	x := binary.LittleEndian.Uint64(w)
 	t := &runWord
-	return t[w[0]]&t[w[1]]&t[w[2]]&t[w[3]]&t[w[4]]&t[w[5]]&t[w[6]]&t[w[7]] != 0
+	return t[byte(x)]&t[byte(x>>8)]&t[byte(x>>16)]&t[byte(x>>24)]&t[byte(x>>32)]&t[byte(x>>40)]&t[byte(x>>48)]&t[byte(x>>56)] != 0
+}
+
+// runBodyWord[b] is 1 for a body byte of a run, else 0.
+var runBodyWord = func() (t [256]uint8) {
+	for c := range t {
+		if setRunBody[c] {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// bodyWord reports whether all 8 bytes of w are body bytes of a run.
+func bodyWord(w []byte) bool {
+	x := binary.LittleEndian.Uint64(w)
+	t := &runBodyWord
+	return t[byte(x)]&t[byte(x>>8)]&t[byte(x>>16)]&t[byte(x>>24)]&t[byte(x>>32)]&t[byte(x>>40)]&t[byte(x>>48)]&t[byte(x>>56)] != 0
 }
 
 // runBytes runs the exact run state machine over src[p:] and returns where
@@ -178,6 +196,9 @@ func (r *Redactor) runBytes(src []byte, base int64, p, stop int) int {
 			k++
 		}
 		if r.rpad == 0 {
+			for k+8 <= n && bodyWord(src[k:]) {
+				k += 8
+			}
 			for k < n && setRunBody[src[k]] {
 				k++
 			}
@@ -216,11 +237,8 @@ func (r *Redactor) closeRun(end int64) {
 	}
 	run := r.window(start, end)
 	dec, enc := decodeRun(run, r.dec[:0])
-	if enc == EncodingNone {
-		return
-	}
 	r.dec = dec[:0]
-	if !printable(dec) {
+	if enc == EncodingNone || !printable(dec) {
 		return
 	}
 	if r.inner == nil {
@@ -239,20 +257,11 @@ func (r *Redactor) closeRun(end int64) {
 // decodeRun decodes a run (see the file comment) appending to dst; enc is
 // EncodingNone when the run is not decodable.
 func decodeRun(run, dst []byte) ([]byte, Encoding) {
-	pct, allHex, std, url := false, true, false, false
+	var flags uint8
 	for _, c := range run {
-		switch {
-		case c == '%':
-			pct = true
-		case c == '+' || c == '/':
-			std = true
-		case c == '-' || c == '_':
-			url = true
-		}
-		if !setHex[c] {
-			allHex = false
-		}
+		flags |= runFlags[c]
 	}
+	pct, allHex, std, url := flags&flagPct != 0, flags&flagNotHex == 0, flags&flagStd != 0, flags&flagURL != 0
 	switch {
 	case pct:
 		for i := 0; i < len(run); i++ {
@@ -270,6 +279,12 @@ func decodeRun(run, dst []byte) ([]byte, Encoding) {
 	case allHex:
 		if len(run)%2 != 0 || len(run) < 32 {
 			break
+		}
+		// Most hex runs are hashes and ids: their first bytes already
+		// show they are not text.
+		var head [16]byte
+		if _, err := hex.Decode(head[:], run[:32]); err != nil || hasControl(head[:]) {
+			return dst, EncodingNone
 		}
 		n := len(run) / 2
 		dst = grow(dst, n)
@@ -290,6 +305,13 @@ func decodeRun(run, dst []byte) ([]byte, Encoding) {
 		enc, e = base64.RawURLEncoding, EncodingBase64URL
 	}
 	if len(body)%4 == 1 {
+		return dst, EncodingNone
+	}
+	// Most base64 runs are binary (images, keys, ids): the first 24
+	// decoded bytes already show it.
+	var head [24]byte
+	hn := min(len(body), 32) &^ 3 // whole quanta decode alone
+	if m, err := enc.Decode(head[:], body[:hn]); err != nil || hasControl(head[:m]) {
 		return dst, EncodingNone
 	}
 	n := enc.DecodedLen(len(body))
@@ -319,6 +341,41 @@ func unhex(c byte) byte {
 		return c - 'a' + 10
 	}
 	return c - 'A' + 10
+}
+
+// Flags of run bytes for decodeRun.
+const (
+	flagPct = 1 << iota
+	flagStd
+	flagURL
+	flagNotHex
+)
+
+var runFlags = func() (t [256]uint8) {
+	for c := range t {
+		if !setHex[c] {
+			t[c] |= flagNotHex
+		}
+		switch c {
+		case '%':
+			t[c] |= flagPct
+		case '+', '/':
+			t[c] |= flagStd
+		case '-', '_':
+			t[c] |= flagURL
+		}
+	}
+	return t
+}()
+
+// hasControl reports a byte that printable rejects whatever follows.
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }
 
 // printable: valid UTF-8 without control characters besides \t \n \r.

@@ -198,3 +198,37 @@ func FuzzRedactorDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeRunShapes: decodeRun on runs at the edges of each encoding.
+func TestDecodeRunShapes(t *testing.T) {
+	text := "user=admin password=" + strings.Repeat("k", 20)
+	for _, tt := range []struct {
+		run  string
+		want string
+		enc  Encoding
+	}{
+		{b64std(text[:24]), text[:24], EncodingBase64},                   // 32 bytes, no padding
+		{b64std(text[:23]), text[:23], EncodingBase64},                   // 30 + "=="
+		{b64std(text[:22]), text[:22], EncodingBase64},                   // 30 + "=="
+		{b64url("a?>" + text), "a?>" + text, EncodingBase64URL},          // URL alphabet
+		{hexOf(text[:16]), text[:16], EncodingHex},                       // shortest hex
+		{strings.ToUpper(hexOf(text[:16])), text[:16], EncodingHex},      // upper case
+		{pctAll(text[:12]), text[:12], EncodingPercent},                  // percent
+		{hexOf(text[:16]) + "0", "", EncodingNone},                       // odd hex: base64 of 33 bytes (33 % 4 == 1)
+		{"%4" + pctAll(text[:12]), "", EncodingNone},                     // broken escape
+		{b64std(text)[:20] + "-+" + b64std(text)[20:], "", EncodingNone}, // both alphabets
+		{b64std("\x00\x01" + text), "", EncodingNone},                    // binary head
+	} {
+		got, enc := decodeRun([]byte(tt.run), nil)
+		if enc == EncodingNone {
+			got = nil
+		}
+		if enc != tt.enc || string(got) != tt.want {
+			t.Errorf("decodeRun(%q) = %q, %v; want %q, %v", tt.run, got, enc, tt.want, tt.enc)
+		}
+		d, e, ok := refDecode(tt.run)
+		if ok && printable([]byte(d)) != (tt.enc != EncodingNone) && tt.enc != EncodingNone {
+			t.Errorf("reference disagrees on %q: %q %v", tt.run, d, e)
+		}
+	}
+}

@@ -20,3 +20,5 @@
 // and a keyed fingerprint (HMAC-SHA256) of the matched bytes; never the
 // matched bytes themselves.
 package scanners
+
+//go:generate sh -c "go run ./internal/rulesdoc > ../docs/rules.md"
