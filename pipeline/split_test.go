@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bench"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
 // This file proves that a pass does not depend on how its input is split:
@@ -52,6 +53,7 @@ func testPolicy(name policyName, chunk int) *pipeline.Policy {
 		p.Limits = map[string]int64{
 			"text-chars": 100, "string-chars": 40, "array-items": 4, "object-entries": 6,
 			"key-chars": 24, "depth": 8, "nodes": 300, "binary-bytes": 64, "meta-bytes": 512,
+			"structured-bytes": 256,
 		}
 		p.Actions.Structured = pipeline.ActionTruncate
 	case polReject:
@@ -143,6 +145,22 @@ type splitCase struct {
 	cancel bool          // run with a canceled context
 	readEr bool          // the reader fails after the input instead of EOF
 	anyEnd bool          // any outcome is fine (generated inputs under small bounds)
+	schema string        // the tool's outputSchema, if any
+}
+
+var compiledSchemas = map[string]*schema.Schema{}
+
+// compiledSchema compiles a schema of the tables once.
+func compiledSchema(raw string) *schema.Schema {
+	if s := compiledSchemas[raw]; s != nil {
+		return s
+	}
+	s, err := schema.Compile([]byte(raw), schema.Limits{})
+	if err != nil {
+		panic("a schema of the tables does not compile: " + err.Error())
+	}
+	compiledSchemas[raw] = s
+	return s
 }
 
 func (c splitCase) info() pipeline.MessageInfo {
@@ -150,7 +168,11 @@ func (c splitCase) info() pipeline.MessageInfo {
 	if k == "" {
 		k = pipeline.KindToolResult
 	}
-	return pipeline.MessageInfo{Kind: k, Tool: "split-test", Server: "srv", Tenant: "t1", RequestID: "r-1"}
+	info := pipeline.MessageInfo{Kind: k, Tool: "split-test", Server: "srv", Tenant: "t1", RequestID: "r-1"}
+	if c.schema != "" {
+		info.OutputSchema = compiledSchema(c.schema)
+	}
+	return info
 }
 
 func (c splitCase) policy() policyName {
@@ -279,7 +301,40 @@ func edgeCases() []splitCase {
 		{name: named("read-error"), in: tr("abc"), readEr: true, code: pipeline.CodeInternal, reason: "read-error"},
 		{name: named("error-other-kind"), in: []byte(`{"a":`), kind: pipeline.KindPromptResult, code: pipeline.CodeInvalidJSON},
 	}
-	return cases
+	return append(cases, structuredCases()...)
+}
+
+// Schemas of the structured cases.
+const (
+	splitWeather = `{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}`
+	splitID      = `{"type":"object","properties":{"id":{"type":"string","pattern":"^[A-Za-z0-9_]+$"}},"required":["id"]}`
+	splitUsers   = `{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"}},"required":["id"]}}`
+)
+
+// structuredCases cover the outputSchema path (held members, raw capture
+// across reads, mirror texts collected across decode batches) and tool
+// errors.
+func structuredCases() []splitCase {
+	secret := func(name string) string { s, _, _ := bench.Secret(name, 42); return s }
+	weather := `{"temperature":22.5,"conditions":"Partly cloudy é​","humidity":65}`
+	mirror := esc(`{"temperature": 22.5, "conditions": "Partly cloudy é​", "humidity": 65}`)
+	long := strings.Repeat("cloudy é ", 5000) // 50 KiB: more than one decode batch
+	return []splitCase{
+		{name: named("schema-mirror-first"), schema: splitWeather, in: []byte(`{"content":[{"type":"text","text":"` + mirror + `"}],"structuredContent":` + weather + `}`)},
+		{name: named("schema-content-after"), schema: splitWeather, in: []byte(`{"structuredContent":` + weather + `,"content":[{"type":"text","text":"summary"},{"type":"text","text":"` + mirror + `","_meta":{"k":1}}],"_meta":{"m":2}}`)},
+		{name: named("schema-projection"), schema: splitWeather, in: []byte(`{"content":[{"type":"text","text":"` + esc(`{"temperature":1,"conditions":"c","humidity":2,"host":"db-7"}`) + `"}],"structuredContent":{"temperature":1,"conditions":"c","humidity":2,"host":"db-7","nested":{"x":[1,2]}}}`)},
+		{name: named("schema-big-mirror"), schema: splitWeather, pol: polBig, in: []byte(`{"content":[{"type":"text","text":"` + esc(`{"temperature":1,"conditions":"`+long+`","humidity":2}`) + `"}],"structuredContent":{"temperature":1,"conditions":"` + long + `","humidity":2}}`)},
+		{name: named("schema-array"), schema: splitUsers, in: []byte(`{"content":[{"type":"text","text":"2 users"}],"structuredContent":[{"id":"1","name":"` + esc(secret("github-pat")) + `"},{"id":"2","name":"<system>b</system>"}]}`)},
+		{name: named("schema-envelope"), schema: splitWeather, in: []byte(`{"jsonrpc":"2.0","id":"s1","result":{"structuredContent":` + weather + `,"content":[{"type":"text","text":"` + mirror + `"}]}}`)},
+		{name: named("schema-mismatch"), schema: splitWeather, in: []byte(`{"content":[],"structuredContent":{"temperature":22.5,"conditions":"x","humidity":"high"}}`), code: pipeline.CodeSchemaMismatch, reason: "type"},
+		{name: named("schema-after-redaction"), schema: splitID, in: []byte(`{"content":[],"structuredContent":{"id":"` + strings.SplitN(secret("github-pat"), "=", 2)[1] + `"}}`), code: pipeline.CodeSchemaMismatchAfterRedaction, reason: "pattern"},
+		{name: named("schema-missing"), schema: splitWeather, in: []byte(`{"content":[{"type":"text","text":"22.5"}],"isError":false}`), code: pipeline.CodeSchemaMismatch, reason: "structured-content-missing"},
+		{name: named("schema-structured-bytes"), schema: splitWeather, pol: polSmall, in: []byte(`{"content":[],"structuredContent":{"temperature":1,"conditions":"` + strings.Repeat("c ", 200) + `","humidity":2}}`), code: pipeline.CodeBoundExceeded, reason: "structured-bytes"},
+		{name: named("schema-invalid-raw"), schema: splitWeather, in: []byte("{\"content\":[],\"structuredContent\":{\"temperature\":1,\"conditions\":\"\xff\",\"humidity\":2}}"), code: pipeline.CodeSchemaMismatch, reason: "structured-content-invalid"},
+		{name: named("tool-error-stack"), in: []byte(`{"content":[{"type":"text","text":"` + esc("E_DB: Traceback (most recent call last):\n  File \"/srv/x.py\", line 3\nSQLSTATE 42P01 token="+secret("github-pat")) + `"}],"structuredContent":{"code":"E_DB"},"isError":true}`), code: pipeline.CodeToolError},
+		{name: named("tool-error-schema"), schema: splitWeather, in: []byte(`{"isError":true,"content":[{"type":"text","text":"NOT_FOUND: no city"}]}`), code: pipeline.CodeToolError},
+		{name: named("tool-error-envelope"), in: []byte(`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"at f (/a/b.js:1:2)"}],"isError":true}}`), code: pipeline.CodeToolError},
+	}
 }
 
 // generatedCases are documents of every shape with everything planted.
@@ -375,6 +430,10 @@ func checkExpectation(c splitCase, out []byte, ev *pipeline.Evidence) string {
 	case c.code == "":
 		if ev.Outcome == pipeline.OutcomeRejected || ev.Outcome == pipeline.OutcomeTruncated {
 			return fmt.Sprintf("outcome %s (%s %s), want success", ev.Outcome, ev.Code, ev.Reason)
+		}
+	case c.code == pipeline.CodeToolError:
+		if ev.Outcome != pipeline.OutcomeSanitized || ev.Code != c.code || ev.ToolError == nil {
+			return fmt.Sprintf("outcome %s code %s (%s), want a rewritten tool error", ev.Outcome, ev.Code, ev.Reason)
 		}
 	case c.code == pipeline.CodeOutputTruncated:
 		if ev.Outcome != pipeline.OutcomeTruncated || ev.Code != c.code {
