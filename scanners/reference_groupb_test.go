@@ -3,8 +3,10 @@ package scanners
 import (
 	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
+	"testing"
 )
 
 // Reference forms of the messaging, registry, database, observability,
@@ -137,6 +139,21 @@ func refOpenTailB(s string, win int) int {
 		return e
 	}
 	return i
+}
+
+// refDSN parses a Sentry DSN at a (see dsnParse).
+func refDSN(s string, a int) (int, bool) {
+	m := regexp.MustCompile(`^(?i:https?)://[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/([A-Za-z0-9_./-]{0,128})`).FindStringSubmatchIndex(s[a:])
+	if m == nil {
+		return 0, false
+	}
+	e := a + m[1]
+	path := s[a+m[2] : e]
+	last := path[strings.LastIndex(path, "/")+1:]
+	if e < len(s) && regexp.MustCompile(`^[A-Za-z0-9_./-]$`).MatchString(s[e:e+1]) || !regexp.MustCompile(`^[0-9]+$`).MatchString(last) {
+		return 0, false
+	}
+	return e, true
 }
 
 func refBech32OKB(data string) bool {
@@ -376,22 +393,37 @@ func refFormsGroupB() map[string][]refForm {
 			}
 			return p - 36, p + 4, ChecksumNone, true
 		}}},
-		"sentry-dsn": {{keywords: []string{"https://", "http://"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
-			if p > 0 && regexp.MustCompile(`^[A-Za-z0-9_+.-]$`).MatchString(s[p-1:p]) {
+		"sentry-dsn": {
+			{keywords: []string{"dsn"}, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
+				if p > 0 && refAlnumByteB.MatchString(s[p-1:p]) {
+					return 0, 0, 0, false
+				}
+				m := regexp.MustCompile("^[A-Za-z0-9_.-]{0,8}([\\t \"'`:=>\\\\]{1,8})(?i:http)").FindStringSubmatchIndex(s[p+kwLen:])
+				if m == nil || !strings.ContainsAny(s[p+kwLen+m[2]:p+kwLen+m[3]], ":=>") {
+					return 0, 0, 0, false
+				}
+				a := p + kwLen + m[3]
+				if e, ok := refDSN(s, a); ok {
+					return a, e, ChecksumNone, true
+				}
 				return 0, 0, 0, false
-			}
-			m := regexp.MustCompile(`^(?i:https?)://[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/([A-Za-z0-9_./-]{0,128})`).FindStringSubmatchIndex(s[p:])
-			if m == nil {
+			}},
+			{keywords: []string{"sentry.io/"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+				lo := max(0, p-139)
+				m := regexp.MustCompile(`(?i:https?)://[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{0,64}$`).FindStringIndex(s[lo:p])
+				if m == nil {
+					return 0, 0, 0, false
+				}
+				a := lo + m[0]
+				if a > 0 && regexp.MustCompile(`^[A-Za-z0-9_+.-]$`).MatchString(s[a-1:a]) {
+					return 0, 0, 0, false
+				}
+				if e, ok := refDSN(s, a); ok && e >= p+len("sentry.io/") {
+					return a, e, ChecksumNone, true
+				}
 				return 0, 0, 0, false
-			}
-			e := p + m[1]
-			path := s[p+m[2] : e]
-			last := path[strings.LastIndex(path, "/")+1:]
-			if e < len(s) && regexp.MustCompile(`^[A-Za-z0-9_./-]$`).MatchString(s[e:e+1]) || !regexp.MustCompile(`^[0-9]+$`).MatchString(last) {
-				return 0, 0, 0, false
-			}
-			return p, e, ChecksumNone, true
-		}}},
+			}},
+		},
 		"sentry-org-token": tok([]string{"sntrys_eyj"}, `sntrys_eyJ[A-Za-z0-9+/=_]{60,1000}`, `A-Za-z0-9+/_`, `A-Za-z0-9+/=_`, refBodyB(7, func(b string) bool {
 			k := strings.LastIndex(b, "_")
 			if !regexp.MustCompile(`^[A-Za-z0-9+/]{43}$`).MatchString(b[k+1:]) || strings.Contains(b[:k], "_") || !refPadEndB(b[:k]) {
@@ -508,5 +540,132 @@ func refFormsGroupB() map[string][]refForm {
 			}
 			return p, e, ChecksumNone, true
 		}}},
+	}
+}
+
+// groupBRules lists the rules of this family group.
+func groupBRules() map[string]bool {
+	ours := map[string]bool{}
+	for _, group := range [][]ruleDef{messagingRules(), registryRules(), databaseRules(), observabilityRules(), identityRules(), structuredRules()} {
+		for _, r := range group {
+			ours[r.id] = true
+		}
+	}
+	return ours
+}
+
+// TestGroupBDecoys: identifiers, hashes, encoded blobs, URLs without
+// credentials, placeholders and words that look like the group B formats
+// survive them.
+func TestGroupBDecoys(t *testing.T) {
+	ours := groupBRules()
+	rng := rand.New(rand.NewPCG(11, 5))
+	pick := func(alphabet string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	const hexLower, digits, lower = "0123456789abcdef", "0123456789", "abcdefghijklmnopqrstuvwxyz"
+	b64 := base62Alphabet + "+/"
+	var decoys []string
+	for i := 0; i < 400; i++ {
+		u := pick(hexLower, 8) + "-" + pick(hexLower, 4) + "-4" + pick(hexLower, 3) + "-a" + pick(hexLower, 3) + "-" + pick(hexLower, 12)
+		decoys = append(decoys,
+			u, strings.ToUpper(u), "request_id="+u, "postmark_message_id: "+u, "X-Request-Id: "+u,
+			pick(hexLower, 32), pick(hexLower, 40), pick(hexLower, 64), "md5="+pick(hexLower, 32), "commit "+pick(hexLower, 40),
+			"cache-key-"+pick(hexLower, 32), pick(hexLower, 32)+"-user", "DD_TRACE_ID="+pick(digits, 19),
+			"task-runner-"+pick(digits, 3), "SKU-"+pick(digits, 6), "sk"+pick(hexLower, 32), "Task"+pick(hexLower, 32),
+			"precious "+pick(base62Alphabet, 32), "social"+pick(base62Alphabet, 32), "boy2"+pick(lower, 43),
+			pick(digits, 10)+":"+pick(digits, 2)+":"+pick(digits, 2), "at 12:AA"+pick(base62Alphabet, 33),
+			"hvs.setting_"+pick(lower, 20), "glc_"+pick(lower, 10), "oauth: "+pick(lower, 30), "A3-"+pick(lower, 30),
+			"redis://cache-"+pick(lower, 5)+":6379/0", "postgres://"+pick(lower, 6)+".internal:5432/app?sslmode=require",
+			"mongodb://mongo:27017/"+pick(lower, 6)+"?authSource=admin", "mysql://root@localhost/"+pick(lower, 5),
+			"amqp://rabbit:5672/"+pick(lower, 4), "https://"+pick(hexLower, 32)+".cdn.example.com/asset.js",
+			"https://user@"+pick(lower, 8)+".example.com/", "postgres://app:${DB_PASSWORD}@db/app", "mysql://u:<password>@h/db",
+			"Server=sql;Database="+pick(lower, 6)+";Integrated Security=SSPI;", "jdbc:oracle:thin:@//ora:1521/"+pick(lower, 4),
+			"\"author\": \""+pick(lower, 12)+"\"", "always-auth=true", "basic_auth="+pick(lower, 10),
+			"the bot "+pick(base62Alphabet+"._-", 70), "dsn: sqlite:///"+pick(lower, 6)+".db",
+		)
+	}
+	for i := 0; i < 60; i++ {
+		decoys = append(decoys,
+			"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAA"+strings.Repeat("A", rng.IntN(60))+pick(b64, 200+rng.IntN(3000))+"==",
+			"\"blob\": \""+pick(base62Alphabet+"_-", 100+rng.IntN(2000))+"\"",
+			"    client-certificate-data: "+base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"+pick(b64, 64*(1+rng.IntN(20)))+"\n-----END CERTIFICATE-----\n")),
+			"-----BEGIN PUBLIC KEY-----\n"+pick(b64, 64)+"\n-----END PUBLIC KEY-----",
+			"---- BEGIN SSH2 PUBLIC KEY ----\n"+pick(b64, 64)+"\n---- END SSH2 PUBLIC KEY ----",
+		)
+	}
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	bad, total := 0, 0
+	for _, d := range decoys {
+		for _, s := range []string{d, " " + d + " ", "\"" + d + "\","} {
+			total++
+			out, fs := redactChunks(t, r, s, 0)
+			for _, f := range fs {
+				if id := c.RuleName(f.Rule); ours[id] {
+					bad++
+					if bad <= 10 {
+						t.Errorf("decoy %q redacted by %s: %q", trunc(s), id, trunc(out))
+					}
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d decoys redacted", bad, total)
+	}
+}
+
+// TestGroupBSpans pins what the group B rules replace: the password only in
+// connection URLs and strings, the whole token elsewhere, whole key files,
+// and the age checksum.
+func TestGroupBSpans(t *testing.T) {
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	hex := "0123456789abcdef"
+	pem := "-----BEGIN PRIVATE KEY-----\n" + fakeChars(base62Alphabet, 64, 1) + "\n" + fakeChars(base62Alphabet, 64, 2) + "\n-----END PRIVATE KEY-----\n"
+	b64pem := wrapB64(base64.StdEncoding.EncodeToString([]byte(pem)), 64)
+	for i, tt := range []struct{ in, want string }{
+		{"postgres://app:s3cr3t@db:5432/x", "postgres://app:[REDACTED:postgres-url]@db:5432/x"},
+		{"redis://:hunter2@cache:6379/0 and redis://cache:6379/1", "redis://:[REDACTED:redis-url]@cache:6379/0 and redis://cache:6379/1"},
+		{"mongodb+srv://u:p@ss@c0.mongodb.net/db?w=1", "mongodb+srv://u:[REDACTED:mongodb-url]@c0.mongodb.net/db?w=1"},
+		{"Server=s;User ID=a;Password=p@ss w0rd ;Encrypt=True", "Server=s;User ID=a;Password=[REDACTED:connection-string-password] ;Encrypt=True"},
+		{"Driver={x};Uid=sa;Pwd={a;b};", "Driver={x};Uid=sa;Pwd={[REDACTED:connection-string-password]};"},
+		{"jdbc:oracle:thin:scott/tiger@h:1521/O", "jdbc:oracle:thin:scott/[REDACTED:oracle-jdbc-password]@h:1521/O"},
+		{"DD_API_KEY=" + fakeChars(hex, 32, 3) + "\n", "DD_API_KEY=[REDACTED:datadog-api-key]\n"},
+		{"GET https://api.telegram.org/bot" + fakeChars("0123456789", 10, 4) + ":AA" + fakeChars(base62Alphabet, 33, 5) + "/getMe",
+			"GET https://api.telegram.org/bot[REDACTED:telegram-bot-token]/getMe"},
+		{"key " + fakeChars(hex, 32, 6) + "-us12.", "key [REDACTED:mailchimp-api-key]."},
+		{"dsn=\"https://" + fakeChars(hex, 32, 7) + "@sentry.acme.dev/42\")", "dsn=\"[REDACTED:sentry-dsn]\")"},
+		{"x https://" + fakeChars(hex, 32, 8) + "@o1.ingest.sentry.io/7 y", "x [REDACTED:sentry-dsn] y"},
+		{"PuTTY-User-Key-File-2: ssh-ed25519\nPublic-Lines: 1\nAAAA\nPrivate-Lines: 1\nBBBB\nPrivate-MAC: " + fakeChars(hex, 40, 9) + "\nafter",
+			"[REDACTED:putty-private-key]\nafter"},
+		{"tls.key: " + b64pem + "\nkind: Secret", "tls.key: [REDACTED:private-key-base64]\nkind: Secret"},
+		{`{"private_key": "` + strings.ReplaceAll(pem, "\n", `\n`) + `", "x": 1}`, `{"private_key": "[REDACTED:private-key]\n", "x": 1}`},
+	} {
+		for _, n := range []int{0, 1, 5} {
+			if got, _ := redactChunks(t, r, tt.in, n); got != tt.want {
+				t.Errorf("case %d chunk %d: got %q, want %q", i, n, got, tt.want)
+			}
+		}
+		checkAgainstReference(t, c, CatalogOptions{}, tt.in, 1, 3)
+	}
+	good := ageKey(99)
+	bad := good[:len(good)-1] + "Q"
+	if bad == good {
+		bad = good[:len(good)-1] + "P"
+	}
+	for _, tt := range []struct {
+		in   string
+		want ChecksumResult
+	}{{good, ChecksumValid}, {bad, ChecksumInvalid}} {
+		out, fs := redactChunks(t, r, tt.in, 0)
+		if out != "[REDACTED:age-secret-key]" || len(fs) != 1 || fs[0].Checksum != tt.want {
+			t.Errorf("age key: out %q findings %+v, want checksum %d", out, fs, tt.want)
+		}
 	}
 }

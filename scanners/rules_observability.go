@@ -122,7 +122,7 @@ func observabilityRules() []ruleDef {
 		{
 			id: "sentry-dsn", provider: "Sentry", kind: KindSecret, confidence: "high",
 			desc:  "Sentry DSN (http(s)://32 hex[:32 hex]@host[:port]/[path/]project-id), SaaS or self-hosted; the whole DSN is redacted",
-			forms: []form{sentryDSNForm()},
+			forms: sentryDSNForms(),
 			tp: []string{
 				"SENTRY_DSN=https://" + fakeChars(hex, 32, 36) + "@o" + fakeChars("0123456789", 16, 37) + ".ingest.us.sentry.io/" + fakeChars("0123456789", 16, 38),
 				"Sentry.init({ dsn: \"https://" + fakeChars(hex, 32, 39) + "@sentry.example.com/2\" })",
@@ -133,6 +133,7 @@ func observabilityRules() []ruleDef {
 				"https://" + fakeChars(hex, 32, 43) + "@sentry.example.com/project-name",
 				"https://sentry.io/organizations/acme/issues/12345/",
 				"https://" + fakeChars(hex, 31, 44) + "@o1.ingest.sentry.io/1",
+				"https://" + fakeChars(hex, 32, 45) + "@git.example.com/team/17",
 			},
 		},
 		{
@@ -304,68 +305,147 @@ var (
 	setDSNPath  = makeSet("A-Za-z0-9_./-")
 )
 
-// sentryDSNForm: "https://" or "http://" (any case, not preceded by
-// [A-Za-z0-9_+.-]), 32 lower-case hex, optionally ':' and 32 lower-case hex,
-// '@', a host of 1-253 [A-Za-z0-9.-], optionally ':' and 1-5 digits, '/',
-// then a path of at most 128 [A-Za-z0-9_./-] whose last segment is all
-// digits (the project id). The match is the whole DSN.
-func sentryDSNForm() form {
-	return form{
-		keywords:  []string{"https://", "http://"},
+// dsnParse reads a Sentry DSN from d[s:]: "https://" or "http://" (any
+// case), 32 lower-case hex, optionally ':' and 32 lower-case hex, '@', a host
+// of 1-253 [A-Za-z0-9.-], optionally ':' and 1-5 digits, '/', then a path of
+// at most 128 [A-Za-z0-9_./-] whose last segment is all digits (the project
+// id). It returns the end of the DSN; when c.short is set afterwards the
+// answer may change with more bytes.
+func dsnParse(c *scanCursor, s int) (int, bool) {
+	i := s
+	for _, ch := range "http" {
+		if b := c.at(i); b < 0 || lowerASCII(byte(b)) != byte(ch) {
+			return 0, false
+		}
+		i++
+	}
+	if b := c.at(i); b >= 0 && lowerASCII(byte(b)) == 's' {
+		i++
+	}
+	if c.at(i) != ':' || c.at(i+1) != '/' || c.at(i+2) != '/' {
+		return 0, false
+	}
+	i += 3
+	k := c.run(i, setHexLC, 32)
+	if k-i != 32 {
+		return 0, false
+	}
+	if c.at(k) == ':' {
+		j := c.run(k+1, setHexLC, 32)
+		if j-(k+1) != 32 {
+			return 0, false
+		}
+		k = j
+	}
+	if c.at(k) != '@' {
+		return 0, false
+	}
+	h := c.run(k+1, setHostName, 253)
+	if h == k+1 || h-(k+1) > 253 {
+		return 0, false
+	}
+	if c.at(h) == ':' {
+		p := c.run(h+1, setDecimal, 5)
+		if p == h+1 || p-(h+1) > 5 {
+			return 0, false
+		}
+		h = p
+	}
+	if c.at(h) != '/' {
+		return 0, false
+	}
+	e := c.run(h+1, setDSNPath, 128)
+	if e-(h+1) > 128 {
+		return 0, false
+	}
+	last := c.d[h+1 : e]
+	if x := bytes.LastIndexByte(last, '/'); x >= 0 {
+		last = last[x+1:]
+	}
+	return e, len(last) > 0 && allBytesIn(last, setDecimal)
+}
+
+// dsnMaxLen bounds a DSN (scheme, keys, host, port, path).
+const dsnMaxLen = 8 + 65 + 1 + 253 + 6 + 1 + 129
+
+// sentryDSNForms find a Sentry DSN (see dsnParse), not preceded by
+// [A-Za-z0-9_+.-], in two ways, so that no keyword fires on every URL:
+//   - after a name containing "dsn" (SENTRY_DSN=, dsn: "…", init(dsn=…)):
+//     keyword "dsn" not preceded by [A-Za-z0-9], at most 8 more name bytes,
+//     1-8 separator bytes with one of ':', '=', '>', then the DSN;
+//   - at a SaaS ingest host: keyword "sentry.io/"; the DSN starts at the
+//     "http" before "://", the keys, '@' and at most 64 host bytes that end
+//     at the keyword, and must reach past the keyword.
+//
+// The match is the whole DSN.
+func sentryDSNForms() []form {
+	named := form{
+		keywords:  []string{"dsn"},
 		back:      1,
-		ahead:     8 + 65 + 1 + 254 + 7 + 130,
-		notBefore: setSchemeNB,
+		ahead:     3 + 9 + namedMaxSep + 1 + dsnMaxLen + 1,
+		notBefore: setAlnum,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
-			if ks > 0 && setSchemeNB[d[ks-1]] {
+			if ks > 0 && setAlnum[d[ks-1]] {
 				return noMatch
 			}
 			c := scanCursor{d: d}
-			i := c.run(ke, setHexLC, 32)
-			if i-ke != 32 {
+			i := c.run(ke, setNameTail, 8)
+			j := c.run(i, setNamedSep, namedMaxSep)
+			if i-ke > 8 || j == i || j-i > namedMaxSep {
 				return c.done(v, noMatch)
 			}
-			if c.at(i) == ':' {
-				j := c.run(i+1, setHexLC, 32)
-				if j-(i+1) != 32 {
-					return c.done(v, noMatch)
-				}
-				i = j
-			}
-			if c.at(i) != '@' {
+			sep := d[i:min(j, len(d))]
+			if bytes.IndexByte(sep, ':') < 0 && bytes.IndexByte(sep, '=') < 0 && bytes.IndexByte(sep, '>') < 0 {
 				return c.done(v, noMatch)
 			}
-			h := c.run(i+1, setHostName, 253)
-			if h == i+1 || h-(i+1) > 253 {
+			e, ok := dsnParse(&c, j)
+			if !ok {
 				return c.done(v, noMatch)
 			}
-			if c.at(h) == ':' {
-				p := c.run(h+1, setDecimal, 5)
-				if p == h+1 || p-(h+1) > 5 {
-					return c.done(v, noMatch)
-				}
-				h = p
-			}
-			if c.at(h) != '/' {
-				return c.done(v, noMatch)
-			}
-			e := c.run(h+1, setDSNPath, 128)
-			if e-(h+1) > 128 {
-				return c.done(v, noMatch)
-			}
-			if c.short && !v.atEnd {
-				return result{status: resMore}
-			}
-			last := d[h+1 : e]
-			if k := bytes.LastIndexByte(last, '/'); k >= 0 {
-				last = last[k+1:]
-			}
-			if len(last) == 0 || !allBytesIn(last, setDecimal) {
-				return noMatch
-			}
-			return result{status: resMatch, start: ks, end: e}
+			return c.done(v, result{status: resMatch, start: j, end: e})
 		},
 	}
+	const hostBack = 64
+	ingest := form{
+		keywords: []string{"sentry.io/"},
+		back:     8 + 65 + 1 + hostBack + 1,
+		ahead:    dsnMaxLen,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			h := ks
+			for h > 0 && ks-h <= hostBack && setHostName[d[h-1]] {
+				h--
+			}
+			if ks-h > hostBack || h == 0 || d[h-1] != '@' {
+				return noMatch
+			}
+			k := h - 1 - 32
+			if k < 0 || !allBytesIn(d[k:h-1], setHexLC) {
+				return noMatch
+			}
+			if k > 32 && d[k-1] == ':' && allBytesIn(d[k-33:k-1], setHexLC) {
+				k -= 33
+			}
+			if k < 7 || string(d[k-3:k]) != "://" {
+				return noMatch
+			}
+			s := k - 7
+			if k >= 8 && lowerASCII(d[k-4]) == 's' {
+				s = k - 8
+			}
+			if s > 0 && setSchemeNB[d[s-1]] {
+				return noMatch
+			}
+			c := scanCursor{d: d}
+			e, ok := dsnParse(&c, s)
+			if !ok || e < ke {
+				return c.done(v, noMatch)
+			}
+			return c.done(v, result{status: resMatch, start: s, end: e})
+		},
+	}
+	return []form{named, ingest}
 }
 
 // sentryOrgShape: after "sntrys_eyJ": base64 (with '=' padding only before
