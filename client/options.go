@@ -71,8 +71,8 @@ func WithToolTimeouts(m map[string]time.Duration) Option {
 	}
 }
 
-// WithCompression sets the encoding of large bodies (wire.EncodingZstd,
-// the default; wire.EncodingS2; wire.EncodingIdentity for none) and the
+// WithCompression sets the encoding of large bodies (wire.EncodingS2,
+// the default; wire.EncodingZstd; wire.EncodingIdentity for none) and the
 // size above which they are compressed (default
 // payload.DefaultCompressAbove; negative: never).
 func WithCompression(encoding string, above int) Option {

@@ -91,9 +91,9 @@ func TestAgainstWorker(t *testing.T) {
 		claim   bool   // the reply came by reference
 	}{
 		{"small", logResult(2 << 10), "", false},
-		{"compressed", logResult(200 << 10), "zstd", false},
+		{"compressed", logResult(200 << 10), payload.DefaultEncoding, false},
 		// Random-looking text does not compress into 64 KiB: by reference.
-		{"by-reference", randomText(300 << 10), "zstd", true},
+		{"by-reference", randomText(300 << 10), payload.DefaultEncoding, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := c.Sanitize(ctx, pipeline.KindToolResult, tc.msg, md)

@@ -60,7 +60,7 @@ func TestClaimCheckRoundTrip(t *testing.T) {
 	}{
 		// Random-looking bytes do not compress below the inline cap.
 		{"plain-spooled", SinkOptions{CompressAbove: -1, MaxPayload: 64 << 10, MemoryLimit: 16 << 10}, sampleJSON(3<<20, 1), ""},
-		{"zstd-spooled", SinkOptions{CompressAbove: 1024, MaxPayload: 64 << 10, MemoryLimit: 16 << 10}, sampleJSON(3<<20, 2), "zstd"},
+		{"zstd-spooled", SinkOptions{CompressAbove: 1024, MaxPayload: 64 << 10, MemoryLimit: 16 << 10, Encoding: "zstd"}, sampleJSON(3<<20, 2), "zstd"},
 		{"s2-in-memory", SinkOptions{CompressAbove: 1024, MaxPayload: 32 << 10, Encoding: "s2"}, sampleJSON(1<<20, 3), "s2"},
 		{"named", SinkOptions{CompressAbove: -1, MaxPayload: 16 << 10, ObjectName: "req-42.out"}, sampleJSON(100<<10, 4), ""},
 	} {

@@ -14,15 +14,15 @@ import (
 )
 
 // SinkOptions configures a Sink. The zero value is usable: outputs above
-// DefaultCompressAbove are compressed with zstd, and outputs that do not
+// DefaultCompressAbove are compressed with DefaultEncoding (s2), and outputs that do not
 // fit in DefaultMaxPayload fail with BOUND_EXCEEDED / "max-payload"
 // because no Store is set.
 type SinkOptions struct {
 	// CompressAbove: outputs longer than this many bytes are compressed
 	// (default DefaultCompressAbove; negative: never).
 	CompressAbove int
-	// Encoding: wire.EncodingZstd (default), wire.EncodingS2, or
-	// wire.EncodingIdentity to never compress.
+	// Encoding: wire.EncodingS2 (default, DefaultEncoding),
+	// wire.EncodingZstd, or wire.EncodingIdentity to never compress.
 	Encoding string
 	// MaxPayload is the NATS server's max_payload (default
 	// DefaultMaxPayload). An inline body is at most MaxPayload minus

@@ -34,20 +34,22 @@ func TestSinkInline(t *testing.T) {
 	}{
 		{"small-plain", SinkOptions{}, 1000, ""},
 		{"at-threshold-plain", SinkOptions{CompressAbove: 4096}, 4096, ""},
-		{"above-threshold-zstd", SinkOptions{CompressAbove: 4096}, 4097, "zstd"},
+		{"above-threshold-default", SinkOptions{CompressAbove: 4096}, 4097, DefaultEncoding},
+		{"above-threshold-zstd", SinkOptions{CompressAbove: 4096, Encoding: "zstd"}, 4097, "zstd"},
 		{"above-threshold-s2", SinkOptions{CompressAbove: 4096, Encoding: "s2"}, 100 << 10, "s2"},
 		{"identity-never-compresses", SinkOptions{CompressAbove: 10, Encoding: "identity"}, 100 << 10, ""},
 		{"negative-never-compresses", SinkOptions{CompressAbove: -1}, 500 << 10, ""},
-		{"default-threshold", SinkOptions{}, 300 << 10, "zstd"},
+		{"default-threshold", SinkOptions{}, 300 << 10, DefaultEncoding},
 		// Under the threshold but over the inline cap: compressed rather
 		// than claim-checked.
-		{"below-threshold-over-cap", SinkOptions{MaxPayload: 64 << 10}, 200 << 10, "zstd"},
+		{"below-threshold-over-cap", SinkOptions{MaxPayload: 64 << 10}, 200 << 10, DefaultEncoding},
 		{"spooled-plain", SinkOptions{MemoryLimit: 1024, CompressAbove: -1}, 200 << 10, ""},
-		{"spooled-zstd", SinkOptions{MemoryLimit: 1024, CompressAbove: 1}, 200 << 10, "zstd"},
+		{"spooled-zstd", SinkOptions{MemoryLimit: 1024, CompressAbove: 1, Encoding: "zstd"}, 200 << 10, "zstd"},
 		{"spooled-s2", SinkOptions{MemoryLimit: 1024, CompressAbove: 1, Encoding: "s2"}, 200 << 10, "s2"},
 		// 5 MiB of compressible JSON fits in 1 MiB once compressed, even
 		// though it was spooled to a file.
-		{"large-compresses-inline", SinkOptions{MemoryLimit: 64 << 10}, 5 << 20, "zstd"},
+		{"large-compresses-inline", SinkOptions{MemoryLimit: 64 << 10, Encoding: "zstd"}, 5 << 20, "zstd"},
+		{"large-compresses-inline-s2", SinkOptions{MemoryLimit: 64 << 10}, 2 << 20, "s2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.SpoolDir = t.TempDir()

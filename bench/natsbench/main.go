@@ -63,6 +63,7 @@ func main() {
 	defBounds := flag.Bool("default-bounds", false, "keep the worker's default bounds (text cut at 12000 characters)")
 	maxPayload := flag.Int("max-payload", 8<<20, "server max_payload in bytes (1 MiB results plus headers need more than the 1 MiB default)")
 	workerConc := flag.Int("worker-concurrency", 0, "worker in-flight messages (0: its default, 2 x GOMAXPROCS)")
+	encoding := flag.String("encoding", "", "Content-Encoding of the worker's outputs above 256 KiB: zstd, s2 or identity (default: payload.DefaultEncoding)")
 	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
@@ -78,7 +79,7 @@ func main() {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds); err != nil {
+	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding); err != nil {
 		fmt.Fprintln(os.Stderr, "natsbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -92,7 +93,7 @@ type target struct {
 	stop  func()
 }
 
-func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int) error {
+func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string) error {
 	var sizes []int
 	for _, f := range strings.Split(sizesFlag, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -134,7 +135,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 	}
 
 	echo := echoTarget(rc)
-	wk, err := workerTarget(rc, defBounds, workerConc)
+	wk, err := workerTarget(rc, defBounds, workerConc, encoding)
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,12 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 
 	fmt.Printf("natsbench: GOMAXPROCS %d, %d requesters, %s per size and target in %d alternating rounds (each after %s warm-up), %d documents per size (%d secret each), server max_payload %d\n",
 		runtime.GOMAXPROCS(0), conc, dur, rounds, warm, ndocs, secrets, maxPayload)
-	fmt.Printf("worker: inline service, evidence to JetStream, bounds %s\n\n", map[bool]string{true: "default", false: "raised (text and strings 64 MiB)"}[defBounds])
+	enc := encoding
+	if enc == "" {
+		enc = payload.DefaultEncoding
+	}
+	fmt.Printf("worker: inline service, evidence to JetStream, bounds %s, outputs above %d KiB encoded %s\n\n",
+		map[bool]string{true: "default", false: "raised (text and strings 64 MiB)"}[defBounds], payload.DefaultCompressAbove>>10, enc)
 	fmt.Println("| size | echo msg/s | echo p50 | echo p99 | worker msg/s | worker p50 | worker p99 | worker/echo msg/s | worker MB/s | CPU/msg echo | CPU/msg worker | process CPU use echo / worker |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, size := range sizes {
@@ -211,7 +217,7 @@ func echoTarget(rc *nats.Conn) target {
 
 // workerTarget runs the worker's inline service. The durable path is off:
 // this measures request/reply only.
-func workerTarget(rc *nats.Conn, defBounds bool, conc int) (target, error) {
+func workerTarget(rc *nats.Conn, defBounds bool, conc int, encoding string) (target, error) {
 	pol := pipeline.DefaultPolicy()
 	if !defBounds {
 		pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20, "output-bytes": 64 << 20}
@@ -225,6 +231,9 @@ func workerTarget(rc *nats.Conn, defBounds bool, conc int) (target, error) {
 	opts := []worker.ServeOption{worker.WithDurable(false), worker.WithConsumerStatsEvery(0), worker.WithMessageTimeout(10 * time.Second)}
 	if conc > 0 {
 		opts = append(opts, worker.WithConcurrency(conc))
+	}
+	if encoding != "" {
+		opts = append(opts, worker.WithSinkOptions(payload.SinkOptions{Encoding: encoding}))
 	}
 	var svc *worker.Service
 	return target{
