@@ -50,6 +50,9 @@ var errorResults = map[string][]byte{}
 
 func errorResult(t testing.TB, e *pipeline.Engine, info pipeline.MessageInfo, code pipeline.Code, reason string) []byte {
 	k := fmt.Sprintf("%p\x00%s\x00%s\x00%s\x00%s", e, info.Kind, info.Tool, code, reason)
+	if info.OutputSchema != nil {
+		k += "\x00" + info.OutputSchema.Digest()
+	}
 	if b, ok := errorResults[k]; ok {
 		return b
 	}
