@@ -335,6 +335,15 @@ func allBytesIn(b []byte, s *byteSet) bool {
 	return true
 }
 
+// notIn returns the complement of s.
+func notIn(s *byteSet) *byteSet {
+	var c byteSet
+	for i := range c {
+		c[i] = !s[i]
+	}
+	return &c
+}
+
 // uuidShaped: 8-4-4-4-12 hex.
 func uuidShaped(b []byte) bool {
 	if len(b) != 36 {
@@ -357,6 +366,8 @@ func mailchimpForm() form {
 		keywords: []string{"-us"},
 		back:     33,
 		ahead:    3 + 3,
+		// Only a hex digit may come before "-us": "task-user" costs no call.
+		notBefore: notIn(setHexLC),
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if ks < 32 || string(d[ks:ke]) != "-us" || !allBytesIn(d[ks-32:ks], setHexLC) || ks > 32 && nb[d[ks-33]] {
@@ -443,9 +454,10 @@ func brevoShape(b []byte) (bool, ChecksumResult) {
 // [A-Za-z0-9_-]. The match runs from the first digit.
 func telegramForm() form {
 	return form{
-		keywords: []string{":aa"},
-		back:     11,
-		ahead:    3 + 33 + 1,
+		keywords:  []string{":aa"},
+		back:      11,
+		ahead:     3 + 33 + 1,
+		notBefore: notIn(setDecimal),
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if string(d[ks:ke]) != ":AA" {

@@ -279,9 +279,10 @@ func strUpper(s string) string {
 func nralForm() form {
 	nb := makeSet("A-Za-z0-9_-")
 	return form{
-		keywords: []string{"nral"},
-		back:     37,
-		ahead:    4 + 1,
+		keywords:  []string{"nral"},
+		back:      37,
+		ahead:     4 + 1,
+		notBefore: notIn(setHexLC),
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if ks < 36 || string(d[ks:ke]) != "NRAL" || ks > 36 && nb[d[ks-37]] {
