@@ -131,8 +131,10 @@ func (c *Client) objectStore(ctx context.Context) (jetstream.ObjectStore, error)
 
 // encode turns msg into a header and body that fit the server's max
 // payload: compressed above the threshold, stored by reference when still
-// too large. objectName names a stored body ("" for a random name).
-func (c *Client) encode(ctx context.Context, msg []byte, objectName string) (nats.Header, []byte, error) {
+// too large. objectName names a stored body ("" for a random name). The
+// body may be msg itself or the sink's memory: done releases the sink
+// once the body has been sent.
+func (c *Client) encode(ctx context.Context, msg []byte, objectName string) (hdr nats.Header, body []byte, done func(), err error) {
 	maxPayload := int(c.nc.MaxPayload())
 	if maxPayload <= payload.HeaderReserve {
 		maxPayload = payload.DefaultMaxPayload
@@ -148,22 +150,21 @@ func (c *Client) encode(ctx context.Context, msg []byte, objectName string) (nat
 	if len(msg) > maxPayload-payload.HeaderReserve {
 		st, err := c.objectStore(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		so.Store = st
 	}
 	s := payload.NewSink(so)
-	defer s.Close()
 	if _, err := s.Write(msg); err != nil {
-		return nil, nil, err
+		s.Close()
+		return nil, nil, nil, err
 	}
-	hdr, body, err := s.Finish(ctx)
+	hdr, body, err = s.Finish(ctx)
 	if err != nil {
-		return nil, nil, err
+		s.Close()
+		return nil, nil, nil, err
 	}
-	// The body may alias the sink's memory, which Close drops: keep it
-	// only when it is msg itself or a fresh buffer. Copy to be safe.
-	return hdr, append([]byte(nil), body...), nil
+	return hdr, body, func() { s.Close() }, nil
 }
 
 func setMetadata(h nats.Header, md Metadata) error {
@@ -209,16 +210,18 @@ func (c *Client) Sanitize(ctx context.Context, kind pipeline.Kind, msg []byte, m
 	timeout := c.ToolTimeout(md.Tool)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	hdr, body, err := c.encode(cctx, msg, "")
+	hdr, body, done, err := c.encode(cctx, msg, "")
 	if err != nil {
 		return nil, c.mapErr(ctx, cctx, md.Tool, timeout, err)
 	}
 	if err := setMetadata(hdr, md); err != nil {
+		done()
 		c.release(hdr)
 		return nil, err
 	}
 	req := &nats.Msg{Subject: wire.Subject(wire.SanitizePrefix, string(kind)), Header: hdr, Data: body}
 	reply, err := c.nc.RequestMsgWithContext(cctx, req)
+	done()
 	c.release(hdr) // the worker has read the request body once it replies
 	if err != nil {
 		return nil, c.mapErr(ctx, cctx, md.Tool, timeout, err)
@@ -310,10 +313,11 @@ func (c *Client) Publish(ctx context.Context, kind pipeline.Kind, msg []byte, md
 	}
 	id := MsgID(kind, msg, md)
 	oh := sha256.Sum256([]byte(id))
-	hdr, body, err := c.encode(ctx, msg, "raw-"+hex.EncodeToString(oh[:16]))
+	hdr, body, done, err := c.encode(ctx, msg, "raw-"+hex.EncodeToString(oh[:16]))
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if err := setMetadata(hdr, md); err != nil {
 		c.release(hdr)
 		return nil, err

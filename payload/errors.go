@@ -40,6 +40,7 @@ const (
 	ReasonDeadline          = "deadline"
 	ReasonSpool             = "spool"
 	ReasonEncode            = "encode"
+	ReasonClosed            = "closed"
 )
 
 func (e *Error) Error() string {

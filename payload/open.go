@@ -105,7 +105,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return 0, r.err
 	}
 	if r.closed {
-		return 0, newErr(pipeline.CodeInternal, "closed")
+		return 0, newErr(pipeline.CodeInternal, ReasonClosed)
 	}
 	// Ask for at most one byte past the cap, so crossing it is seen
 	// without decoding further.

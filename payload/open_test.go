@@ -383,3 +383,19 @@ func TestEncodedBytesCap(t *testing.T) {
 		t.Fatalf("one skippable frame: %d bytes, %v", len(got), err)
 	}
 }
+
+func TestReadAfterClose(t *testing.T) {
+	r, err := Open(context.Background(), hdrEnc("s2"), s2Bytes(t, sampleJSON(1000, 1)), nil, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	if _, err := r.Read(make([]byte, 10)); !errors.Is(err, &Error{Code: pipeline.CodeInternal, Reason: ReasonClosed}) {
+		t.Fatalf("Read after Close: %v", err)
+	}
+}
