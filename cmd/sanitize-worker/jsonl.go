@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/valyala/fastjson"
 )
 
@@ -43,6 +45,9 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f 
 	inBufs := make(chan []byte, 4*f.workers)
 	outBufs := make(chan []byte, 4*f.workers)
 	withEvidence := evw != io.Discard
+	// One cache for all workers: a tool's schema is compiled once, keyed by
+	// the digest of its canonical form.
+	schemas := schema.NewCache(0, schema.Limits{})
 	var readErr error
 	go func() {
 		defer close(jobs)
@@ -53,7 +58,7 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := &recordWorker{eng: eng, kind: kind, timeout: f.timeout, evidence: withEvidence, outBufs: outBufs}
+			ws := &recordWorker{eng: eng, kind: kind, timeout: f.timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
 			for r := range jobs {
 				o := ws.sanitize(ctx, r)
 				recycle(inBufs, r.line)
@@ -159,18 +164,22 @@ type recordWorker struct {
 	outBufs  chan []byte
 	parser   fastjson.Parser
 	res      []byte
+	sch      []byte
 	out      pipeline.Buffer
+	schemas  *schema.Cache
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
-// or is too long gets a sanitized error result on its line.
+// or is too long gets a sanitized error result on its line, and so does a
+// record whose outputSchema does not compile (SCHEMA_INVALID, its schema
+// written as null). An outputSchema that is absent or null means none.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	info := pipeline.MessageInfo{Kind: w.kind}
 	eng := w.eng
 	w.out.Reset()
 	var ev *pipeline.Evidence
 	var err error
-	var schema *fastjson.Value
+	var sv *fastjson.Value
 	switch v, perr := w.parser.ParseBytes(r.line); {
 	case r.tooLong:
 		ev, err = eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
@@ -182,7 +191,18 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())
 		}
-		schema = v.Get("outputSchema")
+		sv = v.Get("outputSchema")
+		if sv != nil && sv.Type() != fastjson.TypeNull {
+			w.sch = sv.MarshalTo(w.sch[:0])
+			s, serr := w.schemas.Compile(w.sch)
+			if serr != nil {
+				sv = nil
+				reason := strings.ToLower(strings.ReplaceAll(string(schema.CodeOf(serr)), "_", "-"))
+				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeSchemaInvalid, reason)
+				break
+			}
+			info.OutputSchema = s
+		}
 		w.res = v.Get("result").MarshalTo(w.res[:0])
 		cctx, cancel := context.WithTimeout(ctx, w.timeout)
 		ev, err = eng.Sanitize(cctx, bytes.NewReader(w.res), &w.out, info)
@@ -195,8 +215,8 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	line = append(line, `{"tool":`...)
 	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
 	line = append(line, `,"outputSchema":`...)
-	if schema != nil {
-		line = schema.MarshalTo(line)
+	if sv != nil && sv.Type() != fastjson.TypeNull {
+		line = sv.MarshalTo(line)
 	} else {
 		line = append(line, "null"...)
 	}

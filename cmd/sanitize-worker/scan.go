@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
 type scanFlags struct {
@@ -33,7 +34,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (JSON or YAML); the built-in defaults without it")
 	fs.StringVar(&f.tool, "tool", "", "tool `NAME` for the untrusted-output label")
 	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), "message `KIND`: tool-result, resource-result, prompt-result, completion-result, elicitation-request, elicitation-response, input-required")
-	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (checked to be JSON; validation against it is not enforced yet)")
+	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (JSON Schema, 2020-12 unless it names its dialect): structuredContent must conform, undeclared members are dropped by policy")
 	fs.BoolVar(&f.jsonl, "jsonl", false, `read records {"tool","outputSchema","result"} one a line and write one sanitized record a line, in order`)
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parallel passes with --jsonl")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "deadline of one message (TIMEOUT when it runs out)")
@@ -78,12 +79,18 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		pol = p
 	}
+	var outSchema *schema.Schema
 	if f.outputSchema != "" {
-		if err := checkSchemaFile(f.outputSchema); err != nil {
+		if kind != pipeline.KindToolResult {
+			fmt.Fprintln(stderr, "sanitize-worker scan: --output-schema applies to --kind tool-result only")
+			return exitUsage
+		}
+		s, err := loadSchemaFile(f.outputSchema)
+		if err != nil {
 			fmt.Fprintf(stderr, "sanitize-worker scan: --output-schema: %v\n", err)
 			return exitUsage
 		}
-		fmt.Fprintln(stderr, "sanitize-worker scan: note: outputSchema validation is not enforced yet; structuredContent is sanitized and bounded only")
+		outSchema = s
 	}
 	eng, err := pipeline.NewEngine(pol)
 	if err != nil {
@@ -128,7 +135,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if f.jsonl {
 		code = scanJSONL(ctx, eng, kind, f, in, out, evw, stderr)
 	} else {
-		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool}, f.timeout, in, out, evw, stderr)
+		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, OutputSchema: outSchema}, f.timeout, in, out, evw, stderr)
 	}
 	for _, c := range []*os.File{outFile, evFile} {
 		if c != nil {
@@ -141,23 +148,24 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return code
 }
 
-func checkSchemaFile(path string) error {
-	b, err := os.ReadFile(path)
+// loadSchemaFile reads and compiles an outputSchema file. References
+// outside the schema are refused (only the bundled official meta-schemas
+// resolve), and the size and depth limits of package schema apply.
+func loadSchemaFile(path string) (*schema.Schema, error) {
+	fh, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("cannot read it: %v", errors.Unwrap(err))
+		return nil, fmt.Errorf("cannot read it: %v", errors.Unwrap(err))
 	}
-	if len(b) > 4<<20 {
-		return errors.New("larger than 4 MiB")
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, schema.DefaultMaxSchemaBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read it: %v", errors.Unwrap(err))
 	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return errors.New("not valid JSON")
+	s, err := schema.Compile(b, schema.Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("not a usable JSON Schema: %v (code %s)", err, schema.CodeOf(err))
 	}
-	switch v.(type) {
-	case map[string]any, bool:
-		return nil
-	}
-	return errors.New("a JSON Schema is an object or a boolean")
+	return s, nil
 }
 
 // scanOne sanitizes one message through a spool, so a rejected message is

@@ -84,15 +84,85 @@ func TestUsageErrors(t *testing.T) {
 
 func TestOutputSchemaFlag(t *testing.T) {
 	dir := t.TempDir()
-	good := filepath.Join(dir, "s.json")
-	os.WriteFile(good, []byte(`{"type":"object"}`), 0o600)
-	bad := filepath.Join(dir, "b.json")
-	os.WriteFile(bad, []byte(`[1]`), 0o600)
-	if code, _, errs := runCLI(t, `{"content":[]}`, "scan", "--output-schema", good); code != exitOK {
-		t.Fatalf("exit %d %s", code, errs)
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	if code, _, _ := runCLI(t, `{"content":[]}`, "scan", "--output-schema", bad); code != exitUsage {
-		t.Fatalf("exit %d", code)
+	weather := write("weather.json", `{"type":"object","properties":{"t":{"type":"number"},"c":{"type":"string"}},"required":["t","c"]}`)
+	for _, tc := range []struct {
+		name, in string
+		args     []string
+		code     int
+		out, err string // substrings of standard output and error
+		not      string // must not be in standard output
+	}{
+		{"conforming", `{"content":[{"type":"text","text":"{\"t\": 1, \"c\": \"sun\", \"x\": 2}"}],"structuredContent":{"t":1,"c":"sun","x":2}}`,
+			[]string{"--output-schema", weather}, exitOK, `"structuredContent":{"c":"sun","t":1}`, "", `"x":2`},
+		{"mirror regenerated", `{"structuredContent":{"t":1,"c":"sun","x":2},"content":[{"type":"text","text":"{\"t\":1,\"c\":\"sun\",\"x\":2}"}]}`,
+			[]string{"--output-schema", weather}, exitOK, `from t1:\n{\"c\":\"sun\",\"t\":1}"`, "", `\"x\"`},
+		{"missing structuredContent", `{"content":[{"type":"text","text":"1 degree"}]}`,
+			[]string{"--output-schema", weather}, exitRejected, `"dev.mcp-sanitize/code":"SCHEMA_MISMATCH"`, "SCHEMA_MISMATCH (structured-content-missing)", "1 degree"},
+		{"non-conforming", `{"content":[],"structuredContent":{"t":"hot","c":"sun"}}`,
+			[]string{"--output-schema", weather}, exitRejected, `"dev.mcp-sanitize/reason":"type"`, "SCHEMA_MISMATCH (type)", "hot"},
+		{"not a schema", `{}`, []string{"--output-schema", write("bad.json", `[1]`)}, exitUsage, "", "--output-schema: not a usable JSON Schema", ""},
+		{"not JSON", `{}`, []string{"--output-schema", write("bad2.json", `{"type":`)}, exitUsage, "", "not a usable JSON Schema", ""},
+		{"external reference", `{}`, []string{"--output-schema", write("ref.json", `{"$ref":"https://example.com/s.json"}`)}, exitUsage, "", "SCHEMA_REF_DENIED", ""},
+		{"missing file", `{}`, []string{"--output-schema", filepath.Join(dir, "none.json")}, exitUsage, "", "cannot read it", ""},
+		{"other kind", `{}`, []string{"--output-schema", weather, "--kind", "resource-result"}, exitUsage, "", "--kind tool-result only", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.in, append([]string{"scan", "--tool", "t1"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errs, tc.err) || tc.not != "" && strings.Contains(out, tc.not) {
+				t.Fatalf("exit %d (want %d)\nout %s\nerr %s", code, tc.code, out, errs)
+			}
+		})
+	}
+}
+
+func TestJSONLOutputSchemas(t *testing.T) {
+	sch := `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	var in strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&in, `{"tool":"t%d","outputSchema":%s,"result":{"content":[],"structuredContent":{"n":%d,"extra":"e%d"}}}`+"\n", i, sch, i, i)
+	}
+	in.WriteString(`{"tool":"bad","outputSchema":` + sch + `,"result":{"content":[],"structuredContent":{"n":"one"}}}` + "\n")
+	in.WriteString(`{"tool":"miss","outputSchema":` + sch + `,"result":{"content":[{"type":"text","text":"n is 1"}]}}` + "\n")
+	in.WriteString(`{"tool":"ref","outputSchema":{"$ref":"http://example.com/x"},"result":{"content":[],"structuredContent":{"n":1}}}` + "\n")
+	in.WriteString(`{"tool":"none","outputSchema":null,"result":{"content":[],"structuredContent":{"n":"x","extra":1}}}` + "\n")
+	dir := t.TempDir()
+	evp := filepath.Join(dir, "ev.jsonl")
+	code, out, errs := runCLI(t, in.String(), "scan", "--jsonl", "--workers", "3", "--evidence", evp)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 44 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i := 0; i < 40; i++ {
+		if !strings.Contains(lines[i], fmt.Sprintf(`"structuredContent":{"n":%d}`, i)) || strings.Contains(lines[i], "extra") {
+			t.Fatalf("line %d: %s", i, lines[i])
+		}
+	}
+	for i, want := range map[int]string{40: `"dev.mcp-sanitize/code":"SCHEMA_MISMATCH"`, 41: `"dev.mcp-sanitize/reason":"structured-content-missing"`,
+		42: `"dev.mcp-sanitize/code":"SCHEMA_INVALID"`, 43: `"structuredContent":{"n":"x","extra":1}`} {
+		if !strings.Contains(lines[i], want) {
+			t.Fatalf("line %d lacks %s: %s", i, want, lines[i])
+		}
+	}
+	if !strings.Contains(lines[42], `"outputSchema":null`) || strings.Contains(lines[42], "example.com") {
+		t.Fatalf("a schema that does not compile is echoed: %s", lines[42])
+	}
+	evb, _ := os.ReadFile(evp)
+	evs := strings.Split(strings.TrimRight(string(evb), "\n"), "\n")
+	var e0, e42 map[string]any
+	json.Unmarshal([]byte(evs[0]), &e0)
+	json.Unmarshal([]byte(evs[42]), &e42)
+	if d, _ := e0["schemaSha256"].(string); !strings.HasPrefix(d, "sha256:") || e42["code"] != "SCHEMA_INVALID" || e42["reason"] != "schema-ref-denied" {
+		t.Fatalf("evidence %s\n%s", evs[0], evs[42])
 	}
 }
 
