@@ -788,9 +788,9 @@ func (g *gen) mirrorText(sc obj, labels []Label) (*text, []Label) {
 	for _, l := range labels {
 		m := l
 		m.Exact = escStyle(l.Exact, inner)
-		if l.Family == "evasion" && m.Exact != l.Exact {
-			// \u escapes of the invisible or full-width characters: the
-			// mirror holds printable escapes, not the evasion.
+		if l.Type == "fullwidth-token" && m.Exact != l.Exact {
+			// \uff.. escapes of every character: the mirror holds
+			// printable escapes, not the token.
 			continue
 		}
 		m.Needles = nil
