@@ -3,7 +3,9 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -341,5 +343,58 @@ func TestErrorsPolicyValidation(t *testing.T) {
 	}
 	if _, err := NewEngine(p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The official examples pair a tool that declares an outputSchema with a
+// result: the object result's text is its structuredContent serialized
+// (with other spacing), so it is a mirror and is regenerated; the array
+// result's text is a summary, so it stays.
+func TestSchemaCorpusExamples(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "corpora", "mcp-schema")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/corpora/mcp-schema is absent: the official example messages are not available here")
+	}
+	for _, rev := range []string{"2026-07-28", "draft"} {
+		for _, tc := range []struct {
+			tool, result string
+			mirrors      int
+		}{
+			{"with-output-schema-for-structured-content.json", "result-with-structured-content.json", 1},
+			{"tool-with-array-output-schema.json", "result-with-array-structured-content.json", 0},
+		} {
+			t.Run(rev+"/"+tc.result, func(t *testing.T) {
+				toolJSON, err1 := os.ReadFile(filepath.Join(dir, rev, "examples", "Tool", tc.tool))
+				in, err2 := os.ReadFile(filepath.Join(dir, rev, "examples", "CallToolResult", tc.result))
+				if err1 != nil || err2 != nil {
+					t.Skipf("example absent in %s: %v %v", rev, err1, err2)
+				}
+				var tool struct {
+					OutputSchema json.RawMessage `json:"outputSchema"`
+				}
+				if err := json.Unmarshal(toolJSON, &tool); err != nil {
+					t.Fatal(err)
+				}
+				info := toolInfo
+				info.OutputSchema = mustSchema(t, string(tool.OutputSchema))
+				out, ev := run(t, nil, info, string(in))
+				if ev.Outcome == OutcomeRejected || ev.Schema.Outcome != "valid" || ev.Schema.Mirrors != tc.mirrors {
+					t.Fatalf("%s %s %s %+v\n%s", ev.Outcome, ev.Code, ev.Reason, ev.Schema, out)
+				}
+				r := decodeResult(t, out)
+				var want, got any
+				json.Unmarshal(in, &want)
+				json.Unmarshal(r.Structured, &got)
+				if !reflect.DeepEqual(got, want.(map[string]any)["structuredContent"]) {
+					t.Fatalf("structuredContent changed: %s", r.Structured)
+				}
+				if tc.mirrors == 1 && r.Content[0].Text != label+string(r.Structured) {
+					t.Fatalf("mirror not regenerated: %q", r.Content[0].Text)
+				}
+				if tc.mirrors == 0 && !strings.HasPrefix(r.Content[0].Text, label+"Found 2 users") {
+					t.Fatalf("summary changed: %q", r.Content[0].Text)
+				}
+			})
+		}
 	}
 }
