@@ -53,9 +53,13 @@ func benchContent(size int, extra bool) []byte {
 }
 
 // BenchmarkValidate measures the cost per MB of structured content: strict
-// decoding, validation, projection, and the three together.
+// decoding, validation (the fast path, and the library alone), projection,
+// and decode+validate+project together.
 func BenchmarkValidate(b *testing.B) {
 	s := mustCompile(b, benchSchema)
+	if !s.Fast() {
+		b.Fatal("bench schema has no fast path")
+	}
 	for _, size := range []int{64 << 10, 1 << 20} {
 		raw := benchContent(size, false)
 		v := mustDecode(b, string(raw))
@@ -77,6 +81,15 @@ func BenchmarkValidate(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if s.Validate(v) != nil {
+					b.Fatal("invalid")
+				}
+			}
+		})
+		b.Run("validate-library/"+name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if s.s.Validate(v) != nil {
 					b.Fatal("invalid")
 				}
 			}

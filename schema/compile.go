@@ -52,6 +52,7 @@ const rootURL = "https://schema.mcp-sanitize.invalid/root.json"
 // Schema is a compiled schema. It is safe for concurrent use.
 type Schema struct {
 	s      *jsonschema.Schema
+	fast   *fnode // nil: no fast path (see fast.go)
 	digest string
 	size   int
 }
@@ -134,7 +135,7 @@ func compile(raw []byte, lim Limits, remote func(string) (any, error)) (*Schema,
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{s: s, digest: digest, size: len(raw)}, nil
+	return &Schema{s: s, fast: buildFast(s), digest: digest, size: len(raw)}, nil
 }
 
 func compileDoc(doc any, lim Limits, remote func(string) (any, error)) (s *jsonschema.Schema, err error) {

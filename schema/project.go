@@ -51,8 +51,20 @@ func (s *Schema) Project(v any) (projected any, dropped []string) {
 	return out, p.dropped
 }
 
+// Undeclared returns the JSON pointers of the members of v that Project
+// would drop and, when v is an object whose root the schema says nothing
+// about members of, every member of v: a tool's arguments are named
+// parameters, so where no parameter is declared every argument is unknown,
+// while nested free-form objects keep rule 2 of Project.
+func (s *Schema) Undeclared(v any) []string {
+	p := projector{strictRoot: true}
+	p.project(v, []*jsonschema.Schema{s.s}, "")
+	return p.dropped
+}
+
 type projector struct {
-	dropped []string
+	dropped    []string
+	strictRoot bool
 }
 
 // project returns the projection of v under the schemas roots and whether
@@ -74,7 +86,7 @@ func (p *projector) project(v any, roots []*jsonschema.Schema, ptr string) (any,
 }
 
 func (p *projector) object(obj map[string]any, S []*jsonschema.Schema, ptr string) (any, bool) {
-	speaks := false
+	speaks := p.strictRoot && ptr == ""
 	for _, s := range S {
 		if speaksAboutMembers(s) {
 			speaks = true

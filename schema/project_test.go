@@ -88,3 +88,22 @@ func sortedCopy(s []string) []string {
 	}
 	return out
 }
+
+func TestUndeclared(t *testing.T) {
+	cases := []struct {
+		schema, value string
+		want          []string
+	}{
+		{`{"type":"object"}`, `{"a":1,"b":{"c":1}}`, []string{"/a", "/b"}},
+		{`{"type":"object","properties":{}}`, `{"a":1}`, []string{"/a"}},
+		{`{"type":"object","properties":{"env":{"type":"object"}}}`, `{"env":{"K":"v"},"x":1}`, []string{"/x"}},
+		{`{"type":"object","properties":{"o":{"properties":{"k":{}}}}}`, `{"o":{"k":1,"z":2}}`, []string{"/o/z"}},
+		{`{"type":"object","additionalProperties":{"type":"string"}}`, `{"any":"x"}`, nil},
+	}
+	for _, tc := range cases {
+		got := mustCompile(t, tc.schema).Undeclared(mustDecode(t, tc.value))
+		if !reflect.DeepEqual(sortedCopy(got), sortedCopy(tc.want)) {
+			t.Errorf("%s %s: got %q, want %q", tc.schema, tc.value, got, tc.want)
+		}
+	}
+}

@@ -63,7 +63,23 @@ func suiteRemotes(t *testing.T) func(string) (any, error) {
 	}
 }
 
-type suiteCount struct{ passed, total int }
+type suiteCount struct{ passed, total, fastDecided, fastSchemas, schemas int }
+
+// fastAgrees compares the fast path with the library on one value: the
+// fast path may say "unknown", never the opposite of the library.
+func fastAgrees(s *Schema, v any) (decided, agrees bool) {
+	if s.fast == nil {
+		return false, true
+	}
+	lib := s.s.Validate(v) == nil
+	switch s.fast.validate(v) {
+	case fastValid:
+		return true, lib
+	case fastInvalid:
+		return true, !lib
+	}
+	return false, true
+}
 
 // runSuiteFile runs one file and returns the failing case keys.
 func runSuiteFile(t *testing.T, path, name string, lim Limits, remote func(string) (any, error), count *suiteCount) []string {
@@ -78,6 +94,10 @@ func runSuiteFile(t *testing.T, path, name string, lim Limits, remote func(strin
 	var failed []string
 	for _, g := range groups {
 		s, cerr := compile(g.Schema, lim, remote)
+		count.schemas++
+		if cerr == nil && s.fast != nil {
+			count.fastSchemas++
+		}
 		for _, tc := range g.Tests {
 			key := name + "|" + g.Description + "|" + tc.Description
 			count.total++
@@ -89,6 +109,14 @@ func runSuiteFile(t *testing.T, path, name string, lim Limits, remote func(strin
 			if err != nil {
 				failed = append(failed, key+" (decode: "+err.Error()+")")
 				continue
+			}
+			decided, agrees := fastAgrees(s, v)
+			if !agrees {
+				failed = append(failed, key+" (fast path disagrees with the library)")
+				continue
+			}
+			if decided {
+				count.fastDecided++
 			}
 			viol := s.Validate(v)
 			if (viol == nil) == tc.Valid && s.Valid(v) == tc.Valid {
@@ -148,7 +176,8 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			t.Errorf("listed exception now passes (remove it from suiteExceptions and docs/schema.md): %s", k)
 		}
 	}
-	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 required: %d/%d passed (%d listed exceptions)\n", count.passed, count.total, len(suiteExceptions))
+	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 required: %d/%d passed (%d listed exceptions); fast path on %d/%d schemas, decided %d cases, agreed with the library on all\n",
+		count.passed, count.total, len(suiteExceptions), count.fastSchemas, count.schemas, count.fastDecided)
 }
 
 // TestJSONSchemaTestSuiteOptional reports the optional cases: format cases

@@ -35,6 +35,9 @@ type Violation struct {
 // failing anyOf or oneOf whose branches all fail at the same location is
 // reported as itself rather than as one of its branches.
 func (s *Schema) Validate(v any) *Violation {
+	if s.fast != nil && s.fast.validate(v) == fastValid {
+		return nil
+	}
 	err := s.s.Validate(v)
 	if err == nil {
 		return nil
@@ -48,7 +51,16 @@ func (s *Schema) Validate(v any) *Violation {
 }
 
 // Valid reports whether v is valid, without building a Violation.
-func (s *Schema) Valid(v any) bool { return s.s.Validate(v) == nil }
+func (s *Schema) Valid(v any) bool {
+	if s.fast != nil && s.fast.validate(v) == fastValid {
+		return true
+	}
+	return s.s.Validate(v) == nil
+}
+
+// Fast reports whether the schema has a fast path (fast.go): its valid
+// values are recognized without the library.
+func (s *Schema) Fast() bool { return s.fast != nil }
 
 // deepest returns the most specific error of the tree rooted at e.
 func deepest(e *jsonschema.ValidationError) *jsonschema.ValidationError {
