@@ -226,9 +226,7 @@ func workerTarget(rc *nats.Conn, defBounds bool, conc int, encoding string) (tar
 	if err != nil {
 		return target{}, err
 	}
-	// A 10 s message deadline: the service wants its consumer's first
-	// back-off step (30 s by default) to exceed it.
-	opts := []worker.ServeOption{worker.WithDurable(false), worker.WithConsumerStatsEvery(0), worker.WithMessageTimeout(10 * time.Second)}
+	opts := []worker.ServeOption{worker.WithDurable(false), worker.WithConsumerStatsEvery(0)}
 	if conc > 0 {
 		opts = append(opts, worker.WithConcurrency(conc))
 	}
