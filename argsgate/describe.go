@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
 // maxRefHops bounds $ref following while describing a schema.
@@ -131,6 +133,8 @@ func (d *describer) constraint(keyword string, kv any) string {
 		return "must not match the forbidden shape"
 	case "false":
 		return "is not allowed"
+	case schema.KeywordEvaluationLimit:
+		return "could not be checked within the evaluation limit, so it is refused"
 	case "propertyNames":
 		return "has a member name that is not allowed"
 	case "contains", "minContains", "maxContains":

@@ -17,6 +17,10 @@ const (
 	// may have: 64. It is also the most the canonicalizer accepts
 	// (statekeys.DefaultMaxDepth), so larger values are lowered to 64.
 	DefaultMaxDepth = statekeys.DefaultMaxDepth
+	// DefaultMaxEvaluations is the default Limits.MaxEvaluations: about
+	// 0.1 to 0.3 s of evaluation; a typical value costs 2 to 10 per JSON
+	// value it holds.
+	DefaultMaxEvaluations = 4 << 20
 )
 
 // Limits bound what Compile accepts. The zero value means the defaults.
@@ -28,6 +32,12 @@ type Limits struct {
 	// (default DefaultMaxDepth, 64, which is also the maximum); deeper
 	// schemas fail with CodeTooDeep.
 	MaxDepth int
+	// MaxEvaluations caps the schemas entered while validating one value
+	// on the fast path (default DefaultMaxEvaluations). Some schemas apply
+	// one subschema to the same value along several paths, which makes
+	// evaluation exponential in the depth of the value; past the cap the
+	// value is invalid (keyword "evaluationLimit"), never valid.
+	MaxEvaluations int
 	// AssertFormat makes "format" an assertion. Off by default: draft
 	// 2020-12 defines "format" as an annotation, and the official test
 	// suite's required cases expect exactly that.
@@ -41,6 +51,9 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxDepth <= 0 || l.MaxDepth > DefaultMaxDepth {
 		l.MaxDepth = DefaultMaxDepth
 	}
+	if l.MaxEvaluations <= 0 {
+		l.MaxEvaluations = DefaultMaxEvaluations
+	}
 	return l
 }
 
@@ -53,6 +66,7 @@ const rootURL = "https://schema.mcp-sanitize.invalid/root.json"
 type Schema struct {
 	s      *jsonschema.Schema
 	fast   *fnode // nil: no fast path (see fast.go)
+	budget int    // Limits.MaxEvaluations
 	digest string
 	size   int
 }
@@ -135,7 +149,7 @@ func compile(raw []byte, lim Limits, remote func(string) (any, error)) (*Schema,
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{s: s, fast: buildFast(s), digest: digest, size: len(raw)}, nil
+	return &Schema{s: s, fast: buildFast(s), budget: lim.MaxEvaluations, digest: digest, size: len(raw)}, nil
 }
 
 func compileDoc(doc any, lim Limits, remote func(string) (any, error)) (s *jsonschema.Schema, err error) {

@@ -40,14 +40,22 @@ const maxFastFrames = 512
 // twice at one instance location is a reference cycle: the fast path
 // declines and the library reports it.
 type fstack struct {
-	n     int
-	nodes [maxFastFrames]*fnode
+	n      int
+	work   int // schemas entered so far
+	budget int
+	nodes  [maxFastFrames]*fnode
 }
 
-// validate runs the fast path on v.
-func (n *fnode) validate(v any) verdict {
-	var st fstack
-	return n.check(v, &st, 0)
+// validate runs the fast path on v with a budget of schema evaluations.
+// A valid verdict is exact whatever the budget; when the budget ran out
+// before one, the verdict is fastBudget.
+func (n *fnode) validate(v any, budget int) verdict {
+	st := fstack{budget: budget}
+	r := n.check(v, &st, 0)
+	if r != fastValid && st.work > st.budget {
+		return fastBudget
+	}
+	return r
 }
 
 type verdict uint8
@@ -56,6 +64,10 @@ const (
 	fastValid verdict = iota
 	fastInvalid
 	fastUnknown
+	// fastBudget: the evaluation budget ran out before a valid verdict.
+	// Validate fails closed on it rather than asking the library, whose
+	// evaluation is just as costly and cannot be interrupted.
+	fastBudget
 )
 
 const (
@@ -480,6 +492,10 @@ func (n *fnode) check(v any, st *fstack, base int) verdict {
 			return fastValid
 		}
 		return fastInvalid
+	}
+	st.work++
+	if st.work > st.budget {
+		return fastUnknown
 	}
 	for i := base; i < st.n; i++ {
 		if st.nodes[i] == n {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func mustCompile(t testing.TB, raw string) *Schema {
@@ -280,5 +281,42 @@ func TestCache(t *testing.T) {
 		if s != got[0] {
 			t.Fatal("concurrent compiles of one digest returned different schemas")
 		}
+	}
+}
+
+// A schema that applies itself along two paths makes evaluation
+// exponential in the depth of the value: the budget fails it closed, fast.
+func TestEvaluationLimit(t *testing.T) {
+	s, err := Compile([]byte(`{"allOf":[{"properties":{"a":{"$ref":"#"}}},{"properties":{"a":{"$ref":"#"}}}]}`), Limits{MaxEvaluations: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Fast() {
+		t.Fatal("no fast path")
+	}
+	deep := strings.Repeat(`{"a":`, 60) + `1` + strings.Repeat(`}`, 60)
+	v := mustDecode(t, deep)
+	start := time.Now()
+	viol := s.Validate(v)
+	if viol == nil || viol.Keyword != KeywordEvaluationLimit || s.Valid(v) {
+		t.Fatalf("got %+v", viol)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	// Shallow values stay within the default budget and are exact.
+	if viol := s.Validate(mustDecode(t, `{"a":{"a":{"a":1}}}`)); viol != nil {
+		t.Fatalf("shallow value: %+v", viol)
+	}
+	// A small budget fails closed even a cheap valid value.
+	small, err := Compile([]byte(`{"items":{"type":"integer"}}`), Limits{MaxEvaluations: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Valid(mustDecode(t, `[1,2,3,4,5]`)) {
+		t.Fatal("budget not applied")
+	}
+	if !small.Valid(mustDecode(t, `[1]`)) {
+		t.Fatal("within budget but invalid")
 	}
 }

@@ -72,7 +72,7 @@ func fastAgrees(s *Schema, v any) (decided, agrees bool) {
 		return false, true
 	}
 	lib := s.s.Validate(v) == nil
-	switch s.fast.validate(v) {
+	switch s.fast.validate(v, DefaultMaxEvaluations) {
 	case fastValid:
 		return true, lib
 	case fastInvalid:

@@ -8,6 +8,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
+// KeywordEvaluationLimit is the Violation keyword of a value whose
+// validation exceeded Limits.MaxEvaluations (fail closed).
+const KeywordEvaluationLimit = "evaluationLimit"
+
 // Violation says where a value fails its schema. It never holds the value:
 // only keyword names, JSON pointers and, for keywords about member names,
 // the member concerned.
@@ -35,8 +39,13 @@ type Violation struct {
 // failing anyOf or oneOf whose branches all fail at the same location is
 // reported as itself rather than as one of its branches.
 func (s *Schema) Validate(v any) *Violation {
-	if s.fast != nil && s.fast.validate(v) == fastValid {
-		return nil
+	if s.fast != nil {
+		switch s.fast.validate(v, s.budget) {
+		case fastValid:
+			return nil
+		case fastBudget:
+			return &Violation{Keyword: KeywordEvaluationLimit, SchemaPointer: "#"}
+		}
 	}
 	err := s.s.Validate(v)
 	if err == nil {
@@ -52,8 +61,13 @@ func (s *Schema) Validate(v any) *Violation {
 
 // Valid reports whether v is valid, without building a Violation.
 func (s *Schema) Valid(v any) bool {
-	if s.fast != nil && s.fast.validate(v) == fastValid {
-		return true
+	if s.fast != nil {
+		switch s.fast.validate(v, s.budget) {
+		case fastValid:
+			return true
+		case fastBudget:
+			return false
+		}
 	}
 	return s.s.Validate(v) == nil
 }
