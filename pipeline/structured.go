@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/big"
 	"sort"
@@ -385,8 +386,19 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byt
 		return
 	}
 	var mirrors []mirrorCand
+	rawTrim := bytes.TrimSpace(hr.raw)
 	for _, c := range hr.cands {
-		tv, err := schema.Decode(hr.rawText[c.rawStart:c.rawEnd], int(p.e.lim[bounds.Depth]))
+		text := hr.rawText[c.rawStart:c.rawEnd]
+		if bytes.Equal(bytes.TrimSpace(text), rawTrim) {
+			// The same bytes (a server that serialized once): equal
+			// without decoding.
+			mirrors = append(mirrors, c)
+			continue
+		}
+		if t := bytes.TrimSpace(text); len(t) == 0 || len(rawTrim) == 0 || t[0] != rawTrim[0] && !(isNumStart(t[0]) && isNumStart(rawTrim[0])) {
+			continue // another kind of JSON value, or none: not equal
+		}
+		tv, err := schema.Decode(text, int(p.e.lim[bounds.Depth]))
 		if err == nil && jsonEqual(tv, rawV) {
 			mirrors = append(mirrors, c)
 		}
@@ -429,6 +441,8 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byt
 		p.failf(CodeBoundExceeded, bounds.OutputBytes.String(), off)
 	}
 }
+
+func isNumStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
 // jsonEqual compares two values of the schema.Decode representation:
 // numbers by exact value (1.0 equals 1, 1e2 equals 100), objects by members
