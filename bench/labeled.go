@@ -39,7 +39,7 @@ type Label struct {
 	Family   string    `json:"family"`             // ai, vcs-ci, cloud, ... (secrets); decoy; tag; invisible
 	Provider string    `json:"provider,omitempty"` // github, aws, ... (secrets)
 	Type     string    `json:"type"`               // corpus type, e.g. github-classic-pat (not a rule id)
-	Context  string    `json:"context"`            // the record shape it was written in, e.g. env-file
+	Context  string    `json:"context"`            // the record shape it was written in, e.g. env-file, code-search/structured
 	Pointer  string    `json:"pointer"`            // JSON pointer of the string value
 	Offset   int       `json:"offset"`             // byte offset of Exact in the decoded value
 	Exact    string    `json:"exact"`              // the planted span, as written in the value
@@ -236,6 +236,12 @@ func GenerateLabeled(seed uint64, i int) LabeledRecord {
 	for _, l := range labels {
 		l.Record = i
 		l.Context = name
+		switch {
+		case strings.HasPrefix(l.Pointer, "/structuredContent/"):
+			l.Context = name + "/structured"
+		case name == "code-search" || name == "api-structured":
+			l.Context = name + "/text" // the JSON of structuredContent in a text block
+		}
 		l.Pointer = prefix + l.Pointer
 		rec.Labels = append(rec.Labels, l)
 	}
