@@ -669,3 +669,49 @@ func TestGroupBSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupBFailClosed: a PuTTY, SSH2 or base64 private key whose end lies
+// beyond the rule's window is redacted to the window and on over the
+// base64 that follows (as private-key does), identically in any chunking.
+func TestGroupBFailClosed(t *testing.T) {
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	lines := func(n int) string {
+		var b strings.Builder
+		for i := 0; b.Len() < n; i++ {
+			b.WriteString(fakeChars(base62Alphabet+"+/", 64, uint32(1000+i)))
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	pemBody := "-----BEGIN RSA PRIVATE KEY-----\n" + lines(pemWindow) + "-----END RSA PRIVATE KEY-----\n"
+	for _, tt := range []struct {
+		name, in string
+		secret   []string // lines that must not survive
+	}{
+		{"putty", "PuTTY-User-Key-File-3: ssh-rsa\nPrivate-Lines: 400\n" + lines(pemAuxWindow+4000) + "\nend: x", strings.Split(lines(pemAuxWindow+4000), "\n")},
+		{"ssh2", ssh2Begin + "\n" + lines(pemAuxWindow+3000) + ssh2End + "\nafter", strings.Split(lines(pemAuxWindow+3000), "\n")},
+		{"base64", "tls.key: " + wrapB64(base64.StdEncoding.EncodeToString([]byte(pemBody)), 64) + "\nkind: Secret", strings.Split(wrapB64(base64.StdEncoding.EncodeToString([]byte(pemBody)), 64), "\n")},
+	} {
+		want, wantFs := refRedact(c, CatalogOptions{}, testKey, tt.in)
+		for _, n := range []int{0, 4096, 997, 64 << 10} {
+			got, fs := redactChunks(t, r, tt.in, n)
+			if got != want || len(fs) != len(wantFs) {
+				t.Fatalf("%s chunk %d:\n got %q %v\nwant %q %v", tt.name, n, trunc(got), ruleNames(c, fs), trunc(want), ruleNames(c, wantFs))
+			}
+			for i := range fs {
+				if fs[i] != wantFs[i] {
+					t.Fatalf("%s chunk %d: finding %d %+v, want %+v", tt.name, n, i, fs[i], wantFs[i])
+				}
+			}
+			for _, line := range tt.secret {
+				if len(line) > 8 && strings.Contains(got, line) {
+					t.Fatalf("%s chunk %d: key line leaked", tt.name, n)
+				}
+			}
+		}
+		if len(wantFs) != 1 {
+			t.Fatalf("%s: findings %v", tt.name, ruleNames(c, wantFs))
+		}
+	}
+}
