@@ -48,6 +48,9 @@ const (
 	// of dropped messages time out rather than the worker running out of
 	// memory.
 	DefaultInlinePendingBytes = 64 << 20
+	// DefaultConcurrencyPerCPU times GOMAXPROCS is the default number of
+	// messages in flight per path.
+	DefaultConcurrencyPerCPU = 8
 	// DefaultStopTimeout bounds Stop when its context has no deadline.
 	DefaultStopTimeout = 30 * time.Second
 	// readyCacheFor is how long a stream check answers /readyz.
@@ -176,7 +179,9 @@ func WithConsumer(k ConsumerConfig) ServeOption {
 }
 
 // WithConcurrency sets how many messages are sanitized at once, per path
-// (default 2 × GOMAXPROCS: a pass is CPU-bound but waits on publishes).
+// (default DefaultConcurrencyPerCPU × GOMAXPROCS: a pass is CPU-bound, but
+// a durable message spends most of its time waiting for publish
+// acknowledgements, so a few per core keep the cores busy; docs/nats.md).
 func WithConcurrency(n int) ServeOption {
 	return func(c *serveConfig) error {
 		if n < 1 || n > 4096 {
@@ -388,36 +393,9 @@ func NewService(nc *nats.Conn, def *pipeline.Engine, opts ...ServeOption) (*Serv
 	if nc == nil || def == nil {
 		return nil, optErr("a connection and a default engine are required")
 	}
-	cfg := serveConfig{
-		inline:         true,
-		durable:        true,
-		manageStreams:  true,
-		streams:        DefaultStreamsConfig(),
-		consumer:       DefaultConsumerConfig(),
-		concurrency:    2 * runtime.GOMAXPROCS(0),
-		timeout:        DefaultMessageTimeout,
-		publishTimeout: DefaultPublishTimeout,
-		fetchBatch:     DefaultFetchBatch,
-		fetchMaxBytes:  DefaultFetchMaxBytes,
-		fetchWait:      DefaultFetchWait,
-		inlinePending:  DefaultInlinePendingBytes,
-		ackMode:        AckPlain,
-		statsEvery:     15 * time.Second,
-		claims:         true,
-	}
-	for _, o := range opts {
-		if err := o(&cfg); err != nil {
-			return nil, err
-		}
-	}
-	if !cfg.inline && !cfg.durable {
-		return nil, optErr("at least one of the inline and durable paths must be on")
-	}
-	if cfg.consumer.BackOff[0] <= cfg.timeout {
-		return nil, optErr("the first back-off step (the AckWait) must exceed the message timeout")
-	}
-	if cfg.streams.Duplicates <= maxDuration(cfg.consumer.BackOff)+cfg.timeout {
-		return nil, optErr("the duplicates window must exceed the longest back-off step plus the message timeout")
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.metrics == nil {
 		m, _ := NewMetrics(nil)
@@ -431,6 +409,53 @@ func NewService(nc *nats.Conn, def *pipeline.Engine, opts ...ServeOption) (*Serv
 		return nil, err
 	}
 	return &Service{nc: nc, js: js, def: def, cfg: cfg, m: cfg.metrics, log: cfg.log}, nil
+}
+
+// ValidateOptions reports the error NewService would return for opts,
+// without a connection (for command-line checks).
+func ValidateOptions(opts ...ServeOption) error {
+	_, err := buildConfig(opts)
+	return err
+}
+
+// buildConfig applies opts to the defaults and checks how they fit
+// together. All defaults of the service live here.
+func buildConfig(opts []ServeOption) (serveConfig, error) {
+	cfg := serveConfig{
+		inline:         true,
+		durable:        true,
+		manageStreams:  true,
+		streams:        DefaultStreamsConfig(),
+		consumer:       DefaultConsumerConfig(),
+		concurrency:    DefaultConcurrencyPerCPU * runtime.GOMAXPROCS(0),
+		timeout:        DefaultMessageTimeout,
+		publishTimeout: DefaultPublishTimeout,
+		fetchBatch:     DefaultFetchBatch,
+		fetchMaxBytes:  DefaultFetchMaxBytes,
+		fetchWait:      DefaultFetchWait,
+		inlinePending:  DefaultInlinePendingBytes,
+		ackMode:        AckPlain,
+		statsEvery:     15 * time.Second,
+		claims:         true,
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return cfg, err
+		}
+	}
+	switch {
+	case !cfg.inline && !cfg.durable:
+		return cfg, optErr("at least one of the inline and durable paths must be on")
+	case cfg.consumer.BackOff[0] <= cfg.timeout:
+		return cfg, optErr("the first back-off step (the AckWait) must exceed the message timeout")
+	case cfg.streams.Duplicates <= maxDuration(cfg.consumer.BackOff)+cfg.timeout:
+		return cfg, optErr("the duplicates window must exceed the longest back-off step plus the message timeout")
+	case cfg.fetchMaxBytes > cfg.consumer.MaxRequestMaxBytes:
+		return cfg, optErr("the fetch max bytes must not exceed the consumer's max request bytes")
+	case cfg.fetchBatch > cfg.consumer.MaxRequestBatch:
+		return cfg, optErr("the fetch batch must not exceed the consumer's max request batch")
+	}
+	return cfg, nil
 }
 
 func maxDuration(ds []time.Duration) time.Duration {

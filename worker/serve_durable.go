@@ -55,9 +55,15 @@ func (s *Service) startDurable() {
 			}
 		})
 	}
+	// A pull whose byte cap is below one message never delivers it, and
+	// one above the consumer's MaxRequestMaxBytes is refused by the server.
 	maxBytes := s.cfg.fetchMaxBytes
 	if need := int(s.nc.MaxPayload()) + 64<<10; maxBytes < need {
 		maxBytes = need
+		if lim := s.cfg.consumer.MaxRequestMaxBytes; maxBytes > lim {
+			maxBytes = lim
+			s.log.Warn("the server's max payload exceeds the consumer's max request bytes: raise it, or messages near max payload stay undelivered", "maxRequestMaxBytes", lim)
+		}
 		s.log.Info("fetch max bytes raised to the server's max payload plus headers", "fetchMaxBytes", maxBytes)
 	}
 	if s.cfg.statsEvery > 0 {

@@ -536,6 +536,9 @@ func TestServiceOptionsValidate(t *testing.T) {
 	s := serveTestServer(t)
 	nc, _ := serveConnect(t, s.ClientURL())
 	e := testEngine(t)
+	if _, err := NewService(nc, e); err != nil {
+		t.Fatalf("the defaults are refused: %v", err)
+	}
 	for _, tc := range []struct {
 		name string
 		opts []ServeOption

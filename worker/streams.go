@@ -178,7 +178,7 @@ const (
 // AckWait of the first delivery. Each step must outlast the message
 // deadline plus the publishes; long messages are kept alive with
 // InProgress (every AckWait/3) rather than with a long AckWait.
-var DefaultBackOff = []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute}
+var DefaultBackOff = []time.Duration{45 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute}
 
 // ConsumerConfig configures the durable pull consumer on MCP_RAW.
 type ConsumerConfig struct {

@@ -542,55 +542,12 @@ func (f *stateFlags) run(ctx context.Context, lookup func(string) (string, bool)
 	return code
 }
 
-// connect dials NATS with the connection flags. closed is closed once the
-// connection is closed for good (after Drain, Close, or when reconnecting
-// gives up).
+// connect dials NATS with the connection flags (natsconn.go).
 func (f *stateFlags) connect(url string, log *slog.Logger) (*nats.Conn, <-chan struct{}, error) {
-	closed := make(chan struct{})
-	var once sync.Once
-	opts := []nats.Option{
-		nats.Name("mcp-sanitize state"),
-		nats.MaxReconnects(-1),
-		nats.DrainTimeout(f.drainTimeout),
-		nats.ClosedHandler(func(*nats.Conn) { once.Do(func() { close(closed) }) }),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			if err != nil {
-				log.Warn("NATS disconnected", "error", err.Error())
-			}
-		}),
-		nats.ReconnectHandler(func(c *nats.Conn) {
-			log.Info("NATS reconnected", "natsUrl", redactNATSURLs(c.ConnectedUrl()))
-		}),
-		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
-			subject := ""
-			if sub != nil {
-				subject = sub.Subject
-			}
-			log.Warn("NATS error", "subject", subject, "error", err.Error())
-		}),
-	}
-	if f.creds != "" {
-		opts = append(opts, nats.UserCredentials(f.creds))
-	}
-	if f.nkey != "" {
-		o, err := nats.NkeyOptionFromSeed(f.nkey)
-		if err != nil {
-			// The error may quote the file; say only what is wrong.
-			return nil, nil, fmt.Errorf("--nkey: no usable nkey seed in %s", f.nkey)
-		}
-		opts = append(opts, o)
-	}
-	if f.tlsCA != "" {
-		opts = append(opts, nats.RootCAs(f.tlsCA))
-	}
-	if f.tlsCert != "" {
-		opts = append(opts, nats.ClientCert(f.tlsCert, f.tlsKey))
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return nc, closed, nil
+	return dialNATS("mcp-sanitize state", url, natsConnFlags{
+		creds: f.creds, nkey: f.nkey, tlsCA: f.tlsCA, tlsCert: f.tlsCert, tlsKey: f.tlsKey,
+		drainTimeout: f.drainTimeout,
+	}, log)
 }
 
 // logRingSwaps logs each ring the Keyring swaps in (by the file watch or
