@@ -478,10 +478,51 @@ func markdown(w io.Writer, r *Result) error {
 		p("%s\n\n", r.GitleaksMsg)
 	}
 
-	p("## Secrets by family and type\n\n")
+	p("## Recall by family\n\n")
+	fhdr := "| family | planted | found | recall |"
+	if len(r.Gitleaks) > 0 {
+		fhdr += " gitleaks text (first records) | gitleaks json (first records) |"
+	}
+	p("%s\n|%s\n", fhdr, strings.Repeat("---|", strings.Count(fhdr, "|")-1))
+	type fam struct{ planted, found, gt, gtp, gj, gjp int }
+	fams := map[string]*fam{}
+	var order []string
+	for _, ts := range r.Ours.Types {
+		if ts.Kind != bench.LabelSecret {
+			continue
+		}
+		f := fams[ts.Family]
+		if f == nil {
+			f = &fam{}
+			fams[ts.Family] = f
+			order = append(order, ts.Family)
+		}
+		f.planted += ts.Planted
+		f.found += ts.Found
+		for _, g := range r.Gitleaks {
+			if g.DecodeDepth == "0" {
+				continue
+			}
+			c := g.Score.Types[ts.Type]
+			if g.Variant == "text" {
+				f.gt, f.gtp = f.gt+c[0], f.gtp+c[1]
+			} else {
+				f.gj, f.gjp = f.gj+c[0], f.gjp+c[1]
+			}
+		}
+	}
+	for _, name := range order {
+		f := fams[name]
+		p("| %s | %d | %d | %s |", name, f.planted, f.found, pct(float64(f.found)/float64(max(f.planted, 1))))
+		if len(r.Gitleaks) > 0 {
+			p(" %s | %s |", pct(float64(f.gt)/float64(max(f.gtp, 1))), pct(float64(f.gj)/float64(max(f.gjp, 1))))
+		}
+		p("\n")
+	}
+	p("\n## Secrets by family and type\n\n")
 	hdr := "| family | type | planted | found | missed (bytes survive / no covering finding) | found by |"
 	if len(r.Gitleaks) > 0 {
-		hdr += " gitleaks text | gitleaks json |"
+		hdr += " gitleaks text (first records) | gitleaks json (first records) |"
 	}
 	p("%s\n|%s\n", hdr, strings.Repeat("---|", strings.Count(hdr, "|")-1))
 	for _, ts := range r.Ours.Types {
