@@ -395,9 +395,6 @@ func refFormsGroupB() map[string][]refForm {
 		}}},
 		"sentry-dsn": {
 			{keywords: []string{"dsn"}, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
-				if p > 0 && refAlnumByteB.MatchString(s[p-1:p]) {
-					return 0, 0, 0, false
-				}
 				m := regexp.MustCompile("^[A-Za-z0-9_.-]{0,8}([\\t \"'`:=>\\\\]{1,8})(?i:http)").FindStringSubmatchIndex(s[p+kwLen:])
 				if m == nil || !strings.ContainsAny(s[p+kwLen+m[2]:p+kwLen+m[3]], ":=>") {
 					return 0, 0, 0, false

@@ -126,6 +126,7 @@ func observabilityRules() []ruleDef {
 			tp: []string{
 				"SENTRY_DSN=https://" + fakeChars(hex, 32, 36) + "@o" + fakeChars("0123456789", 16, 37) + ".ingest.us.sentry.io/" + fakeChars("0123456789", 16, 38),
 				"Sentry.init({ dsn: \"https://" + fakeChars(hex, 32, 39) + "@sentry.example.com/2\" })",
+				"const sentryDsn = `https://" + fakeChars(hex, 32, 46) + "@errors.acme.dev/5`",
 				"dsn = 'http://" + fakeChars(hex, 32, 40) + ":" + fakeChars(hex, 32, 41) + "@sentry.internal:9000/sentry/17'",
 			},
 			fp: []string{
@@ -310,8 +311,8 @@ var (
 // case), 32 lower-case hex, optionally ':' and 32 lower-case hex, '@', a host
 // of 1-253 [A-Za-z0-9.-], optionally ':' and 1-5 digits, '/', then a path of
 // at most 128 [A-Za-z0-9_./-] whose last segment is all digits (the project
-// id). It returns the end of the DSN; when c.short is set afterwards the
-// answer may change with more bytes.
+// id). It returns the end of the DSN; the caller turns the answer into
+// resMore (scanCursor.done) when the parse looked past the data.
 func dsnParse(c *scanCursor, s int) (int, bool) {
 	i := s
 	for _, ch := range "http" {
@@ -369,27 +370,24 @@ func dsnParse(c *scanCursor, s int) (int, bool) {
 // dsnMaxLen bounds a DSN (scheme, keys, host, port, path).
 const dsnMaxLen = 8 + 65 + 1 + 253 + 6 + 1 + 129
 
-// sentryDSNForms find a Sentry DSN (see dsnParse), not preceded by
-// [A-Za-z0-9_+.-], in two ways, so that no keyword fires on every URL:
-//   - after a name containing "dsn" (SENTRY_DSN=, dsn: "…", init(dsn=…)):
-//     keyword "dsn" not preceded by [A-Za-z0-9], at most 8 more name bytes,
-//     1-8 separator bytes with one of ':', '=', '>', then the DSN;
+// sentryDSNForms find a Sentry DSN (see dsnParse) in two ways, so that no
+// keyword fires on every URL:
+//   - after a name ending in "dsn" (SENTRY_DSN=, sentryDsn: "…",
+//     init(dsn=…)): keyword "dsn", at most 8 more name bytes, 1-8 separator
+//     bytes with one of ':', '=', '>', then the DSN;
 //   - at a SaaS ingest host: keyword "sentry.io/"; the DSN starts at the
 //     "http" before "://", the keys, '@' and at most 64 host bytes that end
-//     at the keyword, and must reach past the keyword.
+//     at the keyword, is not preceded by [A-Za-z0-9_+.-], and must reach
+//     past the keyword.
 //
 // The match is the whole DSN.
 func sentryDSNForms() []form {
 	named := form{
-		keywords:  []string{"dsn"},
-		back:      1,
-		ahead:     3 + 9 + namedMaxSep + 1 + dsnMaxLen + 1,
-		notBefore: setAlnum,
+		keywords: []string{"dsn"},
+		back:     1,
+		ahead:    3 + 9 + namedMaxSep + 1 + dsnMaxLen + 1,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
-			if ks > 0 && setAlnum[d[ks-1]] {
-				return noMatch
-			}
 			c := scanCursor{d: d}
 			i := c.run(ke, setNameTail, 8)
 			j := c.run(i, setNamedSep, namedMaxSep)
