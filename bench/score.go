@@ -569,14 +569,31 @@ func matchForms(l *Label, raw bool) []string {
 
 // textMatches reports whether a reported string s and a planted form f are
 // the same item: one holds the other (at least 8 bytes of s, so a short
-// generic match does not claim a long secret).
+// generic match does not claim a long secret), or they share a run of
+// sharedRun bytes (a scanner that decodes reports a token whose encoded
+// part it decoded: "149645874113317228.H9rd3-.…" for "MTQ5NjQ1…H9rd3-.…").
 func textMatches(s, f string) bool {
 	s = strings.TrimSpace(s)
 	if len(s) < 8 || f == "" {
 		return false
 	}
-	return strings.Contains(f, s) || strings.Contains(s, f)
+	if strings.Contains(f, s) || strings.Contains(s, f) {
+		return true
+	}
+	if len(s) < sharedRun || len(f) < sharedRun {
+		return false
+	}
+	for i := 0; i+sharedRun <= len(s); i++ {
+		if strings.Contains(f, s[i:i+sharedRun]) {
+			return true
+		}
+	}
+	return false
 }
+
+// sharedRun is the length of a common run that ties a reported string to
+// a planted one.
+const sharedRun = 16
 
 // ScoreExternal scores the findings of an external scanner on the corpus.
 // Each finding is matched, by its reported text, to one planted secret of

@@ -206,10 +206,12 @@ func TestScoreExternal(t *testing.T) {
 		{Record: 7, Rule: "other", Secret: secret[:12], Match: secret[:12]}, // the same secret again
 		{Record: 7, Rule: "uuid-ish", Secret: decoy, Match: "id=" + decoy},
 		{Record: 7, Rule: "short", Secret: "KEY", Match: "KEY"},
-		{Record: 8, Rule: "generic", Secret: secret}, // another record: no label there
+		{Record: 7, Rule: "decoded", Secret: "decoded-part." + secret[4:22], Match: "KEY=decoded-part." + secret[4:22]}, // a run of 18 shared bytes: the same secret
+		{Record: 7, Rule: "near", Secret: "other" + secret[:12] + "other", Match: "x"},                                  // 12 shared bytes only: not it
+		{Record: 8, Rule: "generic", Secret: secret},                                                                    // another record: no label there
 	}
 	got := ScoreExternal(recs, fs, false)
-	want := ExternalScore{Secrets: 1, Found: 1, Decoys: 1, OnDecoy: 1, Findings: 4, OnSecret: 1, Duplicate: 1, FalsePositives: 2,
+	want := ExternalScore{Secrets: 1, Found: 1, Decoys: 1, OnDecoy: 1, Findings: 6, OnSecret: 1, Duplicate: 2, FalsePositives: 3,
 		Types: map[string][2]int{"secret-assignment": {1, 1}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
