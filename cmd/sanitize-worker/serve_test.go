@@ -68,6 +68,29 @@ inline: false
 	}
 }
 
+// TestServeDeployConfig keeps deploy/serve.yaml and deploy/kubernetes.yaml's
+// embedded configuration in step with the flags.
+func TestServeDeployConfig(t *testing.T) {
+	if _, err := parseServeFlags([]string{"--config", "../../deploy/serve.yaml"}, envOf(nil), io.Discard); err != nil {
+		t.Fatalf("deploy/serve.yaml: %v", err)
+	}
+	k8s, err := os.ReadFile("../../deploy/kubernetes.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ConfigMap's serve.yaml: the indented block after "serve.yaml: |".
+	_, block, ok := strings.Cut(string(k8s), "serve.yaml: |\n")
+	if !ok {
+		t.Fatal("no serve.yaml in deploy/kubernetes.yaml")
+	}
+	block, _, _ = strings.Cut(block, "---")
+	cfg := filepath.Join(t.TempDir(), "serve.yaml")
+	os.WriteFile(cfg, []byte(block), 0o600)
+	if _, err := parseServeFlags([]string{"--config", cfg}, envOf(nil), io.Discard); err != nil {
+		t.Fatalf("kubernetes.yaml serve.yaml: %v", err)
+	}
+}
+
 func TestServeUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	unknown := filepath.Join(dir, "unknown.yaml")
