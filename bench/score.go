@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // StringValues decodes a JSON document and returns every string value (not
@@ -111,7 +112,7 @@ type Finding struct {
 type Outcome struct {
 	Output   []byte // the sanitized document
 	Findings []Finding
-	// Listed is false when the detector could not list every finding
+	// Incomplete is set when the detector could not list every finding
 	// (evidence capped); scoring then cannot credit coverage fully.
 	Incomplete bool
 	Truncated  bool // the output was cut to a bound
@@ -466,10 +467,10 @@ func context(v string, lo, hi int, mask bool, secrets []string) string {
 		b = hi + k
 	}
 	b = min(b, hi+60)
-	for a > 0 && a < len(v) && !utf8RuneStart(v[a]) {
+	for a > 0 && a < len(v) && !utf8.RuneStart(v[a]) {
 		a--
 	}
-	for b < len(v) && !utf8RuneStart(v[b]) {
+	for b < len(v) && !utf8.RuneStart(v[b]) {
 		b++
 	}
 	before, span, after := v[a:lo], v[lo:hi], v[hi:b]
@@ -487,8 +488,6 @@ func context(v string, lo, hi int, mask bool, secrets []string) string {
 	}
 	return strconv.Quote(before + "«" + span + "»" + after)
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // Report is the result of scoring.
 type Report struct {
