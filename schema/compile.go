@@ -66,7 +66,8 @@ const rootURL = "https://schema.mcp-sanitize.invalid/root.json"
 type Schema struct {
 	s      *jsonschema.Schema
 	fast   *fnode // nil: no fast path (see fast.go)
-	budget int    // Limits.MaxEvaluations
+	nodes  map[*jsonschema.Schema]*fnode
+	budget int // Limits.MaxEvaluations
 	digest string
 	size   int
 }
@@ -149,7 +150,7 @@ func compile(raw []byte, lim Limits, remote func(string) (any, error)) (*Schema,
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{s: s, fast: buildFast(s), budget: lim.MaxEvaluations, digest: digest, size: len(raw)}, nil
+	return newSchema(s, lim, digest, len(raw)), nil
 }
 
 func compileDoc(doc any, lim Limits, remote func(string) (any, error)) (s *jsonschema.Schema, err error) {

@@ -143,14 +143,37 @@ func intOr(p *int) int {
 	return *p
 }
 
-// buildFast returns the fast-path tree of s, or nil when s reaches a
-// keyword the fast path does not handle.
-func buildFast(s *jsonschema.Schema) *fnode {
-	n, ok := fastNode(s, map[*jsonschema.Schema]*fnode{})
+// buildFast returns the fast-path tree of s and the fast node of every
+// subschema, or nil when s reaches a keyword the fast path does not handle.
+func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
+	memo := map[*jsonschema.Schema]*fnode{}
+	n, ok := fastNode(s, memo)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return n
+	return n, memo
+}
+
+// newSchema wraps a compiled schema with its fast path.
+func newSchema(js *jsonschema.Schema, lim Limits, digest string, size int) *Schema {
+	fast, nodes := buildFast(js)
+	return &Schema{s: js, fast: fast, nodes: nodes, budget: lim.MaxEvaluations, digest: digest, size: size}
+}
+
+// matches reports whether v is valid against sub, a subschema of s (used by
+// Project to pick anyOf/oneOf branches and if). The fast path answers when
+// it can; a value whose evaluation runs out of budget counts as not
+// matching (Project then keeps the union of the branches).
+func (s *Schema) matches(sub *jsonschema.Schema, v any) bool {
+	if n := s.nodes[sub]; n != nil {
+		switch n.validate(v, s.budget) {
+		case fastValid:
+			return true
+		case fastInvalid, fastBudget:
+			return false
+		}
+	}
+	return sub.Validate(v) == nil
 }
 
 func fastNode(s *jsonschema.Schema, memo map[*jsonschema.Schema]*fnode) (*fnode, bool) {

@@ -46,7 +46,7 @@ import (
 // of those); callers validate the projected value again and fail closed on a
 // mismatch.
 func (s *Schema) Project(v any) (projected any, dropped []string) {
-	p := projector{}
+	p := projector{s: s}
 	out, _ := p.project(v, []*jsonschema.Schema{s.s}, "")
 	return out, p.dropped
 }
@@ -57,12 +57,13 @@ func (s *Schema) Project(v any) (projected any, dropped []string) {
 // parameters, so where no parameter is declared every argument is unknown,
 // while nested free-form objects keep rule 2 of Project.
 func (s *Schema) Undeclared(v any) []string {
-	p := projector{strictRoot: true}
+	p := projector{s: s, strictRoot: true}
 	p.project(v, []*jsonschema.Schema{s.s}, "")
 	return p.dropped
 }
 
 type projector struct {
+	s          *Schema
 	dropped    []string
 	strictRoot bool
 }
@@ -75,12 +76,12 @@ func (p *projector) project(v any, roots []*jsonschema.Schema, ptr string) (any,
 		if len(roots) == 0 {
 			return v, false
 		}
-		return p.object(x, expand(x, roots), ptr)
+		return p.object(x, p.expand(x, roots), ptr)
 	case []any:
 		if len(roots) == 0 {
 			return v, false
 		}
-		return p.array(x, expand(x, roots), ptr)
+		return p.array(x, p.expand(x, roots), ptr)
 	}
 	return v, false
 }
@@ -152,7 +153,7 @@ func (p *projector) array(arr []any, S []*jsonschema.Schema, ptr string) (any, b
 }
 
 // expand returns the schemas that apply at the location of v (rule 1).
-func expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
+func (p *projector) expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
 	seen := make(map[*jsonschema.Schema]bool, 4)
 	var out []*jsonschema.Schema
 	obj, isObj := v.(map[string]any)
@@ -171,10 +172,10 @@ func expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
 		for _, a := range s.AllOf {
 			add(a)
 		}
-		addMatching(s.AnyOf, v, add)
-		addMatching(s.OneOf, v, add)
+		p.addMatching(s.AnyOf, v, add)
+		p.addMatching(s.OneOf, v, add)
 		if s.If != nil {
-			if s.If.Validate(v) == nil {
+			if p.s.matches(s.If, v) {
 				add(s.If)
 				add(s.Then)
 			} else {
@@ -202,13 +203,13 @@ func expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
 	return out
 }
 
-func addMatching(branches []*jsonschema.Schema, v any, add func(*jsonschema.Schema)) {
+func (p *projector) addMatching(branches []*jsonschema.Schema, v any, add func(*jsonschema.Schema)) {
 	if len(branches) == 0 {
 		return
 	}
 	matched := false
 	for _, b := range branches {
-		if b.Validate(v) == nil {
+		if p.s.matches(b, v) {
 			add(b)
 			matched = true
 		}
