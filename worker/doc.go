@@ -5,6 +5,11 @@
 //
 // What it owns today:
 //
+//   - Service (serve*.go): the sanitization service, inline request/reply
+//     on mcp.sanitize.<kind> in one queue group and the durable pull
+//     consumer on MCP_RAW, publishing clean outputs, evidence and DLQ
+//     entries with Nats-Msg-Id deduplication; EnsureStreams and
+//     EnsureConsumer (streams.go); Metrics (metrics.go). docs/nats.md.
 //   - StateService (state.go): the request/reply subjects mcp.state.seal and
 //     mcp.state.verify over package statekeys, in one queue group, with
 //     evidence published on mcp.evidence.<tenant>.
