@@ -48,9 +48,14 @@ func refPadEndB(b string) bool {
 	return len(b)-len(t) <= 3 && !strings.Contains(t, "=")
 }
 
+// refAssigns mirrors assignSep.
+func refAssigns(sep string) bool {
+	return strings.ContainsAny(sep, ":=>") || strings.Contains(sep, ",") && strings.ContainsAny(sep, "\"'`")
+}
+
 // refNamedB mirrors namedSpec.
 func refNamedB(names []string, tail int, nameHas []string, body string, min, max int, post func(string) bool) refForm {
-	rx := regexp.MustCompile(fmt.Sprintf("^[A-Za-z0-9_.-]{0,%d}([\\t \"'`:=>\\\\]{1,8})([%s]{%d,%d})", tail, body, min, max))
+	rx := regexp.MustCompile(fmt.Sprintf("^[A-Za-z0-9_.-]{0,%d}([\\t \"'`:=>,\\\\]{1,8})([%s]{%d,%d})", tail, body, min, max))
 	na := regexp.MustCompile("^[A-Za-z0-9_" + body + "]$")
 	return refForm{keywords: names, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
 		if p > 0 && refAlnumByteB.MatchString(s[p-1:p]) {
@@ -58,7 +63,7 @@ func refNamedB(names []string, tail int, nameHas []string, body string, min, max
 		}
 		b := p + kwLen
 		m := rx.FindStringSubmatchIndex(s[b:])
-		if m == nil || !strings.ContainsAny(s[b+m[2]:b+m[3]], ":=>") {
+		if m == nil || !refAssigns(s[b+m[2]:b+m[3]]) {
 			return 0, 0, 0, false
 		}
 		a, e := b+m[4], b+m[5]
@@ -85,7 +90,7 @@ func refNamedB(names []string, tail int, nameHas []string, body string, min, max
 func refURLB(schemes []string, drivers bool) refForm {
 	var kws []string
 	for _, s := range schemes {
-		kws = append(kws, s+"://")
+		kws = append(kws, s+"://", s+`:\/\/`)
 		if drivers {
 			kws = append(kws, s+"+")
 		}
@@ -94,7 +99,7 @@ func refURLB(schemes []string, drivers bool) refForm {
 	if drivers {
 		drv = `(?:\+[A-Za-z0-9_]{1,24})?`
 	}
-	head := regexp.MustCompile(`^(?i:` + strings.Join(schemes, "|") + `)` + drv + `://`)
+	head := regexp.MustCompile(`^(?i:` + strings.Join(schemes, "|") + `)` + drv + `:(?://|\\/\\/)`)
 	auth := regexp.MustCompile("^[^\\t\\n\\f\\r \"'`<>\\\\?#]{0,256}")
 	nb := regexp.MustCompile(`^[A-Za-z0-9_+.-]$`)
 	return refForm{keywords: kws, at: func(s string, p int) (int, int, ChecksumResult, bool) {
@@ -143,14 +148,14 @@ func refOpenTailB(s string, win int) int {
 
 // refDSN parses a Sentry DSN at a (see dsnParse).
 func refDSN(s string, a int) (int, bool) {
-	m := regexp.MustCompile(`^(?i:https?)://[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?/([A-Za-z0-9_./-]{0,128})`).FindStringSubmatchIndex(s[a:])
+	m := regexp.MustCompile(`^(?i:https?)(?:://|:\\/\\/)[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?(?:/|\\/)((?:[A-Za-z0-9_./-]|\\/){0,128})`).FindStringSubmatchIndex(s[a:])
 	if m == nil {
 		return 0, false
 	}
 	e := a + m[1]
 	path := s[a+m[2] : e]
 	last := path[strings.LastIndex(path, "/")+1:]
-	if e < len(s) && regexp.MustCompile(`^[A-Za-z0-9_./-]$`).MatchString(s[e:e+1]) || !regexp.MustCompile(`^[0-9]+$`).MatchString(last) {
+	if regexp.MustCompile(`^(?:[A-Za-z0-9_./-]|\\/)`).MatchString(s[e:]) || !regexp.MustCompile(`^[0-9]+$`).MatchString(last) {
 		return 0, false
 	}
 	return e, true
@@ -231,6 +236,7 @@ func refFormsGroupB() map[string][]refForm {
 			return p - 32, e, ChecksumNone, true
 		}}},
 		"discord-bot-token": {
+			refToken([]string{"mt"}, `MT[A-Za-z0-9_.-]{57,78}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, refBodyB(0, discordOK)),
 			refToken([]string{"bot "}, `(?i:bot )[A-Za-z0-9_.-]{59,80}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, refBodyB(4, discordOK)),
 			refNamedB([]string{"discord"}, 24, nil, `A-Za-z0-9_.-`, 59, 80, discordOK),
 		},
@@ -395,8 +401,8 @@ func refFormsGroupB() map[string][]refForm {
 		}}},
 		"sentry-dsn": {
 			{keywords: []string{"dsn"}, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
-				m := regexp.MustCompile("^[A-Za-z0-9_.-]{0,8}([\\t \"'`:=>\\\\]{1,8})(?i:http)").FindStringSubmatchIndex(s[p+kwLen:])
-				if m == nil || !strings.ContainsAny(s[p+kwLen+m[2]:p+kwLen+m[3]], ":=>") {
+				m := regexp.MustCompile("^[A-Za-z0-9_.-]{0,8}([\\t \"'`:=>,\\\\]{1,8})(?i:http)").FindStringSubmatchIndex(s[p+kwLen:])
+				if m == nil || !refAssigns(s[p+kwLen+m[2]:p+kwLen+m[3]]) {
 					return 0, 0, 0, false
 				}
 				a := p + kwLen + m[3]
@@ -405,9 +411,9 @@ func refFormsGroupB() map[string][]refForm {
 				}
 				return 0, 0, 0, false
 			}},
-			{keywords: []string{"sentry.io/"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
-				lo := max(0, p-139)
-				m := regexp.MustCompile(`(?i:https?)://[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{0,64}$`).FindStringIndex(s[lo:p])
+			{keywords: []string{"sentry.io/", `sentry.io\/`}, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
+				lo := max(0, p-141)
+				m := regexp.MustCompile(`(?i:https?)(?:://|:\\/\\/)[0-9a-f]{32}(?::[0-9a-f]{32})?@[A-Za-z0-9.-]{0,64}$`).FindStringIndex(s[lo:p])
 				if m == nil {
 					return 0, 0, 0, false
 				}
@@ -415,7 +421,7 @@ func refFormsGroupB() map[string][]refForm {
 				if a > 0 && regexp.MustCompile(`^[A-Za-z0-9_+.-]$`).MatchString(s[a-1:a]) {
 					return 0, 0, 0, false
 				}
-				if e, ok := refDSN(s, a); ok && e >= p+len("sentry.io/") {
+				if e, ok := refDSN(s, a); ok && e >= p+kwLen {
 					return a, e, ChecksumNone, true
 				}
 				return 0, 0, 0, false

@@ -397,7 +397,8 @@ var (
 )
 
 // dbURLForm: scheme "://" (or scheme "+" driver "://" when drivers, the
-// driver 1-24 of [A-Za-z0-9_]), not preceded by [A-Za-z0-9_+.-]. The
+// driver 1-24 of [A-Za-z0-9_]), not preceded by [A-Za-z0-9_+.-]; "://" may
+// also be written ":\/\/" (JSON text with escaped slashes). The
 // authority is what follows, up to the first of whitespace, quote, <, >,
 // backslash, ? or # and at most dbURLMax bytes. Its last '@' ends the user
 // info; the first ':' in the user info separates user (no '/') from password.
@@ -407,7 +408,7 @@ var (
 func dbURLForm(schemes []string, drivers bool) form {
 	var kws []string
 	for _, s := range schemes {
-		kws = append(kws, s+"://")
+		kws = append(kws, s+"://", s+`:\/\/`)
 		if drivers {
 			kws = append(kws, s+"+")
 		}
@@ -415,7 +416,7 @@ func dbURLForm(schemes []string, drivers bool) form {
 	return form{
 		keywords:  kws,
 		back:      1,
-		ahead:     16 + 25 + 3 + dbURLMax + 1,
+		ahead:     18 + 25 + 5 + dbURLMax + 1,
 		notBefore: setSchemeNB,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
@@ -426,10 +427,11 @@ func dbURLForm(schemes []string, drivers bool) form {
 			i := ke
 			if d[ke-1] == '+' {
 				j := c.run(i, setDriver, 24)
-				if j == i || j-i > 24 || c.at(j) != ':' || c.at(j+1) != '/' || c.at(j+2) != '/' {
+				n := schemeSep(&c, j)
+				if j == i || j-i > 24 || n == 0 {
 					return c.done(v, noMatch)
 				}
-				i = j + 3
+				i = j + n
 			}
 			s := i
 			for i-s < dbURLMax {
@@ -455,6 +457,20 @@ func dbURLForm(schemes []string, drivers bool) form {
 			return c.done(v, result{status: resMatch, start: s + colon + 1, end: s + at})
 		},
 	}
+}
+
+// schemeSep returns the length of "://" or ":\/\/" at i, or 0.
+func schemeSep(c *scanCursor, i int) int {
+	if c.at(i) != ':' {
+		return 0
+	}
+	if c.at(i+1) == '/' && c.at(i+2) == '/' {
+		return 3
+	}
+	if c.at(i+1) == '\\' && c.at(i+2) == '/' && c.at(i+3) == '\\' && c.at(i+4) == '/' {
+		return 5
+	}
+	return 0
 }
 
 // portPath reports whether p is digits followed by '/'.

@@ -26,6 +26,7 @@ func identityRules() []ruleDef {
 				"OKTA_API_TOKEN=00" + fakeChars(wd, 40, 2),
 				"okta.token = \"00" + fakeChars(wd, 40, 3) + "\"",
 				"\"oktaApiKey\": \"00" + fakeChars(wd, 40, 13) + "\"",
+				"\tos.Setenv(\"OKTA_API_TOKEN\", \"00" + fakeChars(wd, 40, 78) + "\")",
 			},
 			fp: []string{
 				"Authorization: SSWS " + fakeChars(wd, 42, 4),
@@ -270,7 +271,7 @@ func ageKey(seed uint32) string {
 // namedSpec declares a value assigned to a known name: a keyword (a name or
 // its first part, matched case-insensitively, not preceded by [A-Za-z0-9]),
 // at most tail further name bytes [A-Za-z0-9_.-], 1-8 separator bytes (tab,
-// space, quotes, backslash, ':', '=', '>') of which one is ':', '=' or '>',
+// space, quotes, backslash, ':', '=', '>', ',') that assign (see assignSep),
 // then the value: the maximal run of body bytes, min..max long, not followed
 // by a body or [A-Za-z0-9_] byte. If nameHas is set the whole name (keyword
 // and tail, any case) must contain one of its words. The match is the value
@@ -288,7 +289,7 @@ const namedMaxSep = 8
 
 var (
 	setNameTail = makeSet("A-Za-z0-9_.-")
-	setNamedSep = makeSet("\t \"'`:=>\\")
+	setNamedSep = makeSet("\t \"'`:=>,\\")
 )
 
 func (n namedSpec) form() form {
@@ -317,7 +318,7 @@ func (n namedSpec) form() form {
 				return c.done(v, noMatch)
 			}
 			sep := d[i:min(j, len(d))]
-			if bytes.IndexByte(sep, ':') < 0 && bytes.IndexByte(sep, '=') < 0 && bytes.IndexByte(sep, '>') < 0 {
+			if !assignSep(sep) {
 				return c.done(v, noMatch)
 			}
 			e := c.run(j, n.body, n.max)
@@ -336,6 +337,16 @@ func (n namedSpec) form() form {
 			return result{status: resMatch, start: j, end: e}
 		},
 	}
+}
+
+// assignSep reports whether the separator bytes between a name and a value
+// assign: they hold ':', '=' or '>', or a ',' and a quote (the arguments of
+// os.Setenv("NAME", "value") or a ["NAME", "value"] pair).
+func assignSep(sep []byte) bool {
+	if bytes.IndexByte(sep, ':') >= 0 || bytes.IndexByte(sep, '=') >= 0 || bytes.IndexByte(sep, '>') >= 0 {
+		return true
+	}
+	return bytes.IndexByte(sep, ',') >= 0 && bytes.ContainsAny(sep, "\"'`")
 }
 
 // nameContains reports whether name (any case) contains one of the

@@ -109,8 +109,14 @@ func messagingRules() []ruleDef {
 		},
 		{
 			id: "discord-bot-token", provider: "Discord", kind: KindSecret, confidence: "high",
-			desc: "Discord bot token (base64 of a 17-20 digit id . 6-7 . 27-40 of [A-Za-z0-9_-]) after \"Bot \" or assigned to a name starting with discord",
+			desc: "Discord bot token (base64 of a 17-20 digit id . 6-7 . 27-40 of [A-Za-z0-9_-]): alone when the id starts with 1 (MT…), else after \"Bot \" or assigned to a name starting with discord",
 			forms: []form{
+				// Ids starting with 1 (every id since 2019) encode to "MT":
+				// such a token is found without context.
+				plainForm(tokenSpec{prefixes: []string{"MT"}, body: makeSet("A-Za-z0-9_.-"), min: 57, max: 78, validate: func(b []byte) (bool, ChecksumResult) {
+					var buf [80]byte
+					return discordShape(append(append(buf[:0], "MT"...), b...))
+				}}),
 				plainForm(tokenSpec{prefixes: []string{"Bot "}, fold: true, body: makeSet("A-Za-z0-9_.-"), min: 59, max: 80, validate: discordShape}),
 				namedSpec{names: []string{"discord"}, tail: 24, body: makeSet("A-Za-z0-9_.-"), min: 59, max: 80,
 					validate: func(b []byte) bool { ok, _ := discordShape(b); return ok }}.form(),
@@ -119,11 +125,13 @@ func messagingRules() []ruleDef {
 				"Authorization: Bot " + discordTok("1162123456789012345", 32),
 				"DISCORD_TOKEN=" + discordTok("198622483471925248", 34),
 				"discord_bot_token: '" + discordTok("4012345678901234567", 36) + "'",
+				"{\"value\": \"" + discordTok("1234567890123456789", 37) + "\"}",
 			},
 			fp: []string{
 				"Authorization: Bot " + base64.RawStdEncoding.EncodeToString([]byte("hello world 123456")) + "." + fakeChars(wd, 6, 38) + "." + fakeChars(wd, 38, 39),
 				"DISCORD_CLIENT_ID=1162123456789012345",
 				"the bot " + fakeChars(wd, 70, 40),
+				"MT" + fakeChars(wd, 22, 41) + "." + fakeChars(wd, 6, 42) + "." + fakeChars(wd, 38, 43),
 			},
 		},
 		{

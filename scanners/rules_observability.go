@@ -127,6 +127,7 @@ func observabilityRules() []ruleDef {
 				"SENTRY_DSN=https://" + fakeChars(hex, 32, 36) + "@o" + fakeChars("0123456789", 16, 37) + ".ingest.us.sentry.io/" + fakeChars("0123456789", 16, 38),
 				"Sentry.init({ dsn: \"https://" + fakeChars(hex, 32, 39) + "@sentry.example.com/2\" })",
 				"const sentryDsn = `https://" + fakeChars(hex, 32, 46) + "@errors.acme.dev/5`",
+				`{"SENTRY_DSN":"https:\/\/` + fakeChars(hex, 32, 47) + `@o4507.ingest.sentry.io\/45078"}`,
 				"dsn = 'http://" + fakeChars(hex, 32, 40) + ":" + fakeChars(hex, 32, 41) + "@sentry.internal:9000/sentry/17'",
 			},
 			fp: []string{
@@ -311,7 +312,7 @@ var (
 // case), 32 lower-case hex, optionally ':' and 32 lower-case hex, '@', a host
 // of 1-253 [A-Za-z0-9.-], optionally ':' and 1-5 digits, '/', then a path of
 // at most 128 [A-Za-z0-9_./-] whose last segment is all digits (the project
-// id). It returns the end of the DSN; the caller turns the answer into
+// id). Each '/' may be written "\/" (JSON text with escaped slashes). It returns the end of the DSN; the caller turns the answer into
 // resMore (scanCursor.done) when the parse looked past the data.
 func dsnParse(c *scanCursor, s int) (int, bool) {
 	i := s
@@ -324,10 +325,11 @@ func dsnParse(c *scanCursor, s int) (int, bool) {
 	if b := c.at(i); b >= 0 && lowerASCII(byte(b)) == 's' {
 		i++
 	}
-	if c.at(i) != ':' || c.at(i+1) != '/' || c.at(i+2) != '/' {
+	n := schemeSep(c, i)
+	if n == 0 {
 		return 0, false
 	}
-	i += 3
+	i += n
 	k := c.run(i, setHexLC, 32)
 	if k-i != 32 {
 		return 0, false
@@ -353,14 +355,31 @@ func dsnParse(c *scanCursor, s int) (int, bool) {
 		}
 		h = p
 	}
-	if c.at(h) != '/' {
+	switch {
+	case c.at(h) == '/':
+		h++
+	case c.at(h) == '\\' && c.at(h+1) == '/':
+		h += 2
+	default:
 		return 0, false
 	}
-	e := c.run(h+1, setDSNPath, 128)
-	if e-(h+1) > 128 {
+	// The path: at most 128 units, each a byte of [A-Za-z0-9_./-] or an
+	// escaped slash.
+	e, units := h, 0
+	for units <= 128 {
+		if c.is(e, setDSNPath) {
+			e++
+		} else if c.at(e) == '\\' && c.at(e+1) == '/' {
+			e += 2
+		} else {
+			break
+		}
+		units++
+	}
+	if units > 128 {
 		return 0, false
 	}
-	last := c.d[h+1 : e]
+	last := c.d[h:e]
 	if x := bytes.LastIndexByte(last, '/'); x >= 0 {
 		last = last[x+1:]
 	}
@@ -368,15 +387,15 @@ func dsnParse(c *scanCursor, s int) (int, bool) {
 }
 
 // dsnMaxLen bounds a DSN (scheme, keys, host, port, path).
-const dsnMaxLen = 8 + 65 + 1 + 253 + 6 + 1 + 129
+const dsnMaxLen = 10 + 65 + 1 + 253 + 6 + 2 + 2*129 + 8
 
 // sentryDSNForms find a Sentry DSN (see dsnParse) in two ways, so that no
 // keyword fires on every URL:
 //   - after a name ending in "dsn" (SENTRY_DSN=, sentryDsn: "…",
 //     init(dsn=…)): keyword "dsn", at most 8 more name bytes, 1-8 separator
 //     bytes with one of ':', '=', '>', then the DSN;
-//   - at a SaaS ingest host: keyword "sentry.io/"; the DSN starts at the
-//     "http" before "://", the keys, '@' and at most 64 host bytes that end
+//   - at a SaaS ingest host: keyword "sentry.io/" (or "sentry.io\/"); the
+//     DSN starts at the "http" before "://" (or ":\/\/"), the keys, '@' and at most 64 host bytes that end
 //     at the keyword, is not preceded by [A-Za-z0-9_+.-], and must reach
 //     past the keyword.
 //
@@ -395,7 +414,7 @@ func sentryDSNForms() []form {
 				return c.done(v, noMatch)
 			}
 			sep := d[i:min(j, len(d))]
-			if bytes.IndexByte(sep, ':') < 0 && bytes.IndexByte(sep, '=') < 0 && bytes.IndexByte(sep, '>') < 0 {
+			if !assignSep(sep) {
 				return c.done(v, noMatch)
 			}
 			e, ok := dsnParse(&c, j)
@@ -407,8 +426,8 @@ func sentryDSNForms() []form {
 	}
 	const hostBack = 64
 	ingest := form{
-		keywords: []string{"sentry.io/"},
-		back:     8 + 65 + 1 + hostBack + 1,
+		keywords: []string{"sentry.io/", `sentry.io\/`},
+		back:     10 + 65 + 1 + hostBack + 1,
 		ahead:    dsnMaxLen,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
@@ -426,12 +445,17 @@ func sentryDSNForms() []form {
 			if k > 32 && d[k-1] == ':' && allBytesIn(d[k-33:k-1], setHexLC) {
 				k -= 33
 			}
-			if k < 7 || string(d[k-3:k]) != "://" {
+			switch {
+			case k >= 7 && string(d[k-3:k]) == "://":
+				k -= 3
+			case k >= 9 && string(d[k-5:k]) == `:\/\/`:
+				k -= 5
+			default:
 				return noMatch
 			}
-			s := k - 7
-			if k >= 8 && lowerASCII(d[k-4]) == 's' {
-				s = k - 8
+			s := k - 4
+			if k >= 5 && lowerASCII(d[k-1]) == 's' {
+				s = k - 5
 			}
 			if s > 0 && setSchemeNB[d[s-1]] {
 				return noMatch
