@@ -108,6 +108,25 @@ var fakeKinds = []fakeKind{
 		return tok("ai", "perplexity", "perplexity-api-key", "PERPLEXITY_API_KEY", "pplx-"+g.mixed(base62, 48))
 	}},
 
+	{"xai-api-key", func(g *gen) fake {
+		return tok("ai", "xai", "xai-api-key", "XAI_API_KEY", "xai-"+g.mixed(base62, 80))
+	}},
+	{"openrouter-api-key", func(g *gen) fake {
+		return tok("ai", "openrouter", "openrouter-api-key", "OPENROUTER_API_KEY", "sk-or-v1-"+g.chars(lowerHex, 64))
+	}},
+	{"nvidia-api-key", func(g *gen) fake {
+		return tok("ai", "nvidia", "nvidia-api-key", "NVIDIA_API_KEY", "nvapi-"+g.mixed(wordDash, 64))
+	}},
+	{"tavily-api-key", func(g *gen) fake {
+		return tok("ai", "tavily", "tavily-api-key", "TAVILY_API_KEY", "tvly-"+g.pick([]string{"", "dev-", "prod-"})+g.mixed(base62, 32))
+	}},
+	{"langfuse-secret-key", func(g *gen) fake {
+		return tok("ai", "langfuse", "langfuse-secret-key", "LANGFUSE_SECRET_KEY", "sk-lf-"+g.uuid())
+	}},
+	{"langsmith-api-key", func(g *gen) fake {
+		return tok("ai", "langsmith", "langsmith-api-key", "LANGSMITH_API_KEY", g.pick([]string{"lsv2_pt_", "lsv2_sk_"})+g.chars(lowerHex, 32)+"_"+g.chars(lowerHex, 10))
+	}},
+
 	// ---- source hosting and CI ----
 	{"github-classic-pat", func(g *gen) fake {
 		return tok("vcs-ci", "github", "github-classic-pat", g.pick([]string{"GITHUB_TOKEN", "GH_TOKEN", "github_token"}), withCRC("ghp_", g.mixed(base62, 30)))
@@ -282,6 +301,65 @@ var fakeKinds = []fakeKind{
 	}},
 	{"dockerhub-pat", func(g *gen) fake {
 		return tok("registry", "docker", "dockerhub-pat", "DOCKERHUB_TOKEN", "dckr_pat_"+g.mixed(wordDash, 27))
+	}},
+
+	// ---- developer tools and SaaS ----
+	{"shopify-access-token", func(g *gen) fake {
+		return tok("devtools", "shopify", "shopify-access-token", "SHOPIFY_ACCESS_TOKEN", g.pick([]string{"shpat_", "shpss_", "shpca_", "shppa_"})+g.chars(lowerHex, 32))
+	}},
+	{"linear-api-key", func(g *gen) fake {
+		return tok("devtools", "linear", "linear-api-key", "LINEAR_API_KEY", "lin_api_"+g.mixed(base62, 40))
+	}},
+	{"postman-api-key", func(g *gen) fake {
+		return tok("devtools", "postman", "postman-api-key", "POSTMAN_API_KEY", "PMAK-"+g.chars(lowerHex, 24)+"-"+g.chars(lowerHex, 34))
+	}},
+	{"doppler-token", func(g *gen) fake {
+		return tok("devtools", "doppler", "doppler-token", "DOPPLER_TOKEN", "dp.pt."+g.mixed(base62, 43))
+	}},
+	{"pulumi-access-token", func(g *gen) fake {
+		return tok("devtools", "pulumi", "pulumi-access-token", "PULUMI_ACCESS_TOKEN", "pul-"+g.chars(lowerHex, 40))
+	}},
+	{"terraform-cloud-token", func(g *gen) fake {
+		return tok("devtools", "hashicorp", "terraform-cloud-token", "TFE_TOKEN", g.mixed(base62, 14)+".atlasv1."+g.mixed(wordDash, 67))
+	}},
+	{"flyio-token", func(g *gen) fake {
+		return tok("devtools", "flyio", "flyio-token", "FLY_API_TOKEN", "fo1_"+g.mixed(wordDash, 43))
+	}},
+	{"sourcegraph-token", func(g *gen) fake {
+		return tok("devtools", "sourcegraph", "sourcegraph-token", "SRC_ACCESS_TOKEN", "sgp_"+g.chars(lowerHex, 16)+"_"+g.chars(lowerHex, 40))
+	}},
+	{"databricks-token", func(g *gen) fake {
+		return tok("devtools", "databricks", "databricks-token", "DATABRICKS_TOKEN", "dapi"+g.chars(lowerHex, 32))
+	}},
+	{"planetscale-password", func(g *gen) fake {
+		return tok("devtools", "planetscale", "planetscale-password", "PLANETSCALE_PASSWORD", "pscale_pw_"+g.mixed(wordDash, 43))
+	}},
+	{"airtable-pat", func(g *gen) fake {
+		return tok("devtools", "airtable", "airtable-pat", "AIRTABLE_TOKEN", "pat"+g.mixed(base62, 14)+"."+g.chars(lowerHex, 64))
+	}},
+	{"infracost-api-key", func(g *gen) fake {
+		return tok("devtools", "infracost", "infracost-api-key", "INFRACOST_API_KEY", "ico-"+g.mixed(base62, 32))
+	}},
+	{"openshift-token", func(g *gen) fake {
+		return tok("devtools", "openshift", "openshift-token", "OPENSHIFT_TOKEN", "sha256~"+g.mixed(wordDash, 43))
+	}},
+	{"alibaba-access-key-id", func(g *gen) fake {
+		return tok("cloud", "alibaba", "alibaba-access-key-id", "ALIBABA_CLOUD_ACCESS_KEY_ID", "LTAI"+g.mixed(base62, 20))
+	}},
+	{"dynatrace-token", func(g *gen) fake {
+		return tok("observability", "dynatrace", "dynatrace-token", "DT_API_TOKEN", "dt0c01."+g.chars(upperAN, 24)+"."+g.chars(upperAN, 64))
+	}},
+	{"brevo-api-key", func(g *gen) fake {
+		return tok("messaging", "brevo", "brevo-api-key", "BREVO_API_KEY", "xkeysib-"+g.chars(lowerHex, 64)+"-"+g.mixed(base62, 16))
+	}},
+	{"mailchimp-api-key", func(g *gen) fake {
+		return tok("messaging", "mailchimp", "mailchimp-api-key", "MAILCHIMP_API_KEY", g.chars(lowerHex, 32)+fmt.Sprintf("-us%d", 1+g.rng.IntN(21)))
+	}},
+	{"shippo-api-token", func(g *gen) fake {
+		return tok("payments", "shippo", "shippo-api-token", "SHIPPO_API_KEY", g.pick([]string{"shippo_live_", "shippo_test_"})+g.chars(lowerHex, 40))
+	}},
+	{"easypost-api-key", func(g *gen) fake {
+		return tok("payments", "easypost", "easypost-api-key", "EASYPOST_API_KEY", g.pick([]string{"EZAK", "EZTK"})+g.chars(alnumLow, 54))
 	}},
 
 	// ---- databases: connection strings with passwords ----

@@ -126,7 +126,7 @@ func TestCorpusCoversEveryType(t *testing.T) {
 			}
 		}
 	}
-	check(LabelSecret, FakeTypes(), 40)
+	check(LabelSecret, FakeTypes(), 25)
 	// Types are planted about equally often (mirrors and the shapes that
 	// leave key blocks out make some variation).
 	lo, hi := 1<<30, 0
@@ -211,6 +211,27 @@ var fakeFormats = map[string]string{
 	"vault-service-token":           `^hvs\.[\w-]{90,120}$`,
 	"vault-batch-token":             `^hvb\.[\w-]{138,300}$`,
 	"age-secret-key":                `^AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}$`,
+	"xai-api-key":                   `^xai-[A-Za-z0-9]{80}$`,
+	"openrouter-api-key":            `^sk-or-v1-[a-f0-9]{64}$`,
+	"shopify-access-token":          `^shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}$`,
+	"linear-api-key":                `^lin_api_(?i)[a-z0-9]{40}$`,
+	"postman-api-key":               `^PMAK-(?i)[a-f0-9]{24}\-[a-f0-9]{34}$`,
+	"doppler-token":                 `^dp\.pt\.(?i)[a-z0-9]{43}$`,
+	"pulumi-access-token":           `^pul-[a-f0-9]{40}$`,
+	"terraform-cloud-token":         `^(?i)[a-z0-9]{14}\.(?-i:atlasv1)\.[a-z0-9\-_=]{60,70}$`,
+	"flyio-token":                   `^fo1_[\w-]{43}$`,
+	"sourcegraph-token":             `^sgp_[a-fA-F0-9]{16}_[a-fA-F0-9]{40}$`,
+	"databricks-token":              `^dapi[a-f0-9]{32}$`,
+	"planetscale-password":          `^pscale_pw_(?i)[\w=\.-]{32,64}$`,
+	"airtable-pat":                  `^pat[[:alnum:]]{14}\.[a-f0-9]{64}$`,
+	"infracost-api-key":             `^ico-[a-zA-Z0-9]{32}$`,
+	"openshift-token":               `^sha256~[\w-]{43}$`,
+	"alibaba-access-key-id":         `^LTAI(?i)[a-z0-9]{20}$`,
+	"dynatrace-token":               `^dt0c01\.(?i)[a-z0-9]{24}\.[a-z0-9]{64}$`,
+	"brevo-api-key":                 `^xkeysib-[a-f0-9]{64}\-(?i)[a-z0-9]{16}$`,
+	"mailchimp-api-key":             `^[a-f0-9]{32}-us\d{1,2}$`,
+	"shippo-api-token":              `^shippo_(?:live|test)_[a-fA-F0-9]{40}$`,
+	"easypost-api-key":              `^EZ[AT]K(?i)[a-z0-9]{54}$`,
 	"pem-rsa":                       `^-----BEGIN RSA PRIVATE KEY-----\n(?:[A-Za-z0-9+/]{1,64}\n)+-----END RSA PRIVATE KEY-----$`,
 	"openssh-private-key":           `^-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE(?:[A-Za-z0-9+/]{1,70}\n)+-----END OPENSSH PRIVATE KEY-----$`,
 	"pgp-private-key":               `^-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n(?:[A-Za-z0-9+/]{64}\n)+=[A-Za-z0-9+/]{4}\n-----END PGP PRIVATE KEY BLOCK-----$`,
