@@ -186,6 +186,28 @@ func (g *Gate) Unavailable(tool string) *Result {
 // (CodeUnknownTool), another error an unavailable catalog
 // (CodeUnavailable). It returns the tool name used.
 func (g *Gate) CheckCall(tool string, body []byte, lookup func(tool string) ([]byte, error)) (*Result, string) {
+	return g.CheckCallSchema(tool, body, func(name string) (*Schema, error) {
+		raw, err := lookup(name)
+		if err != nil || raw == nil {
+			return nil, err
+		}
+		return &Schema{Raw: raw}, nil
+	})
+}
+
+// Schema is a tool's inputSchema for CheckCallSchema: the raw text (for the
+// messages) and, when the caller has it, the compiled schema (a
+// toolcat.Entry has both), which saves decoding and digesting the text on
+// every call.
+type Schema struct {
+	Raw      []byte
+	Compiled *schema.Schema
+}
+
+// CheckCallSchema is CheckCall with a lookup that may return the compiled
+// schema. A nil *Schema or ErrUnknownTool means an unknown tool; another
+// error an unavailable catalog.
+func (g *Gate) CheckCallSchema(tool string, body []byte, lookup func(tool string) (*Schema, error)) (*Result, string) {
 	if len(body) > g.o.MaxArgsBytes {
 		return g.malformed(tool, "the request is larger than the limit"), tool
 	}
@@ -202,14 +224,17 @@ func (g *Gate) CheckCall(tool string, body []byte, lookup func(tool string) ([]b
 	if tool == "" {
 		return g.malformed(tool, "no tool is named"), tool
 	}
-	raw, err := lookup(tool)
+	sch, err := lookup(tool)
 	switch {
-	case errors.Is(err, ErrUnknownTool) || err == nil && raw == nil:
+	case errors.Is(err, ErrUnknownTool) || err == nil && (sch == nil || sch.Raw == nil):
 		return g.UnknownTool(tool), tool
 	case err != nil:
 		return g.Unavailable(tool), tool
 	}
-	return g.CheckValue(tool, raw, args), tool
+	if sch.Compiled != nil {
+		return g.check(tool, sch.Raw, sch.Compiled, args), tool
+	}
+	return g.CheckValue(tool, sch.Raw, args), tool
 }
 
 // SplitCall parses body. A JSON object with "jsonrpc" and "method" members
@@ -279,6 +304,11 @@ func (g *Gate) CheckValue(tool string, inputSchema []byte, args any) *Result {
 		r.Text = g.finish("Tool " + g.quoteName(tool) + " cannot be called: its inputSchema is not usable (" + string(schema.CodeOf(err)) + "), so the arguments cannot be checked and the call was not run [" + string(r.Code) + "].")
 		return r
 	}
+	return g.check(tool, inputSchema, s, args)
+}
+
+// check checks args against the compiled s (whose text is inputSchema).
+func (g *Gate) check(tool string, inputSchema []byte, s *schema.Schema, args any) *Result {
 	r := &Result{SchemaDigest: s.Digest()}
 	if viol := s.Validate(args); viol != nil {
 		g.explain(r, tool, inputSchema, s, args, viol)

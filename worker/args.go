@@ -73,11 +73,11 @@ func (s *ArgsService) Check(ctx context.Context, server, tool string, body []byt
 	if wire.CheckToken(server) != nil {
 		return s.gate.UnknownTool(tool), tool
 	}
-	return s.gate.CheckCall(tool, body, func(name string) ([]byte, error) {
-		raw, err := s.cat.InputSchema(ctx, server, name)
+	return s.gate.CheckCallSchema(tool, body, func(name string) (*argsgate.Schema, error) {
+		e, err := s.cat.Get(ctx, server, name)
 		switch {
 		case err == nil:
-			return raw, nil
+			return &argsgate.Schema{Raw: e.InputSchema, Compiled: e.Input}, nil
 		case errors.Is(err, toolcat.ErrNotFound), errors.Is(err, toolcat.ErrName):
 			return nil, argsgate.ErrUnknownTool
 		}

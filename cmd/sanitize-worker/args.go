@@ -145,12 +145,15 @@ func runArgsEnv(ctx context.Context, args []string, lookup func(string) (string,
 		}
 		defer nc.Close()
 		defer cat.Close()
-		res, _ = gate.CheckCall(tool, body, func(name string) ([]byte, error) {
-			raw, err := cat.InputSchema(cctx, server, name)
-			if errors.Is(err, toolcat.ErrNotFound) || errors.Is(err, toolcat.ErrName) {
+		res, _ = gate.CheckCallSchema(tool, body, func(name string) (*argsgate.Schema, error) {
+			e, err := cat.Get(cctx, server, name)
+			switch {
+			case err == nil:
+				return &argsgate.Schema{Raw: e.InputSchema, Compiled: e.Input}, nil
+			case errors.Is(err, toolcat.ErrNotFound), errors.Is(err, toolcat.ErrName):
 				return nil, argsgate.ErrUnknownTool
 			}
-			return raw, err
+			return nil, err
 		})
 	}
 	if _, err := stdout.Write(append(res.Reply(), '\n')); err != nil {
