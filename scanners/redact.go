@@ -118,7 +118,9 @@ func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []
 	r.src, r.srcBase, r.final = src, r.off, final
 	end := r.off + int64(len(src))
 	r.off = end
-	if r.c.decode && r.depth < r.c.maxDepth {
+	// A string that ends shorter than decodeMinRun holds no run to decode:
+	// the short strings of structured results skip the run search.
+	if r.c.decode && r.depth < r.c.maxDepth && !(final && end < decodeMinRun) {
 		r.trackRuns(src, final)
 	}
 	for {
