@@ -252,11 +252,7 @@ func GenerateLabeled(seed uint64, i int) LabeledRecord {
 
 // jsonEsc escapes s as the inside of a JSON string (only what JSON
 // requires), as a JSON file or a pretty-printed response holds it.
-func jsonEsc(s string) string {
-	var w writer
-	w.str(s, EscapeMinimal)
-	return string(w.b[1 : len(w.b)-1])
-}
+func jsonEsc(s string) string { return escStyle(s, EscapeMinimal) }
 
 // escStyle is s as escaped inside a JSON string in style e.
 func escStyle(s string, e Escaping) string {
@@ -265,6 +261,8 @@ func escStyle(s string, e Escaping) string {
 	return string(w.b[1 : len(w.b)-1])
 }
 
+// camel turns a variable name into a camelCase identifier
+// (GITHUB_TOKEN: githubToken).
 func camel(name string) string {
 	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/' || r == ':' })
 	for i := 1; i < len(parts); i++ {
@@ -276,12 +274,14 @@ func camel(name string) string {
 	return strings.Join(parts, "")
 }
 
+// envName turns a name into an environment variable name (client-secret:
+// CLIENT_SECRET); an .npmrc key stays as it is.
 func envName(name string) string {
 	if name == "" {
 		return "VALUE"
 	}
 	if strings.ContainsAny(name, "/:") {
-		return name // an .npmrc key
+		return name
 	}
 	return strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(name))
 }
