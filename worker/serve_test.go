@@ -484,6 +484,42 @@ func TestPoisonToDLQ(t *testing.T) {
 	}
 }
 
+// TestFullStreamFailsAttempt: a clean stream that refuses messages (full,
+// discard new) fails the publish acknowledgement; the attempt is handed back
+// and, on the last delivery, the input goes to the DLQ instead of being
+// acknowledged as if it had been stored.
+func TestFullStreamFailsAttempt(t *testing.T) {
+	s := serveTestServer(t)
+	nc, js := serveConnect(t, s.ClientURL())
+	m, _ := NewMetrics(nil)
+	startService(t, nc, WithInline(false), WithMetrics(m), WithConcurrency(1),
+		WithConsumer(fastConsumer(400*time.Millisecond)), WithMessageTimeout(300*time.Millisecond), WithPublishTimeout(time.Second))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var cfg jetstream.StreamConfig
+	for _, c := range fastStreams().StreamConfigs() {
+		if c.Name == wire.StreamClean {
+			cfg = c
+		}
+	}
+	cfg.MaxMsgs, cfg.Discard = 2, jetstream.DiscardNew
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	publishRaw(t, js, n)
+	waitCount(t, js, wire.StreamRaw, 0, 20*time.Second)
+	if c, _ := streamCount(js, wire.StreamClean); c != 2 {
+		t.Errorf("clean holds %d, want 2", c)
+	}
+	if c, _ := streamCount(js, wire.StreamDLQ); c != n-2 {
+		t.Errorf("DLQ holds %d, want %d", c, n-2)
+	}
+	if got := counterValue(m.PublishFailures.WithLabelValues(wire.StreamClean)); got < n-2 {
+		t.Errorf("clean publish failures counted %v", got)
+	}
+}
+
 func TestStopDrains(t *testing.T) {
 	s := serveTestServer(t)
 	nc, js := serveConnect(t, s.ClientURL())

@@ -221,3 +221,47 @@ func TestServeExternalUnreachable(t *testing.T) {
 		t.Errorf("log: %s", logs.String())
 	}
 }
+
+// TestServeStateService: with --state-keys the state service answers on the
+// worker's connection; a malformed verify request gets its coded error.
+func TestServeStateService(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "keys.json")
+	if code, _, stderr := keysCmd(t, "new", "--file", keyFile); code != exitOK {
+		t.Fatalf("keys new: %s", stderr)
+	}
+	var logs stateLog
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	readyc := make(chan string, 1)
+	exit := make(chan int, 1)
+	go func() {
+		exit <- runServeEnv(ctx, []string{"--embedded-dir", filepath.Join(dir, "nats"), "--embedded-port", "-1", "--http-addr", "", "--durable=false", "--state-keys", keyFile},
+			envOf(nil), &logs, func(n, _ string) { readyc <- n })
+	}()
+	var url string
+	select {
+	case url = <-readyc:
+	case code := <-exit:
+		t.Fatalf("serve exited with %d: %s", code, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve not ready: %s", logs.String())
+	}
+	logs.find(t, "state service ready", nil)
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	r, err := nc.Request(wire.SubjectStateVerify, []byte(`{"requestState":"x","unknown":1}`), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Data), `"ok":false`) || !strings.Contains(string(r.Data), `"code":`) {
+		t.Fatalf("verify reply %s", r.Data)
+	}
+	cancel()
+	if code := <-exit; code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+}
