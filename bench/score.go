@@ -233,12 +233,16 @@ func (s *Scorer) Add(rec *LabeledRecord, out Outcome) error {
 	if s.types == nil {
 		s.types, s.rules, s.examples = map[string]*TypeScore{}, map[string]*RuleScore{}, map[string][]string{}
 	}
+	// Everything of a planted secret that an example could show: the span,
+	// its needles (key lines, token halves) and an encoded credential.
 	var secrets []string
 	for i := range rec.Labels {
-		if rec.Labels[i].Kind == LabelSecret {
-			secrets = append(secrets, rec.Labels[i].Exact)
+		if l := &rec.Labels[i]; l.Kind == LabelSecret {
+			secrets = append(secrets, l.Exact, l.Inner)
+			secrets = append(secrets, l.Needles...)
 		}
 	}
+	sort.Slice(secrets, func(a, b int) bool { return len(secrets[a]) > len(secrets[b]) })
 	example := func(key, v string, lo, hi int, mask bool) {
 		if len(s.examples[key]) < s.Examples {
 			s.examples[key] = append(s.examples[key], fmt.Sprintf("record %d (%s): %s", rec.Index, rec.Shape, context(v, lo, hi, mask, secrets)))
