@@ -137,8 +137,9 @@ func (g *Gate) sanitize(s string) string {
 	}
 	var n scanners.Normalizer
 	norm := n.Append(nil, []byte(s), true)
-	red := g.o.Catalog.NewRedactor(nil)
-	out, _ := red.Append(nil, norm, true, nil)
+	red := g.redactor()
+	out, _ := red.Append(nil, norm, true, nil) // final: the redactor is reset
+	g.release(red)
 	return string(out)
 }
 

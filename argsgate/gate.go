@@ -50,6 +50,28 @@ type Options struct {
 // Gate checks tool arguments. It is safe for concurrent use.
 type Gate struct {
 	o Options
+	// reds is a small free list of redactors for the rejection path (a
+	// Redactor holds at most scanners.MaxHold bytes between strings).
+	reds chan *scanners.Redactor
+}
+
+// freeRedactors is the size of a Gate's free list of redactors.
+const freeRedactors = 8
+
+func (g *Gate) redactor() *scanners.Redactor {
+	select {
+	case r := <-g.reds:
+		return r
+	default:
+		return g.o.Catalog.NewRedactor(nil)
+	}
+}
+
+func (g *Gate) release(r *scanners.Redactor) {
+	select {
+	case g.reds <- r:
+	default:
+	}
 }
 
 // New returns a Gate. It fails when an option is out of range or the
@@ -80,7 +102,7 @@ func New(o Options) (*Gate, error) {
 	if o.Schemas == nil {
 		o.Schemas = schema.NewCache(DefaultCacheEntries, schema.Limits{})
 	}
-	return &Gate{o: o}, nil
+	return &Gate{o: o, reds: make(chan *scanners.Redactor, freeRedactors)}, nil
 }
 
 // Schemas returns the schema cache of the gate.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
 const searchSchema = `{
@@ -218,5 +220,31 @@ func TestLimits(t *testing.T) {
 	}
 	if _, err := New(Options{MaxArgsBytes: -1}); err == nil {
 		t.Fatal("negative limit accepted")
+	}
+}
+
+// The compiled schema a caller supplies is the one enforced; the text is
+// only read for messages.
+func TestCheckCallSchemaUsesCompiled(t *testing.T) {
+	g := newGate(t, Options{})
+	strict, err := schema.Compile([]byte(`{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`), schema.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := g.CheckCallSchema("t", []byte(`{"a":1}`), func(string) (*Schema, error) {
+		return &Schema{Raw: []byte(`{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`), Compiled: strict}, nil
+	})
+	if !r.Valid || r.SchemaDigest != strict.Digest() {
+		t.Fatalf("%+v", r)
+	}
+	r, _ = g.CheckCallSchema("t", []byte(`{}`), func(string) (*Schema, error) {
+		return &Schema{Raw: []byte(`{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`), Compiled: strict}, nil
+	})
+	if r.Code != CodeMissing {
+		t.Fatalf("%+v", r)
+	}
+	r, _ = g.CheckCallSchema("t", []byte(`{}`), func(string) (*Schema, error) { return nil, nil })
+	if r.Code != CodeUnknownTool {
+		t.Fatalf("%+v", r)
 	}
 }
