@@ -130,6 +130,9 @@ func TestPutGetList(t *testing.T) {
 	if e.Input.Valid(map[string]any{}) {
 		t.Fatal("compiled inputSchema does not require q")
 	}
+	if raw, err := c.InputSchema(ctx, "github", "search"); err != nil || string(raw) != `{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"}` {
+		t.Fatalf("InputSchema %s %v", raw, err)
+	}
 	e2, err := c.Get(ctx, "github", "café ☕")
 	if err != nil || e2.Output != nil {
 		t.Fatalf("encoded name: %v %+v", err, e2)
