@@ -794,11 +794,6 @@ func (g *gen) mirrorText(sc obj, labels []Label) (*text, []Label) {
 	for _, l := range labels {
 		m := l
 		m.Exact = escStyle(l.Exact, inner)
-		if l.Type == "fullwidth-token" && m.Exact != l.Exact {
-			// \uff.. escapes of every character: the mirror holds
-			// printable escapes, not the token.
-			continue
-		}
 		m.Needles = nil
 		for _, n := range l.Needles {
 			e := escStyle(n, inner)
