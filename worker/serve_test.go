@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -271,6 +272,54 @@ func TestInlineRoundTrip(t *testing.T) {
 			}
 			noSecrets(t, "evidence", ev.Data)
 		})
+	}
+}
+
+// TestResolverHook: the per-message hook (where the tool catalog sets the
+// output schema) can set MessageInfo.OutputSchema, reject a message with a
+// code, or fail transiently.
+func TestResolverHook(t *testing.T) {
+	s := serveTestServer(t)
+	nc, _ := serveConnect(t, s.ClientURL())
+	sch, err := schema.Compile([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`), schema.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ResolverFunc(func(_ context.Context, info *pipeline.MessageInfo, hdr nats.Header) error {
+		switch info.Tool {
+		case "typed":
+			info.OutputSchema = sch
+		case "blocked":
+			return &pipeline.Error{Code: pipeline.CodeInvalidContent, Reason: "tool-not-allowed"}
+		case "flaky":
+			return errors.New("catalog unavailable")
+		}
+		return nil
+	})
+	startService(t, nc, WithDurable(false), WithResolver(res))
+	for _, tc := range []struct {
+		tool, body, outcome, code string
+	}{
+		{"plain", `{"content":[{"type":"text","text":"hi"}]}`, "clean", ""},
+		{"typed", `{"content":[{"type":"text","text":"{\"n\":1}"}],"structuredContent":{"n":1}}`, "clean", ""},
+		{"typed", `{"content":[{"type":"text","text":"hi"}]}`, "rejected", ""},
+		{"blocked", `{"content":[{"type":"text","text":"hi"}]}`, "rejected", "INVALID_CONTENT"},
+		{"flaky", `{"content":[{"type":"text","text":"hi"}]}`, "rejected", "INTERNAL"},
+	} {
+		m := nats.NewMsg("mcp.sanitize.tool-result")
+		m.Header.Set(wire.HeaderTool, tc.tool)
+		m.Header.Set(wire.HeaderTenant, "acme")
+		m.Data = []byte(tc.body)
+		r, err := nc.RequestMsg(m, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Header.Get(wire.HeaderOutcome); got != tc.outcome && !(tc.outcome == "clean" && got == "sanitized") {
+			t.Errorf("%s %s: outcome %q (code %q), want %q", tc.tool, tc.body, got, r.Header.Get(wire.HeaderCode), tc.outcome)
+		}
+		if tc.code != "" && r.Header.Get(wire.HeaderCode) != tc.code {
+			t.Errorf("%s: code %q, want %q", tc.tool, r.Header.Get(wire.HeaderCode), tc.code)
+		}
 	}
 }
 
