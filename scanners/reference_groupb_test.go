@@ -240,8 +240,12 @@ func refFormsGroupB() map[string][]refForm {
 			refToken([]string{"bot "}, `(?i:bot )[A-Za-z0-9_.-]{59,80}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, refBodyB(4, discordOK)),
 			refNamedB([]string{"discord"}, 24, nil, `A-Za-z0-9_.-`, 59, 80, discordOK),
 		},
-		"discord-webhook": tok([]string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
-			`(?i:discord(?:app)?\.com/api/webhooks/)[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`, `A-Za-z0-9_-`, `A-Za-z0-9/_-`, refBodyB(0, func(string) bool { return true })),
+		"discord-webhook": {
+			refToken([]string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
+				`(?i:discord(?:app)?\.com/api/webhooks/)[0-9]{17,20}/[A-Za-z0-9_-]{60,68}`, `A-Za-z0-9_-`, `A-Za-z0-9/_-`, refBodyB(0, func(string) bool { return true })),
+			refToken([]string{`discord.com\/api\/webhooks\/`, `discordapp.com\/api\/webhooks\/`},
+				`(?i:discord(?:app)?\.com\\/api\\/webhooks\\/)[0-9]{17,20}\\/[A-Za-z0-9_-]{60,68}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil),
+		},
 		"telegram-bot-token": {{keywords: []string{":aa"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
 			if !strings.HasPrefix(s[p:], ":AA") {
 				return 0, 0, 0, false

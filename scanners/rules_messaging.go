@@ -136,13 +136,17 @@ func messagingRules() []ruleDef {
 		},
 		{
 			id: "discord-webhook", provider: "Discord", kind: KindSecret, confidence: "high",
-			desc: "Discord webhook URL (discord.com/api/webhooks/ or discordapp.com/api/webhooks/, a 17-20 digit id, '/', 60-68 of [A-Za-z0-9_-])",
-			forms: []form{plainForm(tokenSpec{prefixes: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"}, fold: true,
-				body: makeSet("A-Za-z0-9/_-"), min: 78, max: 89, notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9/_-"), validate: discordHookShape})},
+			desc: "Discord webhook URL (discord.com/api/webhooks/ or discordapp.com/api/webhooks/, a 17-20 digit id, '/', 60-68 of [A-Za-z0-9_-]); also with escaped slashes (\\/) in JSON text",
+			forms: []form{
+				plainForm(tokenSpec{prefixes: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"}, fold: true,
+					body: makeSet("A-Za-z0-9/_-"), min: 78, max: 89, notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9/_-"), validate: discordHookShape}),
+				discordHookEscapedForm(),
+			},
 			tp: []string{
 				"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 41) + "/" + fakeChars(wd, 68, 42),
 				"DISCORD_WEBHOOK=https://discordapp.com/api/webhooks/" + fakeChars(digits, 18, 43) + "/" + fakeChars(wd, 68, 44),
 				"POST https://canary.discord.com/api/webhooks/" + fakeChars(digits, 19, 45) + "/" + fakeChars(wd, 64, 46) + "?wait=true",
+				`{"snippet":"const hook = \"https:\/\/discord.com\/api\/webhooks\/` + fakeChars(digits, 19, 47) + `\/` + fakeChars(wd, 68, 48) + `\";"}`,
 			},
 			fp: []string{
 				"https://discord.com/api/webhooks/",
@@ -414,6 +418,37 @@ func discordHookShape(b []byte) (bool, ChecksumResult) {
 	}
 	t := b[i+1:]
 	return len(t) >= 60 && len(t) <= 68 && allBytesIn(t, setWordDash), ChecksumNone
+}
+
+// discordHookEscapedForm: "discord.com\/api\/webhooks\/" or
+// "discordapp.com\/api\/webhooks\/" (any case, not preceded by
+// [A-Za-z0-9_-]), 17-20 digits, "\/", 60-68 of [A-Za-z0-9_-] not followed
+// by another such byte. The match runs from the host.
+func discordHookEscapedForm() form {
+	nb := makeSet("A-Za-z0-9_-")
+	kws := []string{`discord.com\/api\/webhooks\/`, `discordapp.com\/api\/webhooks\/`}
+	return form{
+		keywords:  kws,
+		back:      1,
+		ahead:     len(kws[1]) + 21 + 2 + 69 + 1,
+		notBefore: nb,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if ks > 0 && nb[d[ks-1]] {
+				return noMatch
+			}
+			c := scanCursor{d: d}
+			i := c.run(ke, setDecimal, 20)
+			if i-ke < 17 || i-ke > 20 || c.at(i) != '\\' || c.at(i+1) != '/' {
+				return c.done(v, noMatch)
+			}
+			e := c.run(i+2, setWordDash, 68)
+			if e-(i+2) < 60 || e-(i+2) > 68 {
+				return c.done(v, noMatch)
+			}
+			return c.done(v, result{status: resMatch, start: ks, end: e})
+		},
+	}
 }
 
 // zapierShape: digits, '/', 5-32 alphanumerics, then optionally '/' and
