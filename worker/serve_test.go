@@ -441,6 +441,39 @@ func TestDurableEndToEnd(t *testing.T) {
 	}
 }
 
+// TestDurableRawArchive: with limits retention MCP_RAW keeps what was
+// sanitized (for a later re-scan) and each input is still processed once.
+func TestDurableRawArchive(t *testing.T) {
+	s := serveTestServer(t)
+	nc, js := serveConnect(t, s.ClientURL())
+	sc := fastStreams()
+	sc.RawRetention = jetstream.LimitsPolicy
+	startService(t, nc, WithInline(false), WithStreams(sc))
+	const n = 20
+	publishRaw(t, js, n)
+	waitCount(t, js, wire.StreamClean, n, 20*time.Second)
+	checkExactlyOnce(t, js, n)
+	if c, _ := streamCount(js, wire.StreamRaw); c != n {
+		t.Errorf("raw archive holds %d, want %d", c, n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cons, err := js.Consumer(ctx, wire.StreamRaw, wire.ConsumerDurable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFor(t, 5*time.Second, func() error {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if info.NumAckPending != 0 || info.NumPending != 0 {
+			return fmt.Errorf("ack pending %d, pending %d", info.NumAckPending, info.NumPending)
+		}
+		return nil
+	})
+}
+
 func TestDurableWorkerKilledAndRestarted(t *testing.T) {
 	s := serveTestServer(t)
 	_, js := serveConnect(t, s.ClientURL())
