@@ -197,24 +197,25 @@ func refCloud() map[string][]refForm {
 var (
 	refSASValue = regexp.MustCompile(`^[A-Za-z0-9%+/=]*`)
 	refSASSig   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
-	refSASQuery = regexp.MustCompile(`^[A-Za-z0-9._~:/?@!$&()*+,;=%\[\]-]*`)
+	refSASQuery = regexp.MustCompile(`^[A-Za-z0-9._~:/?@!$&()*+,;=%\[\]\\-]*`)
+	refSASSigAt = regexp.MustCompile(`&sig=|\\u0026sig=`)
 	refSASName  = regexp.MustCompile(`^[A-Za-z0-9_.~%-]$`)
 )
 
 // refSAS mirrors azureSASForm with url.PathUnescape and regexps.
 func refSAS(s string, p, kwLen int) (int, int, ChecksumResult, bool) {
-	if kwLen == 3 && (s[p:p+3] != "sv=" || p > 0 && refSASName.MatchString(s[p-1:p])) {
+	if kwLen == 3 && (s[p:p+3] != "sv=" || p > 0 && refSASName.MatchString(s[p-1:p]) && !strings.HasSuffix(s[:p], `\u0026`)) {
 		return 0, 0, 0, false
 	}
 	q := refSASQuery.FindString(s[p+kwLen:])
 	if len(q) > 512 {
 		q = q[:512]
 	}
-	j := strings.Index(q, "&sig=")
-	if j < 0 {
+	m := refSASSigAt.FindStringIndex(q)
+	if m == nil {
 		return 0, 0, 0, false
 	}
-	a := p + kwLen + j + 5
+	a := p + kwLen + m[1]
 	val := refSASValue.FindString(s[a:])
 	if len(val) > 200 {
 		return 0, 0, 0, false
@@ -415,6 +416,7 @@ func TestGroupASpans(t *testing.T) {
 		{glpat + ".01.abc", "[REDACTED:gitlab-pat].01.abc", ChecksumNone},
 		{"?sv=2024-05-04&sp=r&sig=" + sig + "&se=1", "?sv=2024-05-04&sp=r&sig=[REDACTED:azure-sas-token]&se=1", ChecksumNone},
 		{"?sp=r&sig=" + sig + "&se=1", "?sp=r&sig=" + sig + "&se=1", ChecksumNone},
+		{`"?sp=r\u0026sv=2024-05-04\u0026sig=` + sig + `\u0026se=1"`, `"?sp=r\u0026sv=2024-05-04\u0026sig=[REDACTED:azure-sas-token]\u0026se=1"`, ChecksumNone},
 		{"'" + ad + "'", "'[REDACTED:azure-ad-client-secret]'", ChecksumNone},
 		{"token = " + tfc + "\n", "token = [REDACTED:terraform-cloud-token]\n", ChecksumNone},
 		{dst + ".", "[REDACTED:doppler-service-token].", ChecksumNone},

@@ -282,6 +282,7 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=" + sig(1),
 				"SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net%2Fq&sig=" + sig(2) + "&se=1767225600&skn=send",
 				"BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2020-08-04&sr=c&sig=" + fakeChars(b64, 43, 3) + "=",
+				`{"url":"https://a.blob.core.windows.net/c/f?sp=r\u0026sv=2022-11-02\u0026sr=b\u0026sig=` + sig(9) + `"}`,
 			},
 			[]string{
 				"https://example.com/download?file=a.zip&sig=" + sig(4),
@@ -395,6 +396,7 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 const (
 	sasMaxQuery = 512
 	sasMaxValue = 200
+	sasAmp      = `\u0026` // & as an HTML-safe JSON encoder writes it
 )
 
 var (
@@ -409,36 +411,41 @@ var (
 // it, at most sasMaxQuery bytes, the first "&sig=" is the signature; its
 // value, the run of [A-Za-z0-9%+/=] after it (at most sasMaxValue bytes),
 // must percent-decode to 43 base64 bytes and '=' (an HMAC-SHA256). The match
-// is the value. A signature placed before sv= is not seen.
+// is the value. A signature placed before sv= is not seen. Text that is
+// itself JSON written by an HTML-safe encoder (Go's) holds & as \u0026: that
+// escape counts as & both before sv= and before sig=.
 func azureSASForm() form {
 	const kwSB = "sharedaccesssignature sr="
 	return form{
 		keywords:  []string{"sv=", kwSB},
-		back:      1,
+		back:      len(sasAmp),
 		ahead:     len(kwSB) + sasMaxQuery + sasMaxValue + 2,
 		notBefore: nil, // "sv=" and kwSB differ: checked below
 		check: func(v *view, ks, ke int) result {
 			d := v.data
-			if ke-ks == 3 && (string(d[ks:ke]) != "sv=" || ks > 0 && setSASNameIn[d[ks-1]]) {
+			if ke-ks == 3 && (string(d[ks:ke]) != "sv=" ||
+				ks > 0 && setSASNameIn[d[ks-1]] && !(ks >= len(sasAmp) && string(d[ks-len(sasAmp):ks]) == sasAmp)) {
 				return noMatch
 			}
 			i := ke
-			for i < len(d) && i-ke < sasMaxQuery && setURLQuery[d[i]] {
+			for i < len(d) && i-ke < sasMaxQuery && (setURLQuery[d[i]] || d[i] == '\\') {
 				i++
 			}
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			j := ke
-			for ; j+5 <= i; j++ {
-				if string(d[j:j+5]) == "&sig=" {
-					break
+			a := -1
+			for j := ke; j < i && a < 0; j++ {
+				switch {
+				case j+5 <= i && string(d[j:j+5]) == "&sig=":
+					a = j + 5
+				case j+len(sasAmp)+4 <= i && string(d[j:j+len(sasAmp)+4]) == sasAmp+"sig=":
+					a = j + len(sasAmp) + 4
 				}
 			}
-			if j+5 > i {
+			if a < 0 {
 				return noMatch
 			}
-			a := j + 5
 			e := a
 			for e < len(d) && e-a <= sasMaxValue && setSASValue[d[e]] {
 				e++
