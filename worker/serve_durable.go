@@ -207,7 +207,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		s.releaseClaim(hdr)
 	}
 	if res.ev.Outcome == pipeline.OutcomeRejected {
-		s.log.Info("durable message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "rawSeq", mc.rawSeq)
+		s.log.Debug("durable message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "rawSeq", mc.rawSeq)
 	}
 }
 

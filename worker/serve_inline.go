@@ -104,7 +104,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	s.processed.Add(1)
 	s.releaseClaim(hdr)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
-		s.log.Info("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
+		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}
 }
 
