@@ -146,7 +146,7 @@ var (
 // an allowlist entry or any other configured value besides a rule id.
 type CatalogError struct {
 	Rule   string // rule id concerned, if any
-	Field  string // option field: "Disabled", "Custom", "SecretMarker", "TagMarker"
+	Field  string // option field: "Disabled", "Custom", "SecretMarker", "TagMarker", "MaxDecodeRun", "MaxDecodeDepth"
 	Reason string // short fixed explanation
 	Err    error  // one of the sentinels above
 }

@@ -14,7 +14,9 @@
 //   - Redactor: one Aho-Corasick keyword pass over the normalized text (secret
 //     keywords and tag names in a single automaton whose state crosses chunk
 //     boundaries and which reports positions), each keyword hit checked by the
-//     rules it leads to, and each confirmed match replaced by a marker.
+//     rules it leads to, and each confirmed match replaced by a marker. Runs
+//     of base64, hex and percent-encoded text are decoded (bounded in size
+//     and depth) and scanned with the same catalog (decode.go).
 //
 // Findings carry a rule id, an offset and a length in the normalized string,
 // and a keyed fingerprint (HMAC-SHA256) of the matched bytes; never the
