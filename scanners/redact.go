@@ -33,9 +33,11 @@ type candidate struct {
 // Confirmed matches become candidates; a candidate is committed once no hit
 // still to come can produce a match that starts at or before it, and then
 // overlapping candidates are resolved exactly as the whole-string reference
-// does: by start, longer first, lower RuleID first; the earliest wins, any
+// does: by start, longer first, a match on the text itself before one found
+// by decoding (decode.go), lower RuleID first; the earliest wins, any
 // candidate starting inside it is dropped. Text before the earliest position
-// a future match could start at is final and is appended to dst.
+// a future match could start at (or an open encoded run starts at) is final
+// and is appended to dst.
 type Redactor struct {
 	c   *Catalog
 	mac hash.Hash

@@ -20,8 +20,10 @@ import (
 //
 // Semantics shared by both (the contract): every case-insensitive occurrence
 // of a form's keyword is a place where the form may match; candidates are
-// ordered by start, then longer first, then lower RuleID; the first is taken
-// and every candidate starting before the end of a taken one is dropped.
+// ordered by start, then longer first, then plain before decoded (a secret
+// found inside an encoded run, reference_decode_test.go), then lower RuleID;
+// the first is taken and every candidate starting before the end of a taken
+// one is dropped.
 
 // refForm is one way a rule can match in the reference.
 type refForm struct {
