@@ -77,8 +77,12 @@ func readBody(t *testing.T, store jetstream.ObjectStore, hdr nats.Header, data [
 func TestPayloadEncodingsAndClaims(t *testing.T) {
 	s := serveTestServer(t)
 	nc, js := serveConnect(t, s.ClientURL())
+	// A generous deadline: under -race on a loaded machine the 3 MiB claim
+	// and the bomb's first 4 MiB take seconds, and a TIMEOUT would be
+	// retried rather than give the outcome under test.
 	svc := startService(t, nc,
-		WithPayloadLimits(payload.Limits{MaxDecodedBytes: 8 << 20}),
+		WithConsumer(fastConsumer(20*time.Second)), WithMessageTimeout(15*time.Second),
+		WithPayloadLimits(payload.Limits{MaxDecodedBytes: 4 << 20}),
 		// Never compress outputs, so a large one has to go by reference.
 		WithSinkOptions(payload.SinkOptions{CompressAbove: -1}))
 	store := svc.store
