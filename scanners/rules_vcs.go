@@ -123,30 +123,30 @@ func strictForm(t tokenSpec) form {
 	return f
 }
 
-// twoClasses accepts a body that mixes at least two of upper case, lower case
+// mixes2 accepts a body that mixes at least two of upper case, lower case
 // and digits (placeholders such as "xxxx" or "YOUR_KEY_HERE" do not).
-func twoClasses(b []byte) (bool, ChecksumResult) {
+func mixes2(b []byte) (bool, ChecksumResult) {
 	u, l, d := hasClasses(b)
 	return u && l || u && d || l && d, ChecksumNone
 }
 
-// allClasses accepts a body holding upper case, lower case and digits, as a
+// mixes3 accepts a body holding upper case, lower case and digits, as a
 // random base62 string of 24 or more bytes almost always does.
-func allClasses(b []byte) (bool, ChecksumResult) {
+func mixes3(b []byte) (bool, ChecksumResult) {
 	u, l, d := hasClasses(b)
 	return u && l && d, ChecksumNone
 }
 
-// seg is one fixed-length part of a token body: n bytes of set, or the
+// bodySeg is one fixed-length part of a token body: n bytes of set, or the
 // literal lit.
-type seg struct {
+type bodySeg struct {
 	set *byteSet
 	n   int
 	lit string
 }
 
-// shape returns a validate func accepting exactly the concatenation of segs.
-func shape(segs ...seg) func([]byte) (bool, ChecksumResult) {
+// bodyShape returns a validate func accepting exactly the concatenation of segs.
+func bodyShape(segs ...bodySeg) func([]byte) (bool, ChecksumResult) {
 	return func(b []byte) (bool, ChecksumResult) {
 		i := 0
 		for _, s := range segs {
@@ -171,17 +171,8 @@ func shape(segs ...seg) func([]byte) (bool, ChecksumResult) {
 	}
 }
 
-// shapeLen is the byte length of a token body of the given shape.
-func shapeLen(segs ...seg) int {
-	n := 0
-	for _, s := range segs {
-		n += s.n + len(s.lit)
-	}
-	return n
-}
-
-// rule declares a provider secret rule whose forms are given.
-func rule(id, provider, confidence, desc string, forms []form, tp, fp []string) ruleDef {
+// provRule declares a provider secret rule whose forms are given.
+func provRule(id, provider, confidence, desc string, forms []form, tp, fp []string) ruleDef {
 	return ruleDef{id: id, provider: provider, kind: KindSecret, confidence: confidence, desc: desc, forms: forms, tp: tp, fp: fp}
 }
 
@@ -334,7 +325,7 @@ func gitlabForm(prefix string, min, max int) form {
 func gitlabRule(id, prefix, what string, min, max int, seed uint32) ruleDef {
 	wd := base62Alphabet + "_-"
 	body := fakeChars(base62Alphabet, 2, seed) + fakeChars(wd, min-3, seed+1) + fakeChars(base62Alphabet, 1, seed+2)
-	return rule(id, "GitLab", "high", "GitLab "+what+" ("+prefix+")",
+	return provRule(id, "GitLab", "high", "GitLab "+what+" ("+prefix+")",
 		[]form{gitlabForm(prefix, min, max)},
 		[]string{
 			prefix + body,
@@ -360,7 +351,7 @@ func gitlabRules() []ruleDef {
 	pat.fp = append(pat.fp, "glpat-"+fakeChars(base62Alphabet, 20, 104)+"_"+fakeChars(base62Alphabet, 281, 105))
 	return []ruleDef{
 		pat,
-		rule("gitlab-pipeline-trigger-token", "GitLab", "high", "GitLab pipeline trigger token (glptt- and 40 hex)",
+		provRule("gitlab-pipeline-trigger-token", "GitLab", "high", "GitLab pipeline trigger token (glptt- and 40 hex)",
 			[]form{tokenSpec{prefixes: []string{"glptt-"}, body: setHexLower, min: 40, max: 40, notBefore: setWordDash, notAfter: setWordDash}.form()},
 			[]string{
 				"glptt-" + fakeChars(hex, 40, 1),
@@ -373,8 +364,8 @@ func gitlabRules() []ruleDef {
 				"glptt-" + fakeChars("ABCDEF0123456789", 40, 6),
 			}),
 		gitlabRule("gitlab-runner-token", "glrt-", "runner authentication token", 20, 300, 110),
-		rule("gitlab-runner-registration-token", "GitLab", "high", "GitLab legacy runner registration token (GR1348941 and 20+ of [A-Za-z0-9_-])",
-			[]form{strictForm(tokenSpec{prefixes: []string{"GR1348941"}, body: setWordDash, min: 20, max: 64, validate: twoClasses})},
+		provRule("gitlab-runner-registration-token", "GitLab", "high", "GitLab legacy runner registration token (GR1348941 and 20+ of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"GR1348941"}, body: setWordDash, min: 20, max: 64, validate: mixes2})},
 			[]string{
 				"GR1348941" + fakeChars(base62Alphabet, 20, 1),
 				"--registration-token GR1348941" + fakeChars(base62Alphabet+"_-", 20, 2) + " --executor docker",
@@ -394,7 +385,7 @@ func gitlabRules() []ruleDef {
 		gitlabRule("gitlab-scim-token", "glsoat-", "SCIM OAuth access token", 20, 300, 170),
 		gitlabRule("gitlab-ci-job-token", "glcbt-", "CI/CD job token", 20, 300, 180),
 		gitlabRule("gitlab-feature-flags-token", "glffct-", "feature flags client token", 20, 300, 190),
-		rule("gitlab-session-cookie", "GitLab", "high", "GitLab session cookie (_gitlab_session= and 32 hex)",
+		provRule("gitlab-session-cookie", "GitLab", "high", "GitLab session cookie (_gitlab_session= and 32 hex)",
 			[]form{tokenSpec{prefixes: []string{"_gitlab_session="}, body: setHexLower, min: 32, max: 32}.form()},
 			[]string{
 				"_gitlab_session=" + fakeChars(hex, 32, 1),
@@ -416,7 +407,7 @@ func hostingRules() []ruleDef {
 	atbb := func(seed uint32) string { return crc32Hex("ATBB" + fakeChars(base62Alphabet, 24, seed)) }
 	atatt := func(seed uint32) string { return crc32Hex("ATATT3" + fakeChars(wd, 177, seed) + "=") }
 	return []ruleDef{
-		rule("bitbucket-app-password", "Atlassian", "high", "Bitbucket app password (ATBB, 24 base62 and the upper-case hex CRC32 of what precedes)",
+		provRule("bitbucket-app-password", "Atlassian", "high", "Bitbucket app password (ATBB, 24 base62 and the upper-case hex CRC32 of what precedes)",
 			[]form{tokenSpec{
 				prefixes: []string{"ATBB"}, body: setAlnum, min: 32, max: 32,
 				validate: func(b []byte) (bool, ChecksumResult) {
@@ -441,7 +432,7 @@ func hostingRules() []ruleDef {
 				"ATBBaseWeapon::ATBBaseWeapon()",
 				"x" + atbb(8)[:35] + "Z",
 			}),
-		rule("atlassian-api-token", "Atlassian", "high", "Atlassian (Jira, Confluence) API token (ATATT3, base64url, '=' and the upper-case hex CRC32 of what precedes)",
+		provRule("atlassian-api-token", "Atlassian", "high", "Atlassian (Jira, Confluence) API token (ATATT3, base64url, '=' and the upper-case hex CRC32 of what precedes)",
 			[]form{tokenSpec{
 				prefixes: []string{"ATATT3"}, body: setWordDashEq, min: 179, max: 199,
 				validate: func(b []byte) (bool, ChecksumResult) {
@@ -475,17 +466,17 @@ func hostingRules() []ruleDef {
 				"ATATT3" + fakeChars(wd, 177, 6) + "=0123abcd",
 				"x" + atatt(7)[:183] + "=00000000",
 			}),
-		rule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>)",
+		provRule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"sgp_"}, body: setWord, min: 40, max: 57,
 				validate: func(b []byte) (bool, ChecksumResult) {
 					switch len(b) {
 					case 40:
-						return shape(seg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{set: setHexLower, n: 40})(b)
 					case 46:
-						return shape(seg{lit: "local_"}, seg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{lit: "local_"}, bodySeg{set: setHexLower, n: 40})(b)
 					case 57:
-						return shape(seg{set: setHexLower, n: 16}, seg{lit: "_"}, seg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{set: setHexLower, n: 16}, bodySeg{lit: "_"}, bodySeg{set: setHexLower, n: 40})(b)
 					}
 					return false, ChecksumNone
 				},
