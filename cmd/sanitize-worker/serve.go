@@ -23,6 +23,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
+	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
@@ -195,9 +196,23 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 	for name, e := range named {
 		opts = append(opts, worker.WithPolicy(name, e))
 	}
-	// Hook for the tool catalog: a worker.Resolver that sets
-	// MessageInfo.OutputSchema from the mcp-tools bucket goes here, as
-	// worker.WithResolver(catalog).
+	// The tool catalog gives tool results their outputSchema.
+	var catalog *toolcat.Catalog
+	if f.catalog {
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return fail()
+		}
+		catCtx, cancelCat := context.WithTimeout(ctx, serveStartTimeout)
+		catalog, err = toolcat.Open(catCtx, js, toolcat.Options{Replicas: f.replicas})
+		cancelCat()
+		if err != nil {
+			log.Error("tool catalog unavailable (JetStream KV bucket "+wire.BucketTools+")", "code", string(toolcat.CodeOf(err)))
+			return fail()
+		}
+		defer catalog.Close()
+		opts = append(opts, worker.WithResolver(worker.CatalogResolver{Catalog: catalog, RequireKnownTool: f.requireKnownTool}))
+	}
 	svc, err := worker.NewService(nc, def, opts...)
 	if err != nil {
 		log.Error("invalid settings", "error", err.Error())
@@ -217,12 +232,24 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 	}
 
 	// Further services on the same connection, stopped in reverse order.
-	// The argument gate (mcp.args.validate) goes here next to the state
-	// service.
 	var stops []func()
+	stopAll := func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	if catalog != nil {
+		stop, err := startCatalogServices(startCtx, nc, catalog, log)
+		if err != nil {
+			svc.Stop(context.Background())
+			return fail()
+		}
+		stops = append(stops, stop)
+	}
 	if f.stateKeys != "" {
 		stop, err := f.startState(startCtx, nc, log)
 		if err != nil {
+			stopAll()
 			svc.Stop(context.Background())
 			return fail()
 		}
@@ -236,6 +263,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		ln, err := net.Listen("tcp", f.httpAddr)
 		if err != nil {
 			log.Error("cannot listen for /metrics", "httpAddr", f.httpAddr, "error", err.Error())
+			stopAll()
 			svc.Stop(context.Background())
 			return fail()
 		}
@@ -246,7 +274,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 
 	log.Info("ready", "natsUrl", redactNATSURLs(nc.ConnectedUrl()), "nats", mode, "httpAddr", httpAddr,
 		"subject", worker.InlineSubject, "queue", wire.QueueInline, "stream", wire.StreamRaw, "consumer", wire.ConsumerDurable,
-		"concurrency", f.concurrency, "stateService", f.stateKeys != "")
+		"concurrency", f.concurrency, "catalog", catalog != nil, "stateService", f.stateKeys != "")
 	if ready != nil {
 		ready(nc.ConnectedUrl(), httpAddr)
 	}
@@ -264,9 +292,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 	if err := svc.Stop(drainCtx); err != nil {
 		log.Warn("worker drain incomplete", "error", err.Error())
 	}
-	for i := len(stops) - 1; i >= 0; i-- {
-		stops[i]()
-	}
+	stopAll()
 	if httpSrv != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		httpSrv.Shutdown(sctx)
@@ -345,4 +371,36 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(s)
 	return s
+}
+
+// startCatalogServices serves mcp.tools.put.<server> (tools/list results
+// into the catalog) and mcp.args.validate (the argument gate) with their
+// defaults; the returned func drains both.
+func startCatalogServices(ctx context.Context, nc *nats.Conn, cat *toolcat.Catalog, log *slog.Logger) (func(), error) {
+	onErr := worker.WithCatalogErrorHandler(func(err error) {
+		log.Warn("catalog service error", "error", err.Error())
+	})
+	ts, err := worker.NewToolsService(nc, cat, onErr)
+	if err != nil {
+		log.Error("invalid tools service options", "error", err.Error())
+		return nil, err
+	}
+	as, err := worker.NewArgsService(nc, cat, nil, onErr)
+	if err != nil {
+		log.Error("invalid args service options", "error", err.Error())
+		return nil, err
+	}
+	if err := ts.Start(ctx); err != nil {
+		log.Error("tools service did not start", "error", err.Error())
+		return nil, err
+	}
+	if err := as.Start(ctx); err != nil {
+		ts.Stop()
+		log.Error("args service did not start", "error", err.Error())
+		return nil, err
+	}
+	return func() {
+		as.Stop()
+		ts.Stop()
+	}, nil
 }

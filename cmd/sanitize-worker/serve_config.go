@@ -63,6 +63,7 @@ type serveFlags struct {
 	spoolDir                  string
 	httpAddr                  string
 	stateKeys                 string
+	catalog, requireKnownTool bool
 	logLevel                  string
 	drainTimeout              time.Duration
 	level                     slog.Level
@@ -115,6 +116,8 @@ var serveEnv = []struct{ flag, env string }{
 	{"compress", "MCP_SANITIZE_COMPRESS"},
 	{"spool-dir", "MCP_SANITIZE_SPOOL_DIR"},
 	{"http-addr", "MCP_SANITIZE_HTTP_ADDR"},
+	{"catalog", "MCP_SANITIZE_CATALOG"},
+	{"require-known-tool", "MCP_SANITIZE_REQUIRE_KNOWN_TOOL"},
 	{"state-keys", "MCP_SANITIZE_STATE_KEYS"},
 	{"log-level", "MCP_SANITIZE_LOG_LEVEL"},
 }
@@ -192,6 +195,8 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.StringVar(&f.compress, "compress", payload.DefaultEncoding, "output compression: zstd, s2 or identity")
 	fs.StringVar(&f.spoolDir, "spool-dir", "", "directory of output spool files (default: the system temporary directory)")
 	fs.StringVar(&f.httpAddr, "http-addr", "127.0.0.1:9090", "`ADDR` of /metrics, /healthz and /readyz (empty: off; :9090 for all interfaces)")
+	fs.BoolVar(&f.catalog, "catalog", true, "use the tool catalog (KV bucket mcp-tools): outputSchema of tool results, and serve mcp.tools.put.<server> and mcp.args.validate")
+	fs.BoolVar(&f.requireKnownTool, "require-known-tool", false, "with --catalog: reject tool results of tools the catalog does not hold (SCHEMA_MISMATCH unknown-tool) instead of sanitizing them without a schema")
 	fs.StringVar(&f.stateKeys, "state-keys", "", "key ring `FILE`: also serve mcp.state.seal/verify (as `sanitize-worker state`) on the same connection")
 	fs.StringVar(&f.logLevel, "log-level", "info", "`LEVEL` of the JSON log: debug, info, warn, error")
 	fs.Usage = func() {

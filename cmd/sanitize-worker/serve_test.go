@@ -265,3 +265,91 @@ func TestServeStateService(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 }
+
+// TestServeCatalog: serve fills the tool catalog from a tools/list result
+// published on mcp.tools.put.<server>, gives tool results of that tool its
+// outputSchema (undeclared properties projected away, a non-conforming
+// result rejected with SCHEMA_MISMATCH), and answers mcp.args.validate.
+func TestServeCatalog(t *testing.T) {
+	dir := t.TempDir()
+	var logs stateLog
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	readyc := make(chan string, 1)
+	exit := make(chan int, 1)
+	go func() {
+		exit <- runServeEnv(ctx, []string{"--embedded-dir", dir, "--embedded-port", "-1", "--http-addr", "", "--durable=false"},
+			envOf(nil), &logs, func(n, _ string) { readyc <- n })
+	}()
+	var url string
+	select {
+	case url = <-readyc:
+	case code := <-exit:
+		t.Fatalf("serve exited with %d: %s", code, logs.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve not ready: %s", logs.String())
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+
+	tools := `{"tools":[{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},` +
+		`"outputSchema":{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}}]}`
+	r, err := nc.Request(wire.Subject(wire.ToolsPutPrefix, "files"), []byte(tools), 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Header.Get(wire.HeaderCode); c != "" {
+		t.Fatalf("tools put answered %s: %s", c, r.Data)
+	}
+
+	call := func(body string) *nats.Msg {
+		t.Helper()
+		req := nats.NewMsg("mcp.sanitize.tool-result")
+		req.Header.Set(wire.HeaderTenant, "acme")
+		req.Header.Set(wire.HeaderServer, "files")
+		req.Header.Set(wire.HeaderTool, "weather")
+		req.Data = []byte(body)
+		r, err := nc.RequestMsg(req, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r = call(`{"content":[{"type":"text","text":"{\"temp\":21.5,\"owner\":\"x\"}"}],"structuredContent":{"temp":21.5,"owner":"x"}}`)
+	if o := r.Header.Get(wire.HeaderOutcome); o == "rejected" || bytes.Contains(r.Data, []byte("owner")) || !bytes.Contains(r.Data, []byte(`"temp":21.5`)) {
+		t.Fatalf("projected reply %s: %s", o, r.Data)
+	}
+	r = call(`{"content":[{"type":"text","text":"{}"}],"structuredContent":{"temperature":"warm"}}`)
+	if o, c := r.Header.Get(wire.HeaderOutcome), r.Header.Get(wire.HeaderCode); o != "rejected" || c != "SCHEMA_MISMATCH" || bytes.Contains(r.Data, []byte("warm")) {
+		t.Fatalf("non-conforming reply %s %s: %s", o, c, r.Data)
+	}
+
+	areq := nats.NewMsg(wire.SubjectArgsValidate)
+	areq.Header.Set(wire.HeaderServer, "files")
+	areq.Header.Set(wire.HeaderTool, "weather")
+	areq.Data = []byte(`{"town":"Paris"}`)
+	r, err = nc.RequestMsg(areq, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r.Header.Get(wire.HeaderCode); !strings.HasPrefix(c, "ARGS_") || c == "ARGS_VALID" || !bytes.Contains(r.Data, []byte("weather")) {
+		t.Fatalf("args reply %s: %s", c, r.Data)
+	}
+	areq.Data = []byte(`{"city":"Paris"}`)
+	if r, err = nc.RequestMsg(areq, 10*time.Second); err != nil || !bytes.Contains(r.Data, []byte(`"valid":true`)) {
+		t.Fatalf("args reply for valid arguments: %v %s", err, r.Data)
+	}
+
+	cancel()
+	select {
+	case code := <-exit:
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, logs.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
