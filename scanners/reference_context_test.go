@@ -39,7 +39,7 @@ func refContextForms() map[string][]refForm {
 		"bearer-token":         {{keywords: []string{"bearer"}, at: refBearer}},
 		"authorization-header": {{keywords: []string{"authorization"}, at: refAuthHeader}},
 		"basic-auth":           {{keywords: []string{"basic"}, at: refBasic}},
-		"url-credentials":      {{keywords: []string{"://"}, at: refURLCred}},
+		"url-credentials":      {{keywords: []string{"://", `:\/\/`}, atKw: refURLCred}},
 	}
 }
 
@@ -67,19 +67,23 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	flag := strings.HasPrefix(prefix, "-")
 	i := p + k + len(suffix)
-	_, n := refQuote(s[i:])
-	i += n
+	_, kq := refQuote(s[i:])
+	i += kq
 	sp := len(refSpaces.FindString(s[i:]))
 	if sp > ctxMaxSpace {
 		return 0, 0, 0, false
 	}
 	i += sp
 	rest := s[i:]
+	needQuote := false
 	switch {
 	case strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, "=="):
 		i += 2
 	case strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":"):
 		i++
+	case kq > 0 && strings.HasPrefix(rest, ","):
+		i++
+		needQuote = true
 	case flag && sp > 0:
 	default:
 		return 0, 0, 0, false
@@ -90,6 +94,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	i += sp
 	q, n := refQuote(s[i:])
+	if needQuote && q == 0 {
+		return 0, 0, 0, false
+	}
 	i += n
 	var a, e int
 	if q != 0 {
@@ -215,12 +222,12 @@ func refBasic(s string, p int) (int, int, ChecksumResult, bool) {
 	return i, e, ChecksumNone, true
 }
 
-func refURLCred(s string, p int) (int, int, ChecksumResult, bool) {
+func refURLCred(s string, p, k int) (int, int, ChecksumResult, bool) {
 	scheme := refSchemeTail.FindString(s[:p])
 	if scheme == "" || len(scheme) > urlMaxScheme || !refAlnum(scheme[0]) || '0' <= scheme[0] && scheme[0] <= '9' {
 		return 0, 0, 0, false
 	}
-	i := p + 3
+	i := p + k
 	user := strings.IndexFunc(s[i:], func(r rune) bool { return !refURLUserRune(r) })
 	if user < 0 || user > urlMaxUser || s[i+user] != ':' {
 		return 0, 0, 0, false

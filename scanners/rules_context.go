@@ -369,9 +369,8 @@ func assignValue(v *view, i int, flag bool) (start, end int, quoted bool, st res
 	if v.more(i + 2) {
 		return 0, 0, false, resMore
 	}
-	if _, n := quoteAt(d, i); n > 0 {
-		i += n
-	}
+	_, kq := quoteAt(d, i)
+	i += kq
 	s := i
 	for i < len(d) && i-s <= ctxMaxSpace && setCtxSpace[d[i]] {
 		i++
@@ -382,11 +381,17 @@ func assignValue(v *view, i int, flag bool) (start, end int, quoted bool, st res
 	if i-s > ctxMaxSpace {
 		return 0, 0, false, resNo
 	}
+	needQuote := false
 	switch {
 	case i+1 < len(d) && (d[i] == ':' && d[i+1] == '=' || d[i] == '=' && (d[i+1] == '>' || d[i+1] == '=')):
 		i += 2
 	case i < len(d) && (d[i] == '=' || d[i] == ':'):
 		i++
+	case kq > 0 && i < len(d) && d[i] == ',':
+		// setenv("PASSWORD", "value"), ("token", "value"): a quoted key,
+		// a comma and a quoted value.
+		i++
+		needQuote = true
 	case flag && i > s:
 		// "--password value": the spaces were the operator.
 	default:
@@ -403,6 +408,9 @@ func assignValue(v *view, i int, flag bool) (start, end int, quoted bool, st res
 		return 0, 0, false, resNo
 	}
 	q, n := quoteAt(d, i)
+	if needQuote && q == 0 {
+		return 0, 0, false, resNo
+	}
 	i += n
 	start = i
 	if q != 0 {
@@ -472,7 +480,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if len(b) > 3 && string(b[:3]) == "sk-" && randomSegment(b[3:], 16) {
 		return false
 	}
-	if !quoted && codeLike(b) {
+	if !quoted && codeLike(b) || codeRef(b) {
 		return false
 	}
 	if wordLike(b) || numberLike(b) || sequenceLike(b) || entropy(b) < minEntropy {
@@ -530,6 +538,44 @@ func isIdent(b []byte) bool {
 	return true
 }
 
+// codeRef: a value that starts with a lookup of the real secret, an
+// identifier path followed by '[' or '(' (os.environ["X"], os.getenv("X"),
+// ENV["X"], config.get("x")): a dotted path, or one of a few lookup names.
+func codeRef(b []byte) bool {
+	i, seg, dots := 0, 0, 0
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case setLetters[c] || c == '_' || c == '$' || seg > 0 && '0' <= c && c <= '9':
+			seg++
+			if seg > ctxMaxSegment {
+				return false
+			}
+			continue
+		case c == '.' && seg > 0:
+			seg = 0
+			dots++
+			continue
+		}
+		break
+	}
+	if i == len(b) || seg == 0 || b[i] != '[' && b[i] != '(' {
+		return false
+	}
+	if dots > 0 {
+		return true
+	}
+	switch string(bytes.ToLower(b[:i])) {
+	case "env", "getenv", "environ", "lookup", "secret", "secrets", "vault", "var", "get", "fetch":
+		return true
+	}
+	return false
+}
+
+// ctxMaxSegment is the longest segment of a dotted identifier path taken
+// for code; longer ones are random (pat12345.<64 hex>).
+const ctxMaxSegment = 24
+
 // codeLike: an unquoted value that is an expression (a call or an index) or
 // a dotted path of identifiers (self.password, process.env.TOKEN).
 func codeLike(b []byte) bool {
@@ -542,7 +588,7 @@ func codeLike(b []byte) bool {
 		if i < len(b) && b[i] != '.' {
 			continue
 		}
-		if !isIdent(b[start:i]) {
+		if !isIdent(b[start:i]) || i-start > ctxMaxSegment {
 			return false
 		}
 		if i < len(b) {
@@ -922,9 +968,9 @@ var urlPasswordWords = []string{"password", "pass", "passwd", "pwd", "pw", "secr
 // unless it is a placeholder.
 func urlCredForm() form {
 	return form{
-		keywords: []string{"://"},
+		keywords: []string{"://", `:\/\/`}, // the second in JSON text that escapes '/'
 		back:     urlMaxScheme + 1,
-		ahead:    3 + urlMaxUser + 1 + urlMaxPass + ctxMargin,
+		ahead:    5 + urlMaxUser + 1 + urlMaxPass + ctxMargin,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			p := ks

@@ -39,7 +39,14 @@ func TestContextRules(t *testing.T) {
 		{"token: " + tok, "token: " + T},
 		{"apikey=" + fakeChars("0123456789abcdef", 32, 13), "apikey=" + S},
 		{"api_key: 550e8400-e29b-41d4-a716-446655440000", "api_key: " + S},
+		{`os.Setenv("DB_PASSWORD", "` + v + `")`, `os.Setenv("DB_PASSWORD", "` + P + `")`},
+		{"AIRTABLE_TOKEN=pat" + v[:14] + "." + fakeChars("0123456789abcdef", 64, 15), "AIRTABLE_TOKEN=" + T},
 		// Left alone.
+		{`os.Setenv("DB_PASSWORD", passwordFromVault)`, `os.Setenv("DB_PASSWORD", passwordFromVault)`},
+		{`["password", "token"]`, `["password", "token"]`},
+		{`api_key: 'os.environ["API_KEY"]'`, `api_key: 'os.environ["API_KEY"]'`},
+		{`{"api_key": "os.environ[\"API_KEY\"]"}`, `{"api_key": "os.environ[\"API_KEY\"]"}`},
+		{`"password": "ENV['DB_PASSWORD']"`, `"password": "ENV['DB_PASSWORD']"`},
 		{"password=", "password="},
 		{"password: \"\"", "password: \"\""},
 		{"password = self.password", "password = self.password"},
@@ -70,6 +77,7 @@ func TestContextRules(t *testing.T) {
 		{"http://u:p@ss" + v + "@h/", "http://u:" + U + "@h/"},
 		{"see http://example.com:8080/a@b", "see http://example.com:8080/a@b"},
 		{"1http://u:" + v + "@h", "1http://u:" + v + "@h"},
+		{`"url": "https:\/\/u:` + v + `@h\/p"`, `"url": "https:\/\/u:` + U + `@h\/p"`},
 	}
 	c := newTestCatalog(t, CatalogOptions{})
 	r := c.NewRedactor(testKey)
@@ -107,6 +115,10 @@ func TestValueFilters(t *testing.T) {
 		{codeLike, "self.password", true},
 		{codeLike, "getenv(", true},
 		{codeLike, "abc.def1!", false},
+		{codeRef, `os.environ["X"]`, true},
+		{codeRef, `ENV['X']`, true},
+		{codeRef, `Hunter(1)!x`, false},
+		{codeRef, "pat12345." + strings.Repeat("ab", 32) + "(", false},
 		{placeholder, "${X}", true},
 		{placeholder, "%DB_PASS%", true},
 		{placeholder, "$HOME", true},
