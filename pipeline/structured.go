@@ -264,12 +264,19 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		p.schemaFail(CodeSchemaMismatch, s.rec.Keyword, base+s.rec.InstancePointer, off)
 		return
 	}
-	sanV, err := schema.Decode(hr.structured, depth)
-	if err != nil {
-		p.failf(CodeInternal, "structured-decode", off)
-		return
+	sanV := rawV
+	var viol *schema.Violation
+	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) {
+		// Sanitizing changed something: decode and validate what is
+		// delivered. (Equal bytes decode alike and are valid already.)
+		sanV, err = schema.Decode(hr.structured, depth)
+		if err != nil {
+			p.failf(CodeInternal, "structured-decode", off)
+			return
+		}
+		viol = s.s.Validate(sanV)
 	}
-	if v := s.s.Validate(sanV); v != nil {
+	if v := viol; v != nil {
 		s.rec.Outcome = "mismatch-after-redaction"
 		p.recordViolation(v)
 		p.schemaFail(CodeSchemaMismatchAfterRedaction, s.rec.Keyword, base+s.rec.InstancePointer, off)
