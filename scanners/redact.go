@@ -83,13 +83,20 @@ type Redactor struct {
 	src     []byte
 	srcBase int64
 	final   bool
+
+	// Member-name context (context_value.go): string[ctxLo:ctxHi] is the
+	// value; the synthetic prefix before it and the closing quote after it
+	// are scanned but never emitted or reported. ctxLo is 0 and ctxHi
+	// maxOffset without a context.
+	ctxLo, ctxHi int64
+	pre          []byte // the synthetic prefix
 }
 
 // NewRedactor returns a Redactor using this catalog. fingerprintKey keys the
 // HMAC of Finding.Fingerprint; it is copied.
 func (c *Catalog) NewRedactor(fingerprintKey []byte) *Redactor {
 	k := append([]byte(nil), fingerprintKey...)
-	return &Redactor{c: c, mac: hmac.New(sha256.New, k), key: k, rs: -1, buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen)}
+	return &Redactor{c: c, mac: hmac.New(sha256.New, k), key: k, rs: -1, buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen), ctxHi: maxOffset}
 }
 
 func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
@@ -107,6 +114,7 @@ func (r *Redactor) Reset() {
 	r.rs, r.rpad, r.rlong = -1, 0, false
 	r.v = view{}
 	r.src, r.srcBase, r.final = nil, 0, false
+	r.ctxLo, r.ctxHi = 0, maxOffset
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -117,6 +125,17 @@ func (r *Redactor) Reset() {
 // are replaced by markers and reported by appending to fs, in order of
 // offset.
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
+	if final && r.ctxLo > 0 {
+		// A value with a member-name context ends with the synthetic
+		// closing quote: scanned like the rest, never emitted.
+		dst, fs = r.appendPart(dst, src, false, fs)
+		r.ctxHi = r.off
+		return r.appendPart(dst, closeQuote, true, fs)
+	}
+	return r.appendPart(dst, src, final, fs)
+}
+
+func (r *Redactor) appendPart(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
 	r.src, r.srcBase, r.final = src, r.off, final
 	end := r.off + int64(len(src))
 	r.off = end
@@ -167,8 +186,10 @@ func (r *Redactor) window(lo, hi int64) []byte {
 	return r.buf[lo-r.bufBase : hi-r.bufBase]
 }
 
-// emit appends string[lo:hi] to dst.
+// emit appends string[lo:hi] to dst, but only the part that lies in the
+// value (a member-name context's prefix and closing quote are never output).
 func (r *Redactor) emit(dst []byte, lo, hi int64) []byte {
+	lo, hi = max(lo, r.ctxLo), min(hi, r.ctxHi)
 	if lo >= hi {
 		return dst
 	}
@@ -182,8 +203,10 @@ func (r *Redactor) emit(dst []byte, lo, hi int64) []byte {
 	return dst
 }
 
-// hashRange feeds string[lo:hi] to the fingerprint HMAC.
+// hashRange feeds string[lo:hi] to the fingerprint HMAC, clipped to the
+// value like emit.
 func (r *Redactor) hashRange(lo, hi int64) {
+	lo, hi = max(lo, r.ctxLo), min(hi, r.ctxHi)
 	if lo >= hi {
 		return
 	}
@@ -325,15 +348,26 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 				continue // inside a committed match
 			}
 			dst = r.emit(dst, r.out, x.start)
+			// A match is replaced and reported as far as it covers the
+			// value (all of it without a member-name context); one that
+			// lies wholly in the synthetic prefix or closing quote is
+			// resolved like any other but leaves no trace. An open
+			// private-key match always reaches the value: its window is
+			// longer than any prefix.
+			vs, ve := max(x.start, r.ctxLo), min(x.end, r.ctxHi)
+			if ve <= vs && !x.open {
+				r.out, r.lastEnd = x.end, x.end
+				continue
+			}
 			dst = append(dst, r.c.markers[x.rule]...)
 			rule := r.c.rules[x.rule]
 			if rule.kind == KindTag {
-				fs = append(fs, Finding{Rule: x.rule, Kind: KindTag, Offset: x.start, Length: int(x.end - x.start)})
+				fs = append(fs, Finding{Rule: x.rule, Kind: KindTag, Offset: vs - r.ctxLo, Length: int(ve - vs)})
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}
 			if x.enc != EncodingNone {
-				f := Finding{Rule: x.rule, Kind: KindSecret, Offset: x.start, Length: int(x.end - x.start), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp}
+				f := Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp}
 				fs = append(fs, f)
 				r.out, r.lastEnd = x.end, x.end
 				continue
@@ -366,7 +400,8 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 }
 
 func (r *Redactor) finding(id RuleID, start, end int64, cs ChecksumResult) Finding {
-	f := Finding{Rule: id, Kind: KindSecret, Offset: start, Length: int(end - start), Checksum: cs}
+	start, end = max(start, r.ctxLo), min(end, r.ctxHi)
+	f := Finding{Rule: id, Kind: KindSecret, Offset: start - r.ctxLo, Length: int(end - start), Checksum: cs}
 	copy(f.Fingerprint[:], r.mac.Sum(r.sum[:0]))
 	return f
 }

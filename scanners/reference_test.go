@@ -284,6 +284,13 @@ func refRedact(cat *Catalog, opts CatalogOptions, key []byte, s string) (string,
 
 // refRedactDepth redacts s found depth decodings deep.
 func refRedactDepth(cat *Catalog, opts CatalogOptions, key []byte, s string, depth int) (string, []Finding) {
+	return refRedactSpan(cat, opts, key, s, depth, 0, len(s))
+}
+
+// refRedactSpan redacts s but outputs and reports only s[lo:hi]: matches are
+// taken on all of s, then clipped to the span (a member-name context,
+// context_value_test.go); offsets are from lo.
+func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, depth, lo, hi int) (string, []Finding) {
 	refFormsOnce.Do(func() {
 		refFormsMap = refForms()
 		for _, more := range refFormsMore {
@@ -387,13 +394,23 @@ func refRedactDepth(cat *Catalog, opts CatalogOptions, key []byte, s string, dep
 	var out strings.Builder
 	var fs []Finding
 	pos := 0
+	clip := func(a, b int) (int, int) {
+		a, b = min(max(a, lo), hi), min(max(b, lo), hi)
+		return a, max(a, b)
+	}
 	for _, c := range cands {
 		if c.start < pos {
 			continue
 		}
-		out.WriteString(s[pos:c.start])
+		a, b := clip(pos, c.start)
+		out.WriteString(s[a:b])
+		vs, ve := clip(c.start, c.end)
+		if ve <= vs {
+			pos = c.end
+			continue
+		}
 		info := infos[c.rule]
-		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(c.start), Length: c.end - c.start}
+		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(vs - lo), Length: ve - vs}
 		if info.Kind == KindTag {
 			out.WriteString(tagMarker)
 		} else if c.enc != EncodingNone {
@@ -403,12 +420,13 @@ func refRedactDepth(cat *Catalog, opts CatalogOptions, key []byte, s string, dep
 			out.WriteString(fmt.Sprintf(secretMarker, info.ID))
 			f.Checksum = c.cs
 			mac := hmac.New(sha256.New, key)
-			mac.Write([]byte(info.ID + "\x00" + s[c.start:c.end]))
+			mac.Write([]byte(info.ID + "\x00" + s[vs:ve]))
 			copy(f.Fingerprint[:], mac.Sum(nil))
 		}
 		fs = append(fs, f)
 		pos = c.end
 	}
-	out.WriteString(s[pos:])
+	a, b := clip(pos, len(s))
+	out.WriteString(s[a:b])
 	return out.String(), fs
 }
