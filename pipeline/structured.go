@@ -76,10 +76,11 @@ type schemaPass struct {
 	tapOn bool // the current string is a mirror candidate
 	cand  mirrorCand
 
-	rec  SchemaRecord
-	out  []byte // serialized projection
-	tmpA []byte // sanitizing scratch
-	tmpB []byte
+	rec     SchemaRecord
+	changed bool   // projection dropped members or a mirror text changed
+	out     []byte // serialized projection
+	tmpA    []byte // sanitizing scratch
+	tmpB    []byte
 }
 
 func (s *schemaPass) reset(sch *schema.Schema, max int64) {
@@ -89,7 +90,7 @@ func (s *schemaPass) reset(sch *schema.Schema, max int64) {
 	for i := range s.held {
 		s.held[i].reset()
 	}
-	s.hold, s.rawOn, s.tapOn = holdNone, false, false
+	s.hold, s.rawOn, s.tapOn, s.changed = holdNone, false, false, false
 	s.rec = SchemaRecord{Digest: s.digest}
 }
 
@@ -293,6 +294,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 				return
 			}
 			s.rec.ProjectedCount = len(dropped)
+			s.changed = true
 			for _, d := range dropped {
 				if len(s.rec.Projected) == maxListed {
 					break
@@ -432,6 +434,9 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byt
 	p.em.counted -= int64(len(hr.content))
 	pos := 0
 	for _, c := range mirrors {
+		if !bytes.Equal(hr.rawText[c.rawStart:c.rawEnd], js) {
+			p.sch.changed = true
+		}
 		p.em.raw(hr.content[pos:c.textStart])
 		p.em.byte1('"')
 		p.em.escapedString(p.label)

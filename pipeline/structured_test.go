@@ -398,3 +398,21 @@ func TestSchemaCorpusExamples(t *testing.T) {
 		}
 	}
 }
+
+// Projection and a regenerated mirror change the message: the outcome is
+// sanitized; a mirror that already was the exact JSON leaves it clean.
+func TestStructuredOutcome(t *testing.T) {
+	s := mustSchema(t, weatherSchema)
+	info := MessageInfo{Kind: KindToolResult, Tool: "search", OutputSchema: s}
+	w := `{"temperature":1,"conditions":"c","humidity":2}`
+	for in, want := range map[string]Outcome{
+		`{"content":[{"type":"text","text":` + jsonString(w) + `}],"structuredContent":` + w + `}`:                                     OutcomeClean,
+		`{"content":[{"type":"text","text":` + jsonString(w+" ") + `}],"structuredContent":` + w + `}`:                                 OutcomeSanitized,
+		`{"content":[],"structuredContent":{"temperature":1,"conditions":"c","humidity":2,"x":0}}`:                                     OutcomeSanitized,
+		`{"content":[{"type":"text","text":"{\"humidity\":2,\"temperature\":1,\"conditions\":\"c\"}"}],"structuredContent":` + w + `}`: OutcomeSanitized,
+	} {
+		if _, ev := run(t, nil, info, in); ev.Outcome != want {
+			t.Errorf("%s: outcome %s, want %s", in, ev.Outcome, want)
+		}
+	}
+}
