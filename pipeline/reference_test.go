@@ -129,6 +129,10 @@ type reference struct {
 	nodes, depth               int64
 	truncs, redactions, remove int64
 
+	// member is the sanitized key of the member whose string value comes
+	// next (its context for the name-based rules); nil otherwise.
+	member []byte
+
 	// isError: true was kept in the top-level object or in the result of
 	// an envelope; topEnvelope says whether the top-level object is one.
 	toolErrTop, toolErrResult, topEnvelope bool
@@ -235,14 +239,22 @@ func (r *reference) sanitize(in []byte) (out any, fail *refFail) {
 }
 
 // clean is the string chain on a whole string.
-func (r *reference) clean(s string) string {
+func (r *reference) clean(s string) string { return r.cleanIn(s, nil) }
+
+// cleanIn is clean for the value of the member called member (nil: not a
+// member's value).
+func (r *reference) cleanIn(s string, member []byte) string {
 	var n scanners.Normalizer
 	n.DisableNFKC = r.pol.DisableNFKC
 	nb := n.Append(nil, []byte(s), true)
 	for _, c := range n.Stats().Removed {
 		r.remove += c
 	}
-	r.red.Reset()
+	if member != nil {
+		r.red.ResetWithContext(member)
+	} else {
+		r.red.Reset()
+	}
 	rb, fs := r.red.Append(nil, nb, true, nil)
 	r.redactions += int64(len(fs))
 	return string(rb)
@@ -351,7 +363,12 @@ func (r *reference) object(nx refNext) any {
 		if r.valueAhead(':') {
 			r.node()
 		}
-		v := r.value(r.token(), m, f)
+		tok := r.token()
+		if _, ok := tok.(string); ok {
+			r.member = []byte(k) // not for the strings of an array or object value
+		}
+		v := r.value(tok, m, f)
+		r.member = nil
 		switch {
 		case m.drop:
 		case m.defer_:
@@ -584,7 +601,9 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		parent.binary = true
 		return s
 	}
-	clean := r.clean(s)
+	member := r.member
+	r.member = nil
+	clean := r.cleanIn(s, member)
 	b := bounds.StringChars
 	if nx.role == rText || nx.role == rResText {
 		b = bounds.TextChars
@@ -854,6 +873,11 @@ func TestReference(t *testing.T) {
 		cases = append(cases, c)
 	}
 	cases = append(cases, refCases()...)
+	for _, c := range memberContextCases() {
+		if c.schema == "" {
+			cases = append(cases, c)
+		}
+	}
 	for _, size := range []int{2 << 10, 20 << 10} {
 		cases = append(cases, generatedCases(size)...)
 	}
@@ -899,7 +923,7 @@ func refCases() []splitCase {
 // inputs under the default, small and big policies.
 func FuzzDifferential(f *testing.F) {
 	addSeeds(f)
-	for _, c := range refCases() {
+	for _, c := range append(refCases(), memberContextCases()...) {
 		f.Add(c.in)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {

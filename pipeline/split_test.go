@@ -370,6 +370,7 @@ func runCase(t testing.TB, e *pipeline.Engine, c splitCase, k int, eofData bool)
 
 func TestSplitInvariance(t *testing.T) {
 	cases := append(edgeCases(), generatedCases(3<<10)...)
+	cases = append(cases, memberContextCases()...)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			base := engine(t, c.policy(), 64<<10)

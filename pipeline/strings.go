@@ -61,7 +61,13 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 	p.sm = smText
 	p.norm.Reset()
-	p.red.Reset()
+	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
+		// A member's value: its sanitized key is the context of the
+		// name-based rules (scanners.Redactor.ResetWithContext).
+		p.red.ResetWithContext(p.stack[n-1].key)
+	} else {
+		p.red.Reset()
+	}
 	if nx.role == roleEnvelopeID {
 		p.envID, p.envIDStr = p.envID[:0], true
 	}
