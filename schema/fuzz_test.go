@@ -154,6 +154,13 @@ func FuzzValidate(f *testing.F) {
 		}
 		s, err := Compile(rawSchema, Limits{})
 		oracle, oerr := libraryCompile(doc)
+		if err != nil && oerr == nil && (CodeOf(err) == CodeRefDenied || CodeOf(err) == CodeRefUnresolved) {
+			// Stricter than the oracle about references, never more lenient:
+			// a relative $ref such as "0" resolves against the base URI, which
+			// the oracle's urn: base may turn into itself; ours refuses every
+			// reference that leaves the document.
+			return
+		}
 		if (err == nil) != (oerr == nil) {
 			t.Fatalf("compile disagrees: ours %v, library %v, schema %q", err, oerr, rawSchema)
 		}
