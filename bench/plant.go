@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -30,17 +31,19 @@ func (g *gen) plant(p plantSpec) Plant {
 	if p.escaped && t.esc != EscapeASCII {
 		t.esc = EscapeHTML
 	}
+	// Positions strictly inside an earlier plant are not candidates. The
+	// plants are walked in order of start alongside i, so one plant costs
+	// O(len(t.s) + plants log plants), not O(len(t.s) * plants).
+	spans := append([][2]int(nil), t.plants...)
+	sort.Slice(spans, func(a, b int) bool { return spans[a][0] < spans[b][0] })
 	var cands []int
-	inPlant := func(i int) bool {
-		for _, r := range t.plants {
-			if i > r[0] && i < r[1] {
-				return true
-			}
-		}
-		return false
-	}
+	next, coverEnd := 0, -1 // positions i with i < coverEnd lie inside a plant that starts before i
 	for i := 0; i <= len(t.s); i++ {
-		if i < len(t.s) && !utf8.RuneStart(t.s[i]) || inPlant(i) {
+		for next < len(spans) && spans[next][0] < i {
+			coverEnd = max(coverEnd, spans[next][1])
+			next++
+		}
+		if i < len(t.s) && !utf8.RuneStart(t.s[i]) || i < coverEnd {
 			continue
 		}
 		if p.inWord || i == 0 || t.s[i-1] == ' ' || t.s[i-1] == '\n' {
