@@ -159,3 +159,38 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 	}
 	return doc, true
 }
+
+// BenchmarkMemberValues measures structured results of 200 short string
+// members: under names without a keyword (the context is not used: one
+// automaton walk over the name), and under names of secrets (each value
+// scanned with its synthetic prefix).
+//
+//	go test ./pipeline/ -run '^$' -bench BenchmarkMemberValues -benchtime 2s
+func BenchmarkMemberValues(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		names []string
+	}{
+		{"plain-names", []string{"id", "name", "status", "region", "createdAt", "owner", "description", "sha"}},
+		{"secret-names", []string{"password", "client_secret", "api_key", "DD_API_KEY", "accessToken", "x-api-key", "db.password", "auth"}},
+	} {
+		var sb strings.Builder
+		sb.WriteString(`{"content":[],"structuredContent":{`)
+		for i := 0; i < 200; i++ {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(`"` + bc.names[i%len(bc.names)] + strings.Repeat("_", i/len(bc.names)) + `":"value ` + strings.Repeat("x", i%17) + ` ok"`)
+		}
+		sb.WriteString(`}}`)
+		in := []byte(sb.String())
+		e := engine(b, polDefault, 0)
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				r := &kReader{b: in, k: len(in) + 1}
+				run(b, e, r, splitCase{}.info(), nil)
+			}
+		})
+	}
+}

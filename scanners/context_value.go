@@ -33,6 +33,10 @@ import "math"
 // ResetWithContext uses as context.
 const MaxContextName = 128
 
+// ctxJoinMax is the longest last piece of a value that Append copies to
+// join it with the closing quote.
+const ctxJoinMax = 4 << 10
+
 // maxOffset stands for "no end yet" in ctxHi.
 const maxOffset = math.MaxInt64
 
@@ -80,10 +84,18 @@ func (r *Redactor) ResetWithContext(name []byte) bool {
 		return false
 	}
 	r.pre = append(append(append(r.pre[:0], '"'), name...), `": "`...)
-	r.ctxLo = int64(len(r.pre))
-	// Nothing comes out of this call: emit stops at ctxLo, and a match
-	// found here ends where its check stopped reading, inside the prefix
-	// (an open private-key match needs a window longer than the prefix).
-	r.appendPart(nil, r.pre, false, nil)
+	n := int64(len(r.pre))
+	r.ctxLo = n
+	// The prefix is input that has arrived and not been scanned yet: the
+	// next Append scans it with the value's first bytes, as if they had
+	// come in one piece. Only the run tracker sees it now, as it sees
+	// every piece on arrival.
+	if r.c.decode && r.depth < r.c.maxDepth {
+		r.src, r.srcBase = r.pre, 0
+		r.trackRuns(r.pre, false)
+		r.src = nil
+	}
+	r.buf = append(r.buf[:0], r.pre...)
+	r.bufBase, r.off = 0, n
 	return true
 }

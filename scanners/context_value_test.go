@@ -141,6 +141,10 @@ func TestMemberContextReference(t *testing.T) {
 		"Xk29!vqLm#2pR7", "3f9a1c0b7e2d4a6f8b1c3e5d7f9a0b2c", "bearer", "", "x", `a"b`,
 		`q8Vf3kLz9PwX2mRt7YbN4cJh", "other": "v`,
 		"dXNlcjpwYXNzd29yZDEyMw==", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz3x9Qk2Lm",
+		// Longer than ctxJoinMax: a last piece this long is not joined
+		// with the closing quote but followed by it in a second call.
+		"Xk29!vqLm#2pR7" + strings.Repeat(" a", ctxJoinMax/2) + " " + withCRC("ghp_", fakeChars(base62Alphabet, 30, 11)),
+		strings.Repeat("b", ctxJoinMax+1),
 	}
 	for _, tp := range plants() {
 		if len(tp) < 2048 {

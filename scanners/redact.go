@@ -90,6 +90,7 @@ type Redactor struct {
 	// maxOffset without a context.
 	ctxLo, ctxHi int64
 	pre          []byte // the synthetic prefix
+	join         []byte // the value's last bytes and the closing quote
 }
 
 // NewRedactor returns a Redactor using this catalog. fingerprintKey keys the
@@ -127,9 +128,15 @@ func (r *Redactor) Reset() {
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
 	if final && r.ctxLo > 0 {
 		// A value with a member-name context ends with the synthetic
-		// closing quote: scanned like the rest, never emitted.
+		// closing quote: scanned like the rest, never emitted. A short
+		// last piece is joined with it (one call instead of two: the
+		// same result, as for any split).
+		r.ctxHi = r.off + int64(len(src))
+		if len(src) <= ctxJoinMax {
+			r.join = append(append(r.join[:0], src...), '"')
+			return r.appendPart(dst, r.join, true, fs)
+		}
 		dst, fs = r.appendPart(dst, src, false, fs)
-		r.ctxHi = r.off
 		return r.appendPart(dst, closeQuote, true, fs)
 	}
 	return r.appendPart(dst, src, final, fs)
