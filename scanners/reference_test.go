@@ -204,6 +204,8 @@ func refForms() map[string][]refForm {
 			refRegexp("<", `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),
 			refRegexp("[", `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:inst)`+ws+`{0,16}\]`),
 			refRegexp("<", `<<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:sys)`+ws+`{0,16}>>`),
+			refRegexp("<", `<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:start_of_turn|end_of_turn)`+ws+`{0,16}>`),
+			refRegexp("[", `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:system_prompt|available_tools|tool_calls|tool_results)`+ws+`{0,16}\]`),
 		},
 	}
 }

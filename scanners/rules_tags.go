@@ -30,13 +30,16 @@ func tagRules() []ruleDef {
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
-			desc:  "chat-template control markers: <|name|> (1-40 of [A-Za-z0-9_]), [INST], [/INST], <<SYS>>, <</SYS>>; any case, whitespace inside tolerated",
-			forms: []form{chatPipeForm(), instForm(), sysForm()},
+			desc:  "chat-template control markers: <|name|> (1-40 of [A-Za-z0-9_]), [INST], [/INST], <<SYS>>, <</SYS>>, Gemma <start_of_turn> and <end_of_turn>, Mistral [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS] (and their closing forms); any case, whitespace inside tolerated",
+			forms: append([]form{chatPipeForm(), instForm(), sysForm()}, namedMarkerForms()...),
 			tp: []string{
 				"<|im_start|>", "<|im_end|>", "<|system|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
 				"<|endoftext|>", "<| im_start |>", "[INST]", "[/INST]", "[ inst ]", "[ / INST]", "<<SYS>>", "<</SYS>>", "<< sys >>",
+				"<start_of_turn>", "<end_of_turn>", "<start_of_turn>user", "< End_Of_Turn >", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
+				"[AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[/TOOL_RESULTS]",
 			},
-			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b"},
+			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b",
+				"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]"},
 		},
 	}
 }
@@ -257,4 +260,23 @@ func instForm() form {
 
 func sysForm() form {
 	return bracketForm("<<", "sys", ">>", triggers("<<", "sys"))
+}
+
+// namedMarkers are chat-template control tokens spelled as a bracketed word:
+// Gemma's turn markers and Mistral's v3+ control tokens.
+var namedMarkers = []struct{ open, word, close string }{
+	{"<", "start_of_turn", ">"},
+	{"<", "end_of_turn", ">"},
+	{"[", "system_prompt", "]"},
+	{"[", "available_tools", "]"},
+	{"[", "tool_calls", "]"},
+	{"[", "tool_results", "]"},
+}
+
+func namedMarkerForms() []form {
+	fs := make([]form, 0, len(namedMarkers))
+	for _, m := range namedMarkers {
+		fs = append(fs, bracketForm(m.open, m.word, m.close, triggers(m.open, m.word)))
+	}
+	return fs
 }
