@@ -483,7 +483,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if !quoted && codeLike(b) || codeRef(b) {
 		return false
 	}
-	if wordLike(b) || numberLike(b) || sequenceLike(b) || entropy(b) < minEntropy {
+	if wordLike(b) || numberLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if weak {
@@ -607,6 +607,66 @@ func wordLike(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// timestampLike: an ISO 8601 / RFC 3339 date or date-time, such as
+// 2025-06-01, 2025-06-01T12:30:00Z, 2025-06-01 12:30:00.123+02:00 (a
+// "refreshTokenExpiresAt" or "lastToken" member holds one, not a secret).
+func timestampLike(b []byte) bool {
+	digits := func(i, n int) bool {
+		if i+n > len(b) {
+			return false
+		}
+		for j := i; j < i+n; j++ {
+			if b[j] < '0' || b[j] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	if !digits(0, 4) || len(b) < 10 || b[4] != '-' || !digits(5, 2) || b[7] != '-' || !digits(8, 2) {
+		return false
+	}
+	i := 10
+	if i == len(b) {
+		return true
+	}
+	if b[i] != 'T' && b[i] != 't' && b[i] != ' ' || !digits(i+1, 2) || i+3 >= len(b) || b[i+3] != ':' || !digits(i+4, 2) {
+		return false
+	}
+	i += 6
+	if i < len(b) && b[i] == ':' {
+		if !digits(i+1, 2) {
+			return false
+		}
+		i += 3
+		if i < len(b) && (b[i] == '.' || b[i] == ',') {
+			j := i + 1
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			if j == i+1 {
+				return false
+			}
+			i = j
+		}
+	}
+	switch {
+	case i == len(b):
+		return true
+	case b[i] == 'Z' || b[i] == 'z':
+		return i+1 == len(b)
+	case b[i] == '+' || b[i] == '-':
+		if !digits(i+1, 2) {
+			return false
+		}
+		i += 3
+		if i < len(b) && b[i] == ':' {
+			i++
+		}
+		return i == len(b) || digits(i, 2) && i+2 == len(b)
+	}
+	return false
 }
 
 // numberLike: an optionally signed integer or decimal.
