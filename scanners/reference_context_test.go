@@ -65,6 +65,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	if len(suffix) > ctxMaxSuffix || !keyNameOK([]byte(prefix), []byte(suffix), s[p+k-1]) {
 		return 0, 0, 0, false
 	}
+	if ns := p - len(prefix); ns > 0 && s[ns-1] == '$' {
+		return 0, 0, 0, false
+	}
 	flag := strings.HasPrefix(prefix, "-")
 	i := p + k + len(suffix)
 	_, kq := refQuote(s[i:])

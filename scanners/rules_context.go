@@ -337,6 +337,11 @@ func assignForm(cls assignClass, keywords []string) form {
 			for p > 0 && ks-p < ctxMaxPrefix && setIdent[d[p-1]] {
 				p--
 			}
+			if p > 0 && d[p-1] == '$' {
+				// $PASSWORD, $SECRET_KEY: a variable reference, not a key
+				// (in "$PASSWORD","next" the next string is no value of it).
+				return noMatch
+			}
 			flag := p < ks && d[p] == '-'
 			i := ke
 			for i < len(d) && i-ke <= ctxMaxSuffix && setIdent[d[i]] {

@@ -30,6 +30,8 @@ func TestTimestampLike(t *testing.T) {
 		{`"accessTokenExpiresAt": "2025-06-01T12:30:00Z"`, true},
 		{`refresh_token=2025-06-01T12:30:00.123+02:00`, true},
 		{`"access_token": "` + "aB3dE5fG7hJ9kL1mN3pQ5rS7" + `"`, false},
+		{`{"password":"$PASSWORD","username_field_long":"admin"}`, true},
+		{`setenv("PASSWORD", "` + "aB3dE5fG7hJ9kL1m" + `")`, false},
 	} {
 		r.Reset()
 		out, _ := r.Append(nil, []byte(tc.in), true, nil)
