@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
 )
 
 // natsConnFlags are the connection options that `state` and `serve` share:
@@ -66,4 +68,26 @@ func dialNATS(name, url string, c natsConnFlags, log *slog.Logger) (*nats.Conn, 
 		return nil, nil, err
 	}
 	return nc, closed, nil
+}
+
+// natsServerURL returns natsURL when it is set. Otherwise it starts the
+// embedded server with o and returns its client URL; stop shuts it down
+// (a no-op for an external server). ok is false, with the failure logged,
+// when the embedded server did not start.
+func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url string, stop func(), ok bool) {
+	if natsURL != "" {
+		return natsURL, func() {}, true
+	}
+	o.Logger = log.With("component", "nats-server")
+	s, err := natsembed.Start(o)
+	if err != nil {
+		log.Error("embedded NATS server did not start", "dir", o.Dir, "port", o.Port, "error", err.Error())
+		return "", nil, false
+	}
+	url = s.ClientURL()
+	log.Info("embedded NATS server started", "natsUrl", url, "dir", o.Dir)
+	return url, func() {
+		s.Shutdown()
+		s.WaitForShutdown()
+	}, true
 }

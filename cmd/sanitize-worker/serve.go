@@ -13,7 +13,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
@@ -144,29 +143,14 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 	}
 	log.Info("start", "nats", mode, "inline", f.inline, "durable", f.durable, "policy", def.Policy().Version, "namedPolicies", sortedKeys(named))
 
-	var srv *server.Server
-	url := f.natsURL
-	if url == "" {
-		s, err := natsembed.Start(natsembed.Options{
-			Dir:        f.embeddedDir,
-			Port:       f.embeddedPort,
-			MaxPayload: int32(f.embeddedMaxPayload),
-			Logger:     log.With("component", "nats-server"),
-			Verbose:    f.embeddedLog,
-		})
-		if err != nil {
-			log.Error("embedded NATS server did not start", "dir", f.embeddedDir, "port", f.embeddedPort, "error", err.Error())
-			return exitFailure
-		}
-		srv = s
-		url = s.ClientURL()
-		log.Info("embedded NATS server started", "natsUrl", url, "dir", f.embeddedDir)
-	}
-	stopServer := func() {
-		if srv != nil {
-			srv.Shutdown()
-			srv.WaitForShutdown()
-		}
+	url, stopServer, ok := natsServerURL(f.natsURL, natsembed.Options{
+		Dir:        f.embeddedDir,
+		Port:       f.embeddedPort,
+		MaxPayload: int32(f.embeddedMaxPayload),
+		Verbose:    f.embeddedLog,
+	}, log)
+	if !ok {
+		return exitFailure
 	}
 	nc, closed, err := dialNATS("mcp-sanitize serve", url, f.conn, log)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -367,33 +366,18 @@ func (f *stateFlags) run(ctx context.Context, lookup func(string) (string, bool)
 	}
 	log.Info("start", append(append(start, "queue", f.queue), f.keySourceAttrs()...)...)
 
-	var srv *server.Server
-	url := f.natsURL
-	if url == "" {
-		var maxPayload int32
-		if f.maxRequestBytes > 1<<20 {
-			maxPayload = int32(f.maxRequestBytes) + 4096 // headers
-		}
-		s, err := natsembed.Start(natsembed.Options{
-			Dir:        f.embeddedDir,
-			Port:       f.embeddedPort,
-			MaxPayload: maxPayload,
-			Logger:     log.With("component", "nats-server"),
-			Verbose:    f.embeddedLog,
-		})
-		if err != nil {
-			log.Error("embedded NATS server did not start", "dir", f.embeddedDir, "port", f.embeddedPort, "error", err.Error())
-			return exitFailure
-		}
-		srv = s
-		url = s.ClientURL()
-		log.Info("embedded NATS server started", "natsUrl", url, "dir", f.embeddedDir)
+	var maxPayload int32
+	if f.maxRequestBytes > 1<<20 {
+		maxPayload = int32(f.maxRequestBytes) + 4096 // headers
 	}
-	stopServer := func() {
-		if srv != nil {
-			srv.Shutdown()
-			srv.WaitForShutdown()
-		}
+	url, stopServer, ok := natsServerURL(f.natsURL, natsembed.Options{
+		Dir:        f.embeddedDir,
+		Port:       f.embeddedPort,
+		MaxPayload: maxPayload,
+		Verbose:    f.embeddedLog,
+	}, log)
+	if !ok {
+		return exitFailure
 	}
 
 	nc, closed, err := f.connect(url, log)
