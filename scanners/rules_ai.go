@@ -294,44 +294,64 @@ var uuidShape = bodyShape(bodySeg{set: setHexLower, n: 8}, bodySeg{lit: "-"}, bo
 // holding upper case, lower case and digits, not followed by a word byte. The
 // match is the value only.
 func keyedForm(keywords []string, n int) form {
-	sep := makeSet("\t\n\f\r \"'`:=>,")
-	const maxSep = 8
+	return namedValue{
+		keywords: keywords, sep: makeSet("\t\n\f\r \"'`:=>,"), maxSep: 8, run: setWord, n: n,
+		accept: func(b []byte) bool {
+			for _, c := range b {
+				if !setAlnum[c] {
+					return false
+				}
+			}
+			ok, _ := mixes3(b)
+			return ok
+		},
+	}.form()
+}
+
+// namedValue declares the shape "a key name, 1..maxSep separator bytes, then
+// a value of exactly n bytes": the value is the maximal run of run bytes
+// (so it is never followed by one), it must not be followed by a byte of
+// notAfter (nil: no such check), and accept decides on its bytes. The match
+// is the value only.
+type namedValue struct {
+	keywords []string
+	sep      *byteSet
+	maxSep   int
+	run      *byteSet
+	n        int
+	notAfter *byteSet
+	accept   func(value []byte) bool
+}
+
+func (nv namedValue) form() form {
 	longest := 0
-	for _, k := range keywords {
+	for _, k := range nv.keywords {
 		longest = max(longest, len(k))
 	}
 	return form{
-		keywords: keywords,
+		keywords: nv.keywords,
 		back:     1,
-		ahead:    longest + maxSep + n + 1,
+		ahead:    longest + nv.maxSep + nv.n + 1,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			i := ke
-			for i < len(d) && i-ke <= maxSep && sep[d[i]] {
+			for i < len(d) && i-ke <= nv.maxSep && nv.sep[d[i]] {
 				i++
 			}
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i == ke || i-ke > maxSep {
+			if i == ke || i-ke > nv.maxSep {
 				return noMatch
 			}
 			s := i
-			for i < len(d) && i-s <= n && setWord[d[i]] {
+			for i < len(d) && i-s <= nv.n && nv.run[d[i]] {
 				i++
 			}
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i-s != n {
-				return noMatch
-			}
-			for _, c := range d[s:i] {
-				if !setAlnum[c] {
-					return noMatch
-				}
-			}
-			if ok, _ := mixes3(d[s:i]); !ok {
+			if i-s != nv.n || nv.notAfter != nil && i < len(d) && nv.notAfter[d[i]] || !nv.accept(d[s:i]) {
 				return noMatch
 			}
 			return result{status: resMatch, start: s, end: i}

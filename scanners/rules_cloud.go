@@ -123,41 +123,14 @@ func cloudRules() []ruleDef {
 // spaces, ':', '=', '>', ',', '\\', '('), then exactly 40 of [A-Za-z0-9+/]
 // mixing upper and lower case, not followed by another base64 byte.
 func awsSecretForm() form {
-	sep := makeSet("\t\n\f\r \"'`:=>,\\(")
-	const maxSep, keyLen = 24, 40
-	kws := []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret_key"}
-	return form{
-		keywords: kws,
-		back:     1,
-		ahead:    len("secret_access_key") + maxSep + keyLen + 1,
-		check: func(v *view, ks, ke int) result {
-			d := v.data
-			i := ke
-			for i < len(d) && i-ke <= maxSep && sep[d[i]] {
-				i++
-			}
-			if v.more(i) {
-				return result{status: resMore}
-			}
-			if i == ke || i-ke > maxSep {
-				return noMatch
-			}
-			s := i
-			for i < len(d) && i-s <= keyLen && setBase64[d[i]] {
-				i++
-			}
-			if v.more(i) {
-				return result{status: resMore}
-			}
-			if i-s != keyLen || i < len(d) && setBase64Pad[d[i]] {
-				return noMatch
-			}
-			if u, l, _ := hasClasses(d[s:i]); !u || !l {
-				return noMatch
-			}
-			return result{status: resMatch, start: s, end: i}
+	return namedValue{
+		keywords: []string{"secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret_key"},
+		sep:      makeSet("\t\n\f\r \"'`:=>,\\("), maxSep: 24, run: setBase64, n: 40, notAfter: setBase64Pad,
+		accept: func(b []byte) bool {
+			u, l, _ := hasClasses(b)
+			return u && l
 		},
-	}
+	}.form()
 }
 
 // moreCloudRules: the cloud rules beyond AWS key ids, AWS secrets by name and
