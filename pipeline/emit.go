@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"hash"
 	"math/bits"
@@ -13,6 +12,7 @@ import (
 // instead (see pass.redirect).
 type emitter struct {
 	out  Output
+	alg  string // evidence digest algorithm (Policy.Digest)
 	buf  []byte
 	side *[]byte // non-nil while redirected
 	// sideLimit bounds the side buffer; sideOver records that a write went
@@ -60,7 +60,7 @@ func (e *emitter) reset(out Output) {
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {
-		e.h = sha256.New()
+		e.h = newDigest(e.alg)
 	}
 	e.h.Reset()
 	e.err = nil

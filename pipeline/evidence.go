@@ -23,10 +23,11 @@ const (
 	OutcomeRejected Outcome = "rejected"
 )
 
-// Digest is a byte count and a SHA-256.
+// Digest is a byte count and a hash of those bytes, written "<alg>:<hex>"
+// with the policy's digest algorithm ("blake3:…" by default, "sha256:…").
 type Digest struct {
 	Bytes  int64  `json:"bytes"`
-	SHA256 string `json:"sha256"`
+	Digest string `json:"digest"`
 }
 
 // FindingRecord is one finding in evidence. It never holds matched text:

@@ -1,9 +1,12 @@
 package pipeline_test
 
 import (
+	"encoding/hex"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zeebo/blake3"
 	"slices"
 	"testing"
 	"unicode/utf8"
@@ -121,6 +124,9 @@ func FuzzSanitize(f *testing.F) {
 			}
 			if ev.Output.Bytes != int64(len(out)) || ev.Input.Bytes != int64(len(in)) {
 				t.Fatalf("%s: evidence digests %d/%d bytes for %d/%d", kind, ev.Input.Bytes, ev.Output.Bytes, len(in), len(out))
+			}
+			if ev.Input.Digest != blake3Digest(in) || ev.Output.Digest != blake3Digest(out) {
+				t.Fatalf("%s: evidence digests do not match the bytes read and written", kind)
 			}
 			if !json.Valid(in) {
 				if ev.Outcome != pipeline.OutcomeRejected || !stableCodes[ev.Code] {
@@ -299,4 +305,9 @@ func TestPlantedGenerated(t *testing.T) {
 			}
 		}
 	}
+}
+
+func blake3Digest(b []byte) string {
+	s := blake3.Sum256(b)
+	return "blake3:" + hex.EncodeToString(s[:])
 }

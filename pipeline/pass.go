@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"hash"
 	"io"
@@ -204,7 +203,8 @@ type pass struct {
 func newPass(e *Engine) *pass {
 	p := &pass{e: e}
 	p.inbuf = make([]byte, e.pol.ChunkBytes)
-	p.inH = sha256.New()
+	p.inH = newDigest(e.pol.Digest)
+	p.em.alg = e.pol.Digest
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
 	return p

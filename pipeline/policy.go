@@ -165,6 +165,10 @@ type Policy struct {
 	Schema SchemaPolicy `json:"schema,omitempty"`
 	// Errors rewrites tool execution errors.
 	Errors ErrorsPolicy `json:"errors,omitempty"`
+	// Digest is the hash of the input and output digests in evidence:
+	// "blake3" (default) or "sha256" (for FIPS-bound deployments; it costs
+	// about a fifth of the pass on large messages).
+	Digest string `json:"digest,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.
@@ -215,6 +219,9 @@ func (p *Policy) fillDefaults() {
 	if p.Schema.Projection == nil {
 		on := true
 		p.Schema.Projection = &on
+	}
+	if p.Digest == "" {
+		p.Digest = DigestBLAKE3
 	}
 	if p.Errors.Default == "" {
 		p.Errors.Default = CodeToolError.PublicMessage()
@@ -310,6 +317,9 @@ func (p *Policy) Validate() error {
 		if a != ActionTruncate && a != ActionReject {
 			return fmt.Errorf("%w: actions.%s must be %q or %q, not %q", ErrPolicy, name, ActionTruncate, ActionReject, a)
 		}
+	}
+	if p.Digest != DigestBLAKE3 && p.Digest != DigestSHA256 {
+		return fmt.Errorf("%w: digest must be %q or %q", ErrPolicy, DigestBLAKE3, DigestSHA256)
 	}
 	if p.InvalidUTF8 != "replace" && p.InvalidUTF8 != "reject" {
 		return fmt.Errorf("%w: invalidUTF8 must be \"replace\" or \"reject\"", ErrPolicy)

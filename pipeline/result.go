@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/hex"
 	"io"
 	"time"
 )
@@ -9,8 +8,8 @@ import (
 // finishEvidence completes the evidence of a pass that delivered output.
 func (p *pass) finishEvidence(start time.Time) {
 	ev := &p.ev
-	ev.Input = Digest{Bytes: p.inN, SHA256: hex.EncodeToString(p.inH.Sum(nil))}
-	ev.Output = Digest{Bytes: p.em.written, SHA256: hex.EncodeToString(p.em.h.Sum(nil))}
+	ev.Input = Digest{Bytes: p.inN, Digest: digestString(p.e.pol.Digest, p.inH)}
+	ev.Output = Digest{Bytes: p.em.written, Digest: digestString(p.e.pol.Digest, p.em.h)}
 	ev.Nodes = p.cnt.Nodes()
 	ev.Depth = p.cnt.MaxDepth()
 	ev.DurationNanos = time.Since(start).Nanoseconds()

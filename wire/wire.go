@@ -73,8 +73,9 @@ const (
 	HeaderOutcome = "Mcp-Outcome"
 	// HeaderCode: the stable error code of a rejected message.
 	HeaderCode = "Mcp-Code"
-	// HeaderInputSHA256: hex SHA-256 of the input body as received.
-	HeaderInputSHA256 = "Mcp-Input-Sha256"
+	// HeaderInputDigest: "<alg>:<hex>" digest of the input body as received
+	// (the evidence input digest; BLAKE3 unless the policy says sha256).
+	HeaderInputDigest = "Mcp-Input-Digest"
 	// HeaderGuard: the guard version that produced the output.
 	HeaderGuard = "Mcp-Guard"
 )

@@ -208,8 +208,8 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 	}
 	h.Set(wire.HeaderGuard, pipeline.GuardVersion)
 	h.Set(wire.HeaderKind, string(mc.kind))
-	if ev.Input.SHA256 != "" {
-		h.Set(wire.HeaderInputSHA256, ev.Input.SHA256)
+	if ev.Input.Digest != "" {
+		h.Set(wire.HeaderInputDigest, ev.Input.Digest)
 	}
 	setToken(h, wire.HeaderTool, mc.info.Tool)
 	setToken(h, wire.HeaderServer, mc.info.Server)
