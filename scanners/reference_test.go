@@ -187,9 +187,14 @@ func refForms() map[string][]refForm {
 			starts: "<",
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {
 				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
+				junit := regexp.MustCompile(`(?i)system$`)
+				junitEnd := regexp.MustCompile(`^(?i:-out|-err)(?:[^A-Za-z0-9_-]|$)`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
 					m := rx.FindStringIndex(s[p:])
 					if m == nil {
+						return 0, 0, 0, false
+					}
+					if junit.MatchString(s[p:p+m[1]]) && junitEnd.MatchString(s[p+m[1]:]) {
 						return 0, 0, 0, false
 					}
 					e := p + m[1]

@@ -8,6 +8,10 @@ package scanners
 // pseudoTagNames are the element names the seed guard neutralizes.
 var pseudoTagNames = []string{"system", "developer", "instructions", "tool", "assistant", "user", "important"}
 
+// junitSuffixes complete "system" to JUnit XML's <system-out> and
+// <system-err>, which pseudo-tag leaves alone.
+var junitSuffixes = []string{"-out", "-err"}
+
 const (
 	tagMaxSpace = 256 // longest whitespace run accepted inside a tag's opening
 	tagMaxAttrs = 512 // how far after the name a closing '>' is looked for
@@ -19,14 +23,16 @@ func tagRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "pseudo-tag", provider: "prompt-injection", kind: KindTag, confidence: "high",
-			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too); without '>' in 512 bytes the opening part alone",
+			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too), except JUnit's <system-out> and <system-err>; without '>' in 512 bytes the opening part alone",
 			forms: []form{pseudoTagForm()},
 			tp: []string{
 				"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
 				"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
 				"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
+				"<system-output>", "<system-out-of-band>", "<system-err_x>",
 			},
-			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch"},
+			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
+				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >"},
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
@@ -151,6 +157,27 @@ func pseudoTagForm() form {
 			// "<systemd>", "<users>", "<toolbox>" go on with a letter: not ours.
 			if e < len(d) && isWordByte(d[e]) && d[e] != '_' {
 				return noMatch
+			}
+			// JUnit XML's <system-out> and <system-err> hold a test's
+			// captured output: element names of a well-known format, not
+			// instructions (a test report is common tool output).
+			if name == 0 && e < len(d) && d[e] == '-' {
+				for _, suffix := range junitSuffixes {
+					ok, short := matchFold(d, e, suffix)
+					if short && !v.atEnd {
+						return result{status: resMore}
+					}
+					if !ok {
+						continue
+					}
+					f := e + len(suffix)
+					if v.more(f) {
+						return result{status: resMore}
+					}
+					if f == len(d) || !isWordByte(d[f]) && d[f] != '-' {
+						return noMatch
+					}
+				}
 			}
 			for j := e; j < e+tagMaxAttrs; j++ {
 				if j >= len(d) {
