@@ -204,6 +204,29 @@ func refForms() map[string][]refForm {
 					return p, e, ChecksumNone, true
 				}
 			}(),
+		}, {
+			starts: "&",
+			at: func() func(string, int) (int, int, ChecksumResult, bool) {
+				rx := regexp.MustCompile(`^(?i:&lt;|&#60;|&#x3c;)/?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
+				junit := regexp.MustCompile(`(?i)system$`)
+				junitEnd := regexp.MustCompile(`^(?i:-out|-err)(?:[^A-Za-z0-9_-]|$)`)
+				end := regexp.MustCompile(`(?i)>|&gt;|&#62;|&#x3e;`)
+				return func(s string, p int) (int, int, ChecksumResult, bool) {
+					m := rx.FindStringIndex(s[p:])
+					if m == nil {
+						return 0, 0, 0, false
+					}
+					if junit.MatchString(s[p:p+m[1]]) && junitEnd.MatchString(s[p+m[1]:]) {
+						return 0, 0, 0, false
+					}
+					e := p + m[1]
+					// The end must start within 512 bytes of the name's end.
+					if k := end.FindStringIndex(s[e:min(len(s), e+512+5)]); k != nil && k[0] < 512 {
+						return p, e + k[1], ChecksumNone, true
+					}
+					return p, e, ChecksumNone, true
+				}
+			}(),
 		}},
 		"chat-template": {
 			refRegexp("<", `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),

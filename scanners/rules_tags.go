@@ -23,16 +23,18 @@ func tagRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "pseudo-tag", provider: "prompt-injection", kind: KindTag, confidence: "high",
-			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too), except JUnit's <system-out> and <system-err>; without '>' in 512 bytes the opening part alone",
-			forms: []form{pseudoTagForm()},
+			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too), except JUnit's <system-out> and <system-err>; also HTML-escaped, &lt; (&#60;, &#x3c;) /? name ... to &gt; (&#62;, &#x3e;) or >; without '>' in 512 bytes the opening part alone",
+			forms: []form{pseudoTagForm(), entityTagForm()},
 			tp: []string{
 				"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
 				"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
 				"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
 				"<system-output>", "<system-out-of-band>", "<system-err_x>",
+				"&lt;system&gt;", "&lt;/Instructions&gt;", "&#60;system&#62;", "&#x3C;tool_call&#x3E;", "&lt;user>", "&lt;important",
 			},
 			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
-				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >"},
+				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >",
+				"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users"},
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
@@ -130,69 +132,134 @@ func pseudoTagForm() form {
 					return result{status: resMore}
 				}
 			}
-			if i >= len(d) {
+			return pseudoTagRest(v, ks, i, false)
+		},
+	}
+}
+
+// entityOpeners are the HTML character references of '<' taken as a tag
+// opening: a page or an API that HTML-escapes its text still hands the model
+// "&lt;system&gt;", which it reads as a tag.
+var entityOpeners = []string{"&lt;", "&#60;", "&#x3c;"}
+
+// entityClosers are the references of '>' that end an escaped tag (a plain
+// '>' ends it too).
+var entityClosers = []string{"&gt;", "&#62;", "&#x3e;"}
+
+// entityTagForm: an HTML-escaped pseudo-instruction tag, &lt; (or &#60;,
+// &#x3c;), an optional '/', a name as in pseudoTagForm, then up to
+// tagMaxAttrs bytes to the first &gt; (&#62;, &#x3e;) or '>'. No whitespace
+// is accepted before the name: escaped text keeps the tag as written.
+func entityTagForm() form {
+	var kws []string
+	for _, o := range entityOpeners {
+		for _, n := range pseudoTagNames {
+			kws = append(kws, o+n, o+"/"+n)
+		}
+	}
+	longest := 0
+	for _, n := range pseudoTagNames {
+		longest = max(longest, len(n))
+	}
+	return form{
+		keywords: kws,
+		back:     1,
+		ahead:    len("&#x3c;") + 1 + longest + 1 + tagMaxAttrs + len("&#x3e;"),
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			i := ks
+			for _, o := range entityOpeners {
+				if ok, _ := matchFold(d, ks, o); ok {
+					i = ks + len(o)
+					break
+				}
+			}
+			if i < len(d) && d[i] == '/' {
+				i++
+			}
+			return pseudoTagRest(v, ks, i, true)
+		},
+	}
+}
+
+// pseudoTagRest finishes a pseudo-tag whose opening starts at ks and whose
+// name should start at i: the name, what may follow it, and the end of the
+// tag ('>' within tagMaxAttrs bytes, or an escaped '>' when entities is
+// set); without an end the match is the opening and the name.
+func pseudoTagRest(v *view, ks, i int, entities bool) result {
+	d := v.data
+	if i >= len(d) {
+		return noMatch
+	}
+	name := -1
+	for n, w := range pseudoTagNames {
+		ok, short := matchFold(d, i, w)
+		if short && !v.atEnd {
+			return result{status: resMore}
+		}
+		if ok {
+			name = n
+			break
+		}
+	}
+	if name < 0 {
+		return noMatch
+	}
+	e := i + len(pseudoTagNames[name])
+	if v.more(e) {
+		return result{status: resMore}
+	}
+	// "<tool_call>", "<system_prompt>", "<user_query>": a name that goes on
+	// after an underscore is one of these markers too (Hermes and Qwen
+	// use <tool_call> for function calls), as in the seed's pattern.
+	// "<systemd>", "<users>", "<toolbox>" go on with a letter: not ours.
+	if e < len(d) && isWordByte(d[e]) && d[e] != '_' {
+		return noMatch
+	}
+	// JUnit XML's <system-out> and <system-err> hold a test's
+	// captured output: element names of a well-known format, not
+	// instructions (a test report is common tool output).
+	if name == 0 && e < len(d) && d[e] == '-' {
+		for _, suffix := range junitSuffixes {
+			ok, short := matchFold(d, e, suffix)
+			if short && !v.atEnd {
+				return result{status: resMore}
+			}
+			if !ok {
+				continue
+			}
+			f := e + len(suffix)
+			if v.more(f) {
+				return result{status: resMore}
+			}
+			if f == len(d) || !isWordByte(d[f]) && d[f] != '-' {
 				return noMatch
 			}
-			name := -1
-			for n, w := range pseudoTagNames {
-				ok, short := matchFold(d, i, w)
+		}
+	}
+	for j := e; j < e+tagMaxAttrs; j++ {
+		if j >= len(d) {
+			if !v.atEnd {
+				return result{status: resMore}
+			}
+			break
+		}
+		if d[j] == '>' {
+			return result{status: resMatch, start: ks, end: j + 1}
+		}
+		if entities && d[j] == '&' {
+			for _, c := range entityClosers {
+				ok, short := matchFold(d, j, c)
 				if short && !v.atEnd {
 					return result{status: resMore}
 				}
 				if ok {
-					name = n
-					break
+					return result{status: resMatch, start: ks, end: j + len(c)}
 				}
 			}
-			if name < 0 {
-				return noMatch
-			}
-			e := i + len(pseudoTagNames[name])
-			if v.more(e) {
-				return result{status: resMore}
-			}
-			// "<tool_call>", "<system_prompt>", "<user_query>": a name that goes on
-			// after an underscore is one of these markers too (Hermes and Qwen
-			// use <tool_call> for function calls), as in the seed's pattern.
-			// "<systemd>", "<users>", "<toolbox>" go on with a letter: not ours.
-			if e < len(d) && isWordByte(d[e]) && d[e] != '_' {
-				return noMatch
-			}
-			// JUnit XML's <system-out> and <system-err> hold a test's
-			// captured output: element names of a well-known format, not
-			// instructions (a test report is common tool output).
-			if name == 0 && e < len(d) && d[e] == '-' {
-				for _, suffix := range junitSuffixes {
-					ok, short := matchFold(d, e, suffix)
-					if short && !v.atEnd {
-						return result{status: resMore}
-					}
-					if !ok {
-						continue
-					}
-					f := e + len(suffix)
-					if v.more(f) {
-						return result{status: resMore}
-					}
-					if f == len(d) || !isWordByte(d[f]) && d[f] != '-' {
-						return noMatch
-					}
-				}
-			}
-			for j := e; j < e+tagMaxAttrs; j++ {
-				if j >= len(d) {
-					if !v.atEnd {
-						return result{status: resMore}
-					}
-					break
-				}
-				if d[j] == '>' {
-					return result{status: resMatch, start: ks, end: j + 1}
-				}
-			}
-			return result{status: resMatch, start: ks, end: e}
-		},
+		}
 	}
+	return result{status: resMatch, start: ks, end: e}
 }
 
 // chatPipeForm: < ws* | ws* name ws* | ws* >, name 1..40 of [A-Za-z0-9_].
