@@ -65,8 +65,9 @@ func TestNormalizationClasses(t *testing.T) {
 		{"bidi", "a\u202eb\u2066c\u2069\u200e\u200f\u061c", "abc"},
 		{"tag-block", "ok\U000E0041\U000E0042\U000E007F", "ok"},
 		{"variation-selector", "x\U000E0100y", "xy"},
-		{"c0-terminal-escape", "\x1b[31mred\x07", "[31mred"},
-		{"c1", "a\u009bb\u0085c", "abc"},
+		{"c0-terminal-escape", "\x1b[31mred\x07", "red"},
+		{"c1", "a\u009bb\u0085c", "ac"}, // U+009B opens a CSI whose final byte is "b"
+		{"osc8-hyperlink", "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x07 here", "click here"},
 		{"raw-del", "a\x7fb", "ab"},
 		{"escaped-backspace", "a\bb\fc", "abc"},
 		{"keep-tab-newline-cr", "a\tb\nc\rd", "a\tb\nc\rd"},

@@ -32,12 +32,16 @@ const (
 	// U+1BCA0..U+1BCA3, U+1D173..U+1D17A, U+E0080..U+E00FF,
 	// U+E01F0..U+E0FFF and the unassigned U+2065.
 	NormDefaultIgnorable
+	// NormEscapeSequence is the rest of a terminal escape sequence after
+	// its ESC or C1 introducer (normalize_escape.go): CSI parameters,
+	// control strings such as OSC window titles and hyperlinks.
+	NormEscapeSequence
 	// NumNormClasses is the number of classes.
 	NumNormClasses
 )
 
 var normClassNames = [NumNormClasses]string{
-	"zero-width", "bidi", "tag-char", "variation-selector", "control", "default-ignorable",
+	"zero-width", "bidi", "tag-char", "variation-selector", "control", "default-ignorable", "escape-sequence",
 }
 
 // String returns the stable lowercase id of c, used in evidence and metrics.
@@ -98,8 +102,10 @@ type Normalizer struct {
 	stats  NormStats
 	carry  [MaxNormCarry]byte // the open segment, already stripped
 	ncarry uint8
-	kind   uint8 // carryVerbatim, carrySingle or carryGeneral
-	ss     uint8 // non-starters counted in the open segment
+	kind   uint8  // carryVerbatim, carrySingle or carryGeneral
+	ss     uint8  // non-starters counted in the open segment
+	esc    uint8  // escape-sequence state (normalize_escape.go)
+	escN   uint16 // bytes or runes of the open escape sequence
 	iter   norm.Iter
 }
 
@@ -107,6 +113,7 @@ type Normalizer struct {
 func (n *Normalizer) Reset() {
 	n.stats = NormStats{}
 	n.ncarry, n.kind, n.ss = 0, 0, 0
+	n.esc, n.escN = escNone, 0
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -134,6 +141,18 @@ func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	i, lit, open := 0, 0, -1
 	openTrail := uint8(0)
 	for i < len(src) {
+		if n.esc != escNone {
+			if k := n.escStep(src, i); k > 0 {
+				// Removed, as a control character is.
+				if open >= 0 {
+					dst = n.carryOpen(dst, src, lit, open, i, openTrail)
+					open = -1
+				}
+				i += k
+				lit = i
+				continue
+			}
+		}
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != 0x7F || c == '\t' || c == '\n' || c == '\r' {
@@ -146,6 +165,9 @@ func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 				continue
 			}
 			n.stats.Removed[NormControl]++
+			if c == 0x1B {
+				n.esc = escStart
+			}
 			if open >= 0 {
 				dst = n.carryOpen(dst, src, lit, open, i, openTrail)
 				open = -1
@@ -170,6 +192,9 @@ func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 		}
 		if e&entStrip != 0 {
 			n.stats.Removed[e&entClassMask]++
+			if r <= 0x9F {
+				n.escOpenC1(r)
+			}
 			if open >= 0 {
 				dst = n.carryOpen(dst, src, lit, open, i, openTrail)
 				open = -1
@@ -279,6 +304,14 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 	t := normTab()
 	i, lit := 0, 0
 	for i < len(src) {
+		if n.esc != escNone {
+			if k := n.escStep(src, i); k > 0 {
+				dst = append(dst, src[lit:i]...)
+				i += k
+				lit = i
+				continue
+			}
+		}
 		c := src[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != 0x7F || c == '\t' || c == '\n' || c == '\r' {
@@ -286,6 +319,9 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 				continue
 			}
 			n.stats.Removed[NormControl]++
+			if c == 0x1B {
+				n.esc = escStart
+			}
 			dst = append(dst, src[lit:i]...)
 			i++
 			lit = i
@@ -299,6 +335,9 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 		e := t.lookup(r)
 		if e&entStrip != 0 {
 			n.stats.Removed[e&entClassMask]++
+			if r <= 0x9F {
+				n.escOpenC1(r)
+			}
 			dst = append(dst, src[lit:i]...)
 			lit = i + size
 		} else if size == 1 {

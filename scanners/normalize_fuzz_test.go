@@ -15,6 +15,8 @@ var fuzzAlphabet = []string{
 	"\u200b", "\u200d", "\u034f", "\ufe0f", "\u00ad", "\uac00", "\u1100", "\u1161", "\u11a8",
 	"\u3131", "\u314f", "\uff76", "\uff9e", "\uff21", "\u00e9", "\u0915", "\u094d", "\u093c",
 	"\ufdfa", "\U0001F468", "\u0439", "\u0306",
+	// terminal escape sequences (normalize_escape.go)
+	"[", "]", "1;31", "m", "?", " ", "(", "\x07", "\\", "\u009b", "\u009c", "\u009d", "\x1b[", "\x1b]8;;",
 }
 
 // FuzzNormalizer checks that splitting a string at random rune boundaries
@@ -32,7 +34,35 @@ func FuzzNormalizer(f *testing.F) {
 			b.WriteString(fuzzAlphabet[int(c)%len(fuzzAlphabet)])
 		}
 		checkNormalizerSplits(t, b.String(), seed)
+		checkStripOnly(t, b.String(), seed)
 	})
+}
+
+// checkStripOnly checks a Normalizer with DisableNFKC against the removal
+// reference, whole and split at random rune boundaries.
+func checkStripOnly(t *testing.T, s string, seed uint64) {
+	t.Helper()
+	want := stripAll(s)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	n := Normalizer{DisableNFKC: true}
+	for _, whole := range []bool{true, false} {
+		n.Reset()
+		var got []byte
+		for rest := s; len(rest) > 0; {
+			k := len(rest)
+			if !whole {
+				k = rng.IntN(min(len(rest), 40) + 1)
+				for k < len(rest) && !utf8.RuneStart(rest[k]) {
+					k++
+				}
+			}
+			got = n.Append(got, []byte(rest[:k]), k == len(rest))
+			rest = rest[k:]
+		}
+		if string(got) != want {
+			t.Fatalf("DisableNFKC Append(%+q) = %+q, reference %+q (whole %v)", s, got, want, whole)
+		}
+	}
 }
 
 // checkNormalizerSplits runs the checks of FuzzNormalizer on s.

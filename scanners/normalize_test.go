@@ -31,9 +31,9 @@ var normCases = []normCase{
 	{name: "TagBlockUnassigned", in: "x\U000E0000\U000E0002y", want: "xy", removed: map[NormClass]int64{NormTagChar: 2}},
 	{name: "VS16AfterEmoji", in: "\u2764\ufe0f ok", want: "\u2764 ok", removed: map[NormClass]int64{NormVariationSelector: 1}},
 	{name: "VSSupplement", in: "\u845b\U000E0100", want: "\u845b", removed: map[NormClass]int64{NormVariationSelector: 1}},
-	{name: "TerminalEscape", in: "\x1b[31mred\x1b[0m", want: "[31mred[0m", removed: map[NormClass]int64{NormControl: 2}},
+	{name: "TerminalEscape", in: "\x1b[31mred\x1b[0m", want: "red", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 7}},
 	{name: "C0Controls", in: "a\x00b\x07c\x0bd\x0ce\x7f", want: "abcde", removed: map[NormClass]int64{NormControl: 5}},
-	{name: "C1CSI", in: "a\u009b31mb\u0085c", want: "a31mbc", removed: map[NormClass]int64{NormControl: 2}},
+	{name: "C1CSIColour", in: "a\u009b31mb\u0085c", want: "abc", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 3}},
 	{name: "SoftHyphen", in: "pass\u00adword", want: "password", removed: map[NormClass]int64{NormDefaultIgnorable: 1}},
 	{name: "HangulFillers", in: "a\u3164b\uffa0c\u115fd\u1160e", want: "abcde", removed: map[NormClass]int64{NormDefaultIgnorable: 4}},
 	{name: "MongolianAndCGJ", in: "a\u180bb\u180ec\u034fd", want: "abcd", removed: map[NormClass]int64{NormDefaultIgnorable: 3}},
@@ -60,18 +60,102 @@ var normCases = []normCase{
 	{name: "EmojiZWJ", in: "\U0001F468\u200d\U0001F469\u200d\U0001F467", want: "\U0001F468\U0001F469\U0001F467", removed: map[NormClass]int64{NormZeroWidth: 2}},
 	{name: "LeadingMark", in: "\u0301abc", want: "\u0301abc"},
 	{name: "HalfwidthKatakanaVoiced", in: "\uff76\uff9e", want: "\u30ac", changed: true},
+	{name: "ANSIColour", in: "\x1b[1;31mERROR\x1b[0m: disk", want: "ERROR: disk", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 9}},
+	{name: "ANSIPrivateMode", in: "a\x1b[?25lb", want: "ab", removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 5}},
+	{name: "OSCTitleBEL", in: "\x1b]0;title\x07text", want: "text", removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 9}},
+	{name: "OSC8Hyperlink", in: "\x1b]8;;https://evil.example/\x1b\\click\x1b]8;;\x1b\\", want: "click", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 33}},
+	{name: "CharsetDesignation", in: "\x1b(Bx\x1b7y\x1b8", want: "xy", removed: map[NormClass]int64{NormControl: 3, NormEscapeSequence: 4}},
+	{name: "C1CSI", in: "a\u009b2Jb", want: "ab", removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 2}},
+	{name: "C1OSCWithST", in: "a\u009d0;t\u00e9\u009cb", want: "ab", removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 5}},
+	{name: "StrayESCKeepsText", in: "a\x1b\u00e9b", want: "a\u00e9b", removed: map[NormClass]int64{NormControl: 1}},
+	{name: "BrokenCSIKeepsRest", in: "a\x1b[31\nb", want: "a\nb", removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 3}},
+	{name: "ESCESC", in: "\x1b\x1b[0mx", want: "x", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 3}},
 	{name: "ExpandingRune", in: "\ufdfa", want: "\u0635\u0644\u0649 \u0627\u0644\u0644\u0647 \u0639\u0644\u064a\u0647 \u0648\u0633\u0644\u0645", changed: true},
 }
 
-// stripAll is the reference for removal: drop every rune stripClass names.
+// stripAll is the reference for removal: drop terminal escape sequences
+// (refEscLen) and every other rune stripClass names.
 func stripAll(s string) string {
+	rs := []rune(s)
 	var b strings.Builder
-	for _, r := range s {
-		if _, ok := stripClass(r); !ok {
-			b.WriteRune(r)
+	for i := 0; i < len(rs); {
+		if l := refEscLen(rs, i); l > 0 {
+			i += l
+			continue
 		}
+		if _, ok := stripClass(rs[i]); !ok {
+			b.WriteRune(rs[i])
+		}
+		i++
 	}
 	return b.String()
+}
+
+// refEscLen is the reference for escape sequences: the number of runes of
+// the sequence that starts at rs[i], 0 if none does. It reads the rules of
+// normalize_escape.go on whole runes, without states.
+func refEscLen(rs []rune, i int) int {
+	j, kind := i+1, byte(0)
+	switch rs[i] {
+	case 0x1B:
+		if j == len(rs) {
+			return 1
+		}
+		switch c := rs[j]; {
+		case c == '[':
+			kind = 'C'
+		case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+			kind = 'S'
+		case 0x20 <= c && c <= 0x2F:
+			kind = 'N'
+		case 0x30 <= c && c <= 0x7E:
+			return 2
+		default:
+			return 1
+		}
+		j++
+	case 0x9B:
+		kind = 'C'
+	case 0x90, 0x98, 0x9D, 0x9E, 0x9F:
+		kind = 'S'
+	default:
+		return 0
+	}
+	count := 1 // runes after the ESC (the '[' of ESC [, or the C1 itself)
+	for j < len(rs) {
+		c := rs[j]
+		if kind == 'S' {
+			if count >= escMaxString {
+				break
+			}
+			count++
+			j++
+			if c == 0x07 || c == 0x9C {
+				break
+			}
+			if c == 0x1B {
+				if j < len(rs) && rs[j] == '\\' {
+					return j + 1 - i
+				}
+				// The ESC ends the string and opens a new sequence.
+				return j - 1 - i + refEscLen(rs, j-1)
+			}
+			continue
+		}
+		if count >= escMaxSeq {
+			break
+		}
+		if 0x20 <= c && c <= 0x2F || kind == 'C' && 0x30 <= c && c <= 0x3F {
+			count++
+			j++
+			continue
+		}
+		if kind == 'C' && 0x40 <= c && c <= 0x7E || kind == 'N' && 0x30 <= c && c <= 0x7E {
+			j++
+		}
+		break
+	}
+	return j - i
 }
 
 // refNormalize is the reference Normalizer: strip, norm.NFKC, then take out
@@ -105,7 +189,7 @@ func normalizeSplit(n *Normalizer, s string, size int) string {
 }
 
 func TestNormClassString(t *testing.T) {
-	want := []string{"zero-width", "bidi", "tag-char", "variation-selector", "control", "default-ignorable"}
+	want := []string{"zero-width", "bidi", "tag-char", "variation-selector", "control", "default-ignorable", "escape-sequence"}
 	for c := range NumNormClasses {
 		if got := c.String(); got != want[c] {
 			t.Errorf("NormClass(%d).String() = %q, want %q", c, got, want[c])
@@ -145,7 +229,7 @@ func TestNormalizerDisableNFKC(t *testing.T) {
 	n.Reset()
 	got := string(n.Append(nil, []byte(in), false))
 	got = string(n.Append([]byte(got), []byte("\u202e!"), true))
-	if want := "＜ｓｙｓｔｅｍ＞ e\u0301[0m!"; got != want {
+	if want := "＜ｓｙｓｔｅｍ＞ e\u0301!"; got != want {
 		t.Errorf("got %+q, want %+q", got, want)
 	}
 	st := n.Stats()
