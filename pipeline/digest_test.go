@@ -11,36 +11,73 @@ import (
 )
 
 // TestEvidenceDigests checks that the evidence digests are the digests of
-// the bytes read and written, under both algorithms, for clean, sanitized
-// and rejected messages, and for inputs larger than one chunk.
+// the bytes read and written, under each policy digest, for clean,
+// sanitized and rejected messages, around the auto mode's 4 KiB switch and
+// for inputs larger than one chunk.
 func TestEvidenceDigests(t *testing.T) {
-	big := `{"content":[{"type":"text","text":"` + strings.Repeat("line of tool output ", 20000) + `"}]}`
 	sum := map[string]func([]byte) string{
 		DigestBLAKE3: func(b []byte) string { s := blake3.Sum256(b); return "blake3:" + hex.EncodeToString(s[:]) },
 		DigestSHA256: func(b []byte) string { s := sha256.Sum256(b); return "sha256:" + hex.EncodeToString(s[:]) },
 	}
-	for _, alg := range []string{"", DigestBLAKE3, DigestSHA256} {
-		for _, tc := range []struct{ name, in string }{
-			{"clean", `{"content":[{"type":"text","text":"hello"}]}`},
-			{"sanitized", `{"content":[{"type":"text","text":"key ghp_` + strings.Repeat("a", 36) + ` <system>x</system>"}]}`},
-			{"rejected", `{"content":[{"type":"text","text":"unterminated`},
-			{"big", big},
-		} {
-			t.Run(alg+"/"+tc.name, func(t *testing.T) {
+	text := func(n int) string { // a clean tool result of exactly n bytes
+		head, tail := `{"content":[{"type":"text","text":"`, `"}]}`
+		return head + strings.Repeat("x", n-len(head)-len(tail)) + tail
+	}
+	cases := []struct{ name, in string }{
+		{"clean", `{"content":[{"type":"text","text":"hello"}]}`},
+		{"sanitized", `{"content":[{"type":"text","text":"key ghp_` + strings.Repeat("a", 36) + ` <system>x</system>"}]}`},
+		{"rejected", `{"content":[{"type":"text","text":"unterminated`},
+		{"small-limit", text(digestSmall)},
+		{"small-limit+1", text(digestSmall + 1)},
+		{"big", `{"content":[{"type":"text","text":"` + strings.Repeat("line of tool output ", 20000) + `"}]}`},
+	}
+	for _, mode := range []string{"", DigestAuto, DigestBLAKE3, DigestSHA256} {
+		for _, tc := range cases {
+			t.Run(mode+"/"+tc.name, func(t *testing.T) {
 				pol := DefaultPolicy()
-				pol.Digest = alg
+				pol.Digest = mode
 				out, ev := run(t, pol, toolInfo, tc.in)
-				want := alg
-				if want == "" {
-					want = DigestBLAKE3
+				alg := func(n int) string {
+					switch mode {
+					case DigestBLAKE3, DigestSHA256:
+						return mode
+					}
+					if n <= digestSmall {
+						return DigestSHA256
+					}
+					return DigestBLAKE3
 				}
-				if got, w := ev.Input.Digest, sum[want]([]byte(tc.in)); got != w {
+				if got, w := ev.Input.Digest, sum[alg(len(tc.in))]([]byte(tc.in)); got != w {
 					t.Errorf("input digest %s, want %s", got, w)
 				}
-				if got, w := ev.Output.Digest, sum[want]([]byte(out)); got != w {
+				if got, w := ev.Output.Digest, sum[alg(len(out))]([]byte(out)); got != w {
 					t.Errorf("output digest %s, want %s", got, w)
 				}
 			})
+		}
+	}
+}
+
+// TestDigesterSplits checks that how a stream is written (one write, small
+// writes, writes that cross the auto switch) does not change its digest.
+func TestDigesterSplits(t *testing.T) {
+	data := []byte(strings.Repeat("0123456789abcdef", 1024)) // 16 KiB
+	for _, mode := range []string{DigestAuto, DigestBLAKE3, DigestSHA256} {
+		for _, n := range []int{0, 1, digestSmall - 1, digestSmall, digestSmall + 1, len(data)} {
+			whole := newDigester(mode)
+			whole.Write(data[:n])
+			want := whole.String()
+			for _, step := range []int{1, 7, 1000, digestSmall} {
+				d := newDigester(mode)
+				d.Write([]byte("stale bytes from a previous message"))
+				d.Reset()
+				for i := 0; i < n; i += step {
+					d.Write(data[i:min(i+step, n)])
+				}
+				if got := d.String(); got != want {
+					t.Fatalf("%s, %d bytes in writes of %d: %s, want %s", mode, n, step, got, want)
+				}
+			}
 		}
 	}
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"hash"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -24,7 +23,7 @@ type emitter struct {
 	outer   sideState
 	written int64 // bytes flushed to out
 	counted int64 // bytes written anywhere (budget accounting)
-	h       hash.Hash
+	h       *digester
 	err     error
 }
 
@@ -60,7 +59,7 @@ func (e *emitter) reset(out Output) {
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {
-		e.h = newDigest(e.alg)
+		e.h = newDigester(e.alg)
 	}
 	e.h.Reset()
 	e.err = nil

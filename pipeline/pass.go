@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"hash"
 	"io"
 	"strings"
 	"time"
@@ -125,7 +124,7 @@ type pass struct {
 	// input
 	inbuf    []byte
 	inOff    int64 // offset of inbuf[0] in the input
-	inH      hash.Hash
+	inH      *digester
 	inN      int64
 	inReader io.Reader
 
@@ -203,7 +202,7 @@ type pass struct {
 func newPass(e *Engine) *pass {
 	p := &pass{e: e}
 	p.inbuf = make([]byte, e.pol.ChunkBytes)
-	p.inH = newDigest(e.pol.Digest)
+	p.inH = newDigester(e.pol.Digest)
 	p.em.alg = e.pol.Digest
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC

@@ -166,8 +166,10 @@ type Policy struct {
 	// Errors rewrites tool execution errors.
 	Errors ErrorsPolicy `json:"errors,omitempty"`
 	// Digest is the hash of the input and output digests in evidence:
-	// "blake3" (default) or "sha256" (for FIPS-bound deployments; it costs
-	// about a fifth of the pass on large messages).
+	// "auto" (default: SHA-256 up to 4 KiB, BLAKE3 above, whichever is
+	// faster), "blake3" or "sha256" (for FIPS-bound deployments; it costs
+	// about a fifth of the pass on large messages). Each digest names its
+	// algorithm ("sha256:<hex>", "blake3:<hex>").
 	Digest string `json:"digest,omitempty"`
 }
 
@@ -221,7 +223,7 @@ func (p *Policy) fillDefaults() {
 		p.Schema.Projection = &on
 	}
 	if p.Digest == "" {
-		p.Digest = DigestBLAKE3
+		p.Digest = DigestAuto
 	}
 	if p.Errors.Default == "" {
 		p.Errors.Default = CodeToolError.PublicMessage()
@@ -318,8 +320,8 @@ func (p *Policy) Validate() error {
 			return fmt.Errorf("%w: actions.%s must be %q or %q, not %q", ErrPolicy, name, ActionTruncate, ActionReject, a)
 		}
 	}
-	if p.Digest != DigestBLAKE3 && p.Digest != DigestSHA256 {
-		return fmt.Errorf("%w: digest must be %q or %q", ErrPolicy, DigestBLAKE3, DigestSHA256)
+	if p.Digest != DigestAuto && p.Digest != DigestBLAKE3 && p.Digest != DigestSHA256 {
+		return fmt.Errorf("%w: digest must be %q, %q or %q", ErrPolicy, DigestAuto, DigestBLAKE3, DigestSHA256)
 	}
 	if p.InvalidUTF8 != "replace" && p.InvalidUTF8 != "reject" {
 		return fmt.Errorf("%w: invalidUTF8 must be \"replace\" or \"reject\"", ErrPolicy)

@@ -8,8 +8,8 @@ import (
 // finishEvidence completes the evidence of a pass that delivered output.
 func (p *pass) finishEvidence(start time.Time) {
 	ev := &p.ev
-	ev.Input = Digest{Bytes: p.inN, Digest: digestString(p.e.pol.Digest, p.inH)}
-	ev.Output = Digest{Bytes: p.em.written, Digest: digestString(p.e.pol.Digest, p.em.h)}
+	ev.Input = Digest{Bytes: p.inN, Digest: p.inH.String()}
+	ev.Output = Digest{Bytes: p.em.written, Digest: p.em.h.String()}
 	ev.Nodes = p.cnt.Nodes()
 	ev.Depth = p.cnt.MaxDepth()
 	ev.DurationNanos = time.Since(start).Nanoseconds()

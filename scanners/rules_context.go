@@ -94,6 +94,47 @@ var placeholderWords = []string{
 	"xxxx", "***", "${", "{{", "{%", "%(", "#{", "<%", "://", "-----begin", "dummy", "sample",
 }
 
+// placeholderByFirst lists the placeholderWords by their first byte, in
+// both cases for letters.
+var placeholderByFirst = func() (t [256][]string) {
+	for _, w := range placeholderWords {
+		c := w[0]
+		t[c] = append(t[c], w)
+		if 'a' <= c && c <= 'z' {
+			t[c-'a'+'A'] = append(t[c-'a'+'A'], w)
+		}
+	}
+	return t
+}()
+
+// hasPlaceholderWord reports whether b contains one of placeholderWords,
+// ASCII case-insensitively: one walk over b, trying only the words that
+// start with each byte.
+func hasPlaceholderWord(b []byte) bool {
+	for i, c := range b {
+		for _, w := range placeholderByFirst[c] {
+			if hasPrefixFold(b[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether b starts with w (lowercase ASCII), ASCII
+// case-insensitively.
+func hasPrefixFold(b []byte, w string) bool {
+	if len(b) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		if lowerASCII(b[j]) != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
 // contextRules are the generic rules for unprefixed secrets.
 func contextRules() []ruleDef {
 	hex := "0123456789abcdef"
@@ -504,10 +545,8 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 
 // placeholder: template syntax, references, masks and well-known filler.
 func placeholder(b []byte) bool {
-	for _, w := range placeholderWords {
-		if containsFold(b, w) {
-			return true
-		}
+	if hasPlaceholderWord(b) {
+		return true
 	}
 	n := len(b)
 	switch {

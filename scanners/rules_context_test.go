@@ -138,3 +138,28 @@ func TestValueFilters(t *testing.T) {
 		t.Errorf("entropy(abcd) = %v", e)
 	}
 }
+
+// TestPlaceholderWordsOneWalk checks the one-walk placeholder word search
+// against a search per word, on strings built from the words' pieces.
+func TestPlaceholderWordsOneWalk(t *testing.T) {
+	pieces := []string{"a", "X", "7", "-", "_", "$", "{", "%", "*", "Exam", "ple", "CHANGE", "me", "your", "xx", "://", "-----BEGIN", "Sam", "PLE", "dum", "MY", "redact", "ED"}
+	naive := func(b []byte) bool {
+		for _, w := range placeholderWords {
+			if containsFold(b, w) {
+				return true
+			}
+		}
+		return false
+	}
+	x := uint32(1)
+	for n := 0; n < 20000; n++ {
+		var b []byte
+		for k := 0; k < 1+n%7; k++ {
+			x = x*1664525 + 1013904223
+			b = append(b, pieces[int(x>>16)%len(pieces)]...)
+		}
+		if one := hasPlaceholderWord(b); one != naive(b) {
+			t.Fatalf("%q: one walk %v, per word %v", b, one, !one)
+		}
+	}
+}
