@@ -205,12 +205,12 @@ func refForms() map[string][]refForm {
 				}
 			}(),
 		}, {
-			starts: "&",
+			starts: "&\\",
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {
-				rx := regexp.MustCompile(`^(?i:&lt;|&#60;|&#x3c;)/?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
+				rx := regexp.MustCompile(`^(?i:&lt;|&#60;|&#x3c;|\\u003c)/?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
 				junit := regexp.MustCompile(`(?i)system$`)
 				junitEnd := regexp.MustCompile(`^(?i:-out|-err)(?:[^A-Za-z0-9_-]|$)`)
-				end := regexp.MustCompile(`(?i)>|&gt;|&#62;|&#x3e;`)
+				end := regexp.MustCompile(`(?i)>|&gt;|&#62;|&#x3e;|\\u003e`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
 					m := rx.FindStringIndex(s[p:])
 					if m == nil {
@@ -230,6 +230,8 @@ func refForms() map[string][]refForm {
 		}},
 		"chat-template": {
 			refRegexp("<", `<`+ws+`{0,16}\|`+ws+`{0,16}[A-Za-z0-9_]{1,40}`+ws+`{0,16}\|`+ws+`{0,16}>`),
+			refRegexp("&", `(?i:&lt;|&#60;|&#x3c;)\|[A-Za-z0-9_]{1,40}\|(?:>|(?i:&gt;|&#62;|&#x3e;|\\u003e))`),
+			refRegexp(`\`, `(?i:\\u003c)\|[A-Za-z0-9_]{1,40}\|(?:>|(?i:&gt;|&#62;|&#x3e;|\\u003e))`),
 			refRegexp("[", `\[`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:inst)`+ws+`{0,16}\]`),
 			refRegexp("<", `<<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:sys)`+ws+`{0,16}>>`),
 			refRegexp("<", `<`+ws+`{0,16}(?:/`+ws+`{0,16})?(?i:start_of_turn|end_of_turn)`+ws+`{0,16}>`),

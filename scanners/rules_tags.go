@@ -31,23 +31,26 @@ func tagRules() []ruleDef {
 				"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
 				"<system-output>", "<system-out-of-band>", "<system-err_x>",
 				"&lt;system&gt;", "&lt;/Instructions&gt;", "&#60;system&#62;", "&#x3C;tool_call&#x3E;", "&lt;user>", "&lt;important",
+				`\u003csystem\u003e`, `\u003C/system\u003E`,
 			},
 			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
 				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >",
-				"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users"},
+				"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users", `\u003cdiv\u003e`, `\u003cusers\u003e`},
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
 			desc:  "chat-template control markers: <|name|> (1-40 of [A-Za-z0-9_]), [INST], [/INST], <<SYS>>, <</SYS>>, Gemma <start_of_turn> and <end_of_turn>, Mistral [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS] (and their closing forms); any case, whitespace inside tolerated",
-			forms: append([]form{chatPipeForm(), instForm(), sysForm()}, namedMarkerForms()...),
+			forms: append([]form{chatPipeForm(), escPipeForm(), instForm(), sysForm()}, namedMarkerForms()...),
 			tp: []string{
 				"<|im_start|>", "<|im_end|>", "<|system|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
 				"<|endoftext|>", "<| im_start |>", "[INST]", "[/INST]", "[ inst ]", "[ / INST]", "<<SYS>>", "<</SYS>>", "<< sys >>",
 				"<start_of_turn>", "<end_of_turn>", "<start_of_turn>user", "< End_Of_Turn >", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
 				"[AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[/TOOL_RESULTS]",
+				`\u003c|im_start|\u003e`, `\u003C|eot_id|\u003E`, "&lt;|im_end|&gt;", "&#60;|system|>",
 			},
 			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b",
-				"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]"},
+				"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]",
+				`\u003c|a b|\u003e`, "&lt;||&gt;", `\u003c|im_start|`, "&lt;|x| &gt;"},
 		},
 	}
 }
@@ -137,18 +140,20 @@ func pseudoTagForm() form {
 	}
 }
 
-// entityOpeners are the HTML character references of '<' taken as a tag
-// opening: a page or an API that HTML-escapes its text still hands the model
-// "&lt;system&gt;", which it reads as a tag.
-var entityOpeners = []string{"&lt;", "&#60;", "&#x3c;"}
+// entityOpeners are escaped forms of '<' taken as a tag opening: HTML
+// character references (a page or an API that HTML-escapes its text still
+// hands the model "&lt;system&gt;", which it reads as a tag) and the JSON
+// escape "\u003c" that Go's encoding/json writes for '<' by default, so
+// JSON serialized into a text block carries "\u003csystem\u003e".
+var entityOpeners = []string{"&lt;", "&#60;", "&#x3c;", `\u003c`}
 
-// entityClosers are the references of '>' that end an escaped tag (a plain
-// '>' ends it too).
-var entityClosers = []string{"&gt;", "&#62;", "&#x3e;"}
+// entityClosers are the escaped forms of '>' that end an escaped tag (a
+// plain '>' ends it too).
+var entityClosers = []string{"&gt;", "&#62;", "&#x3e;", `\u003e`}
 
-// entityTagForm: an HTML-escaped pseudo-instruction tag, &lt; (or &#60;,
-// &#x3c;), an optional '/', a name as in pseudoTagForm, then up to
-// tagMaxAttrs bytes to the first &gt; (&#62;, &#x3e;) or '>'. No whitespace
+// entityTagForm: an escaped pseudo-instruction tag, &lt; (or &#60;, &#x3c;,
+// \u003c), an optional '/', a name as in pseudoTagForm, then up to
+// tagMaxAttrs bytes to the first &gt; (&#62;, &#x3e;, \u003e) or '>'. No whitespace
 // is accepted before the name: escaped text keeps the tag as written.
 func entityTagForm() form {
 	var kws []string
@@ -164,7 +169,7 @@ func entityTagForm() form {
 	return form{
 		keywords: kws,
 		back:     1,
-		ahead:    len("&#x3c;") + 1 + longest + 1 + tagMaxAttrs + len("&#x3e;"),
+		ahead:    len(`\u003c`) + 1 + longest + 1 + tagMaxAttrs + len(`\u003e`),
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			i := ks
@@ -247,7 +252,7 @@ func pseudoTagRest(v *view, ks, i int, entities bool) result {
 		if d[j] == '>' {
 			return result{status: resMatch, start: ks, end: j + 1}
 		}
-		if entities && d[j] == '&' {
+		if entities && (d[j] == '&' || d[j] == '\\') {
 			for _, c := range entityClosers {
 				ok, short := matchFold(d, j, c)
 				if short && !v.atEnd {
@@ -260,6 +265,53 @@ func pseudoTagRest(v *view, ks, i int, entities bool) result {
 		}
 	}
 	return result{status: resMatch, start: ks, end: e}
+}
+
+// escPipeForm: an escaped chat-template marker, an entityOpeners form of
+// '<', then |name| and an entityClosers form of '>' or '>' itself, without
+// whitespace ("\u003c|im_start|\u003e" in JSON written by Go, "&lt;|im_end|&gt;"
+// in escaped HTML).
+func escPipeForm() form {
+	var kws []string
+	for _, o := range entityOpeners {
+		kws = append(kws, o+"|")
+	}
+	return form{
+		keywords: kws,
+		back:     1,
+		ahead:    len(`\u003c`) + 2 + tmplMaxName + len(`\u003e`),
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			i := ke // after the '|'
+			s := i
+			for i < len(d) && i-s <= tmplMaxName && isWordByte(d[i]) {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if n := i - s; n == 0 || n > tmplMaxName || i >= len(d) || d[i] != '|' {
+				return noMatch
+			}
+			i++
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i < len(d) && d[i] == '>' {
+				return result{status: resMatch, start: ks, end: i + 1}
+			}
+			for _, c := range entityClosers {
+				ok, short := matchFold(d, i, c)
+				if short && !v.atEnd {
+					return result{status: resMore}
+				}
+				if ok {
+					return result{status: resMatch, start: ks, end: i + len(c)}
+				}
+			}
+			return noMatch
+		},
+	}
 }
 
 // chatPipeForm: < ws* | ws* name ws* | ws* >, name 1..40 of [A-Za-z0-9_].
