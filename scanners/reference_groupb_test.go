@@ -264,21 +264,31 @@ func refFormsGroupB() map[string][]refForm {
 			}
 			return a, e, ChecksumNone, true
 		}}},
-		"msteams-webhook": tok([]string{"webhook.office.com/webhookb2/", "outlook.office.com/webhook/", "outlook.office365.com/webhook/"},
+		"msteams-webhook": append(tok([]string{"webhook.office.com/webhookb2/", "outlook.office.com/webhook/", "outlook.office365.com/webhook/"},
 			`(?i:webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/)[A-Za-z0-9@/_.-]{100,300}`, `A-Za-z0-9_-`, `A-Za-z0-9@/_.-`,
 			refBodyB(0, func(m string) bool { return strings.Contains(m, "/IncomingWebhook/") })),
+			refEscapedSlashes(`webhook\.office\.com\\/webhookb2\\/|outlook\.office(?:365)?\.com\\/webhook\\/`, `A-Za-z0-9@_.-`, 100, 300, `A-Za-z0-9_-`, `A-Za-z0-9@/_.-`,
+				refBodyB(0, func(m string) bool { return strings.Contains(m, "/IncomingWebhook/") }))),
 		"postmark-token":     {refNamedB([]string{"postmark"}, 24, []string{"token", "key"}, `a-fA-F0-9-`, 36, 36, uuidOK)},
 		"twitch-oauth-token": tok([]string{"oauth:"}, `oauth:[a-z0-9]{30}`, w, w, refBodyB(6, refLetterDigitB)),
 		"twitter-bearer-token": tok([]string{strings.Repeat("a", 21)}, `A{21}[A-Za-z0-9%]{60,140}`, `A-Za-z0-9_+/%-`, `A-Za-z0-9_+/%=-`,
 			refBodyB(21, func(b string) bool { return strings.Contains(b, "%2") || strings.Contains(b, "%3") })),
-		"zapier-webhook": tok([]string{"hooks.zapier.com/hooks/catch/"}, `(?i:hooks\.zapier\.com/hooks/catch/)[A-Za-z0-9/]{8,64}`, `A-Za-z0-9_-`, `A-Za-z0-9/_-`,
+		"zapier-webhook": append(tok([]string{"hooks.zapier.com/hooks/catch/"}, `(?i:hooks\.zapier\.com/hooks/catch/)[A-Za-z0-9/]{8,64}`, `A-Za-z0-9_-`, `A-Za-z0-9/_-`,
 			refBodyB(len("hooks.zapier.com/hooks/catch/"), func(b string) bool {
 				return regexp.MustCompile(`^[0-9]+/[A-Za-z0-9]{5,32}(?:/|$)`).MatchString(b)
 			})),
-		"google-chat-webhook": tok([]string{"chat.googleapis.com/v1/spaces/"}, `(?i:chat\.googleapis\.com/v1/spaces/)[A-Za-z0-9/?&=%._-]{60,400}`, `A-Za-z0-9_-`, `A-Za-z0-9/?&=%._-`,
+			refEscapedSlashes(`hooks\.zapier\.com\\/hooks\\/catch\\/`, `A-Za-z0-9`, 8, 64, `A-Za-z0-9_-`, `A-Za-z0-9_-`,
+				refBodyB(len("hooks.zapier.com/hooks/catch/"), func(b string) bool {
+					return regexp.MustCompile(`^[0-9]+/[A-Za-z0-9]{5,32}(?:/|$)`).MatchString(b)
+				}))),
+		"google-chat-webhook": append(tok([]string{"chat.googleapis.com/v1/spaces/"}, `(?i:chat\.googleapis\.com/v1/spaces/)[A-Za-z0-9/?&=%._-]{60,400}`, `A-Za-z0-9_-`, `A-Za-z0-9/?&=%._-`,
 			refBodyB(len("chat.googleapis.com/v1/spaces/"), func(b string) bool {
 				return strings.Contains(b, "/messages?") && strings.Contains(b, "token=")
 			})),
+			refEscapedSlashes(`chat\.googleapis\.com\\/v1\\/spaces\\/`, `A-Za-z0-9?&=%._-`, 60, 400, `A-Za-z0-9_-`, `A-Za-z0-9/?&=%._-`,
+				refBodyB(len("chat.googleapis.com/v1/spaces/"), func(b string) bool {
+					return strings.Contains(b, "/messages?") && strings.Contains(b, "token=")
+				}))),
 		"intercom-access-token": tok([]string{"dg9ro"}, `dG9rO[A-Za-z0-9+/=]{40,120}`, `A-Za-z0-9+/_`, `A-Za-z0-9+/=_`, refBodyB(0, func(m string) bool {
 			enc := base64.RawStdEncoding
 			if strings.Contains(m, "=") {

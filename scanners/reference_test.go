@@ -162,6 +162,7 @@ func refForms() map[string][]refForm {
 			refToken([]string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, `(?:xox[bpares]|xapp)-[A-Za-z0-9-]{10,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`,
 				func(m string) (bool, ChecksumResult) { return refDigit.MatchString(m[5:]), ChecksumNone }),
 			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
+			refEscapedSlashes(`hooks\.slack\.com\\/(?:services|workflows)\\/`, `A-Za-z0-9_-`, 20, 255, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 		},
 		"pypi":         {refToken([]string{"pypi-ageichlwas5vcmc", "pypi-agendgvzdc5wexbplm9yzw"}, `pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"digitalocean": {refToken([]string{"dop_v1_", "doo_v1_", "dor_v1_"}, `do[por]_v1_[a-f0-9]{64}`, `a-f0-9A-Za-z_`, `a-f0-9A-Za-z_`, nil)},
@@ -461,4 +462,39 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 	a, b := clip(pos, len(s))
 	out.WriteString(s[a:b])
 	return out.String(), fs
+}
+
+// refEscapedSlashes is the reference of tokenSpec.escapedSlashes: the
+// prefix with "\/" for '/', then the longest run of body bytes other than
+// '/' and of "\/" pairs; the run unescaped must be min..max bytes, the byte
+// after it must not be in notAfter (a backslash never is), and post sees
+// the whole match unescaped.
+func refEscapedSlashes(prefixRE, bodyNoSlash string, min, max int, notBefore, notAfter string, post func(m string) (bool, ChecksumResult)) refForm {
+	pre := regexp.MustCompile(`^(?i:` + prefixRE + `)`)
+	body := regexp.MustCompile(`^(?:[` + bodyNoSlash + `]|\\/)*`)
+	nb := regexp.MustCompile(`^[` + notBefore + `]$`)
+	na := regexp.MustCompile(`^[` + notAfter + `]$`)
+	return refForm{starts: "hHcCwWoO", at: func(s string, p int) (int, int, ChecksumResult, bool) {
+		m := pre.FindStringIndex(s[p:])
+		if m == nil {
+			return 0, 0, 0, false
+		}
+		b := body.FindStringIndex(s[p+m[1]:])
+		e := p + m[1] + b[1]
+		u := strings.ReplaceAll(s[p+m[1]:e], `\/`, "/")
+		if len(u) < min || len(u) > max || p > 0 && nb.MatchString(s[p-1:p]) {
+			return 0, 0, 0, false
+		}
+		if e < len(s) && s[e] != '\\' && na.MatchString(s[e:e+1]) {
+			return 0, 0, 0, false
+		}
+		cs := ChecksumNone
+		if post != nil {
+			var ok bool
+			if ok, cs = post(strings.ReplaceAll(s[p:m[1]+p], `\/`, "/") + u); !ok {
+				return 0, 0, 0, false
+			}
+		}
+		return p, e, cs, true
+	}}
 }

@@ -89,7 +89,7 @@ func cloudRules() []ruleDef {
 		},
 		{
 			id: "slack", provider: "Slack", kind: KindSecret, confidence: "high",
-			desc: "Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxe-, xoxs-, xapp-) and incoming webhook URLs",
+			desc: "Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxe-, xoxs-, xapp-) and incoming webhook URLs (also with escaped slashes, \\/, in JSON text)",
 			forms: []form{
 				tokenSpec{
 					prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, body: makeSet("A-Za-z0-9-"), min: 10, max: 255,
@@ -98,20 +98,21 @@ func cloudRules() []ruleDef {
 						return d, ChecksumNone
 					},
 				}.form(),
-				tokenSpec{
-					prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, fold: true,
-					body: makeSet("A-Za-z0-9/_-"), min: 20, max: 255, notBefore: makeSet("A-Za-z0-9_.-"),
-				}.form(),
+				slackHookSpec.form(),
+				slackHookSpec.escapedSlashes(),
 			},
 			tp: []string{
 				"xoxb-" + fakeChars("0123456789", 12, 1) + "-" + fakeChars("0123456789", 13, 2) + "-" + fakeChars(base62Alphabet, 24, 3),
 				"xapp-1-A" + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 10, 4) + "-" + fakeChars("0123456789", 13, 5) + "-" + fakeChars("0123456789abcdef", 64, 6),
 				"https://hooks.slack.com/services/T" + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 7) + "/B" + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 8) + "/" + fakeChars(base62Alphabet, 24, 9),
+				`{"url":"https:\/\/hooks.slack.com\/services\/T` + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 12) + `\/B` + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 13) + `\/` + fakeChars(base62Alphabet, 24, 14) + `"}`,
 			},
 			fp: []string{
 				"xoxb-placeholder-token",
 				"xoxb-123",
 				"hooks.slack.com/services/",
+				`hooks.slack.com\/services\/T123\/`,
+				`hooks.slack.com\/services\/T` + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 15) + `/B` + fakeChars("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 8, 16) + `/` + fakeChars(base62Alphabet, 24, 17),
 				"noxoxp-" + fakeChars("0123456789", 12, 10) + "-" + fakeChars("0123456789", 13, 11),
 			},
 		},

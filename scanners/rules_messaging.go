@@ -172,12 +172,12 @@ func messagingRules() []ruleDef {
 		},
 		{
 			id: "msteams-webhook", provider: "Microsoft Teams", kind: KindSecret, confidence: "high",
-			desc: "Microsoft Teams incoming webhook URL (webhook.office.com/webhookb2/… or outlook.office.com/webhook/… with /IncomingWebhook/)",
-			forms: []form{plainForm(tokenSpec{prefixes: []string{"webhook.office.com/webhookb2/", "outlook.office.com/webhook/", "outlook.office365.com/webhook/"}, fold: true,
+			desc: "Microsoft Teams incoming webhook URL (webhook.office.com/webhookb2/… or outlook.office.com/webhook/… with /IncomingWebhook/); also with escaped slashes (\\/) in JSON text",
+			forms: withEscapedSlashes(tokenSpec{prefixes: []string{"webhook.office.com/webhookb2/", "outlook.office.com/webhook/", "outlook.office365.com/webhook/"}, fold: true,
 				body: makeSet("A-Za-z0-9@/_.-"), min: 100, max: 300, notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9@/_.-"),
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return bytes.Contains(b, []byte("/IncomingWebhook/")), ChecksumNone
-				}})},
+				}}),
 			tp: []string{
 				teams(63),
 				"TEAMS_WEBHOOK_URL=" + teams(67) + "/V2" + fakeChars(wd, 40, 71),
@@ -243,13 +243,14 @@ func messagingRules() []ruleDef {
 		},
 		{
 			id: "zapier-webhook", provider: "Zapier", kind: KindSecret, confidence: "high",
-			desc: "Zapier catch hook URL (hooks.zapier.com/hooks/catch/ digits / 5-32 alphanumerics)",
-			forms: []form{plainForm(tokenSpec{prefixes: []string{"hooks.zapier.com/hooks/catch/"}, fold: true, body: makeSet("A-Za-z0-9/"), min: 8, max: 64,
-				notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9_-"), validate: zapierShape})},
+			desc: "Zapier catch hook URL (hooks.zapier.com/hooks/catch/ digits / 5-32 alphanumerics); also with escaped slashes (\\/) in JSON text",
+			forms: withEscapedSlashes(tokenSpec{prefixes: []string{"hooks.zapier.com/hooks/catch/"}, fold: true, body: makeSet("A-Za-z0-9/"), min: 8, max: 64,
+				notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9_-"), validate: zapierShape}),
 			tp: []string{
 				"https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 7, 109) + "/" + fakeChars(lowAlnum, 6, 110) + "/",
 				"ZAPIER_HOOK=https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 8, 111) + "/" + fakeChars(lowAlnum, 7, 112),
 				"POST hooks.zapier.com/hooks/catch/" + fakeChars(digits, 6, 113) + "/" + fakeChars(lowAlnum, 6, 114) + "/silent/",
+				`{"hook":"https:\/\/hooks.zapier.com\/hooks\/catch\/` + fakeChars(digits, 7, 130) + `\/` + fakeChars(lowAlnum, 6, 131) + `\/"}`,
 			},
 			fp: []string{
 				"https://hooks.zapier.com/hooks/catch/",
@@ -259,16 +260,17 @@ func messagingRules() []ruleDef {
 		},
 		{
 			id: "google-chat-webhook", provider: "Google Chat", kind: KindSecret, confidence: "high",
-			desc: "Google Chat incoming webhook URL (chat.googleapis.com/v1/spaces/…/messages?key=…&token=…)",
-			forms: []form{plainForm(tokenSpec{prefixes: []string{"chat.googleapis.com/v1/spaces/"}, fold: true, body: makeSet("A-Za-z0-9/?&=%._-"), min: 60, max: 400,
+			desc: "Google Chat incoming webhook URL (chat.googleapis.com/v1/spaces/…/messages?key=…&token=…); also with escaped slashes (\\/) in JSON text",
+			forms: withEscapedSlashes(tokenSpec{prefixes: []string{"chat.googleapis.com/v1/spaces/"}, fold: true, body: makeSet("A-Za-z0-9/?&=%._-"), min: 60, max: 400,
 				notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9/?&=%._-"),
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return bytes.Contains(b, []byte("/messages?")) && bytes.Contains(b, []byte("token=")), ChecksumNone
-				}})},
+				}}),
 			tp: []string{
 				"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 115) + "/messages?key=AIza" + fakeChars(wd, 35, 116) + "&token=" + fakeChars(wd, 43, 117) + "%3D",
 				"GCHAT_WEBHOOK=\"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 118) + "/messages?key=AIza" + fakeChars(wd, 35, 119) + "&token=" + fakeChars(wd, 43, 120) + "\"",
 				"curl -X POST 'https://chat.googleapis.com/v1/spaces/AAQA" + fakeChars(wd, 7, 121) + "/messages?token=" + fakeChars(wd, 43, 122) + "&key=AIza" + fakeChars(wd, 35, 123) + "'",
+				`"https:\/\/chat.googleapis.com\/v1\/spaces\/AAAA` + fakeChars(wd, 7, 132) + `\/messages?key=AIza` + fakeChars(wd, 35, 133) + `&token=` + fakeChars(wd, 43, 134) + `"`,
 			},
 			fp: []string{
 				"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 124) + "/messages",

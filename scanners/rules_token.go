@@ -248,3 +248,114 @@ func customForm(keywords []string, re *regexp.Regexp) form {
 		},
 	}
 }
+
+// escapedSlashes returns the form of t written inside JSON text whose
+// serializer escapes '/' as "\/" (PHP's json_encode does by default), as in
+// "https:\/\/hooks.slack.com\/services\/T…\/B…\/…": the prefixes with "\/"
+// for '/', then a body in which "\/" stands for '/'. The unescaped body must
+// satisfy t exactly as the plain form does (length, notAfter, validate); the
+// match covers the escaped bytes. t's body must contain '/' and t.max must be
+// at most escapedMax.
+func (t tokenSpec) escapedSlashes() form {
+	if t.notBefore == nil {
+		t.notBefore = union(t.body, setWord)
+	}
+	if t.notAfter == nil {
+		t.notAfter = union(t.body, setWord)
+	}
+	if !t.body['/'] || t.max > escapedMax {
+		panic("scanners: escapedSlashes needs '/' in the body and max <= escapedMax")
+	}
+	var prefixes, kws []string
+	longest := 0
+	for _, p := range t.prefixes {
+		if !strings.Contains(p, "/") {
+			continue
+		}
+		e := strings.ReplaceAll(p, "/", `\/`)
+		prefixes = append(prefixes, e)
+		longest = max(longest, len(e))
+		if kw := strings.ToLower(e); !containsString(kws, kw) {
+			kws = append(kws, kw)
+		}
+	}
+	et := t
+	et.prefixes = prefixes
+	return form{keywords: kws, back: 1, ahead: longest + 2*t.max + 2, check: et.checkEscaped}
+}
+
+// withEscapedSlashes returns the plain form of a URL token and its form in
+// JSON text with escaped slashes.
+func withEscapedSlashes(t tokenSpec) []form { return []form{plainForm(t), t.escapedSlashes()} }
+
+// slackHookSpec: a Slack incoming webhook or workflow URL.
+var slackHookSpec = tokenSpec{
+	prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, fold: true,
+	body: makeSet("A-Za-z0-9/_-"), min: 20, max: 255, notBefore: makeSet("A-Za-z0-9_.-"),
+}
+
+// escapedMax bounds the unescaped body of an escapedSlashes form.
+const escapedMax = 512
+
+func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
+	d := v.data
+	pre := d[ks:ke]
+	ok := false
+	for _, p := range t.prefixes {
+		if len(p) == len(pre) && (string(pre) == p || t.fold && strings.EqualFold(string(pre), p)) {
+			ok = true
+			break
+		}
+	}
+	glued := ks > 0 && t.notBefore[d[ks-1]]
+	if !ok || glued && t.validate == nil {
+		return noMatch
+	}
+	var buf [escapedMax + 1]byte
+	u := 0 // unescaped body length
+	i := ke
+	for i < len(d) {
+		c := d[i]
+		if c == '\\' {
+			if i+1 >= len(d) {
+				if !v.atEnd {
+					return result{status: resMore}
+				}
+				break
+			}
+			if d[i+1] != '/' {
+				break
+			}
+			c = '/'
+		} else if c == '/' || !t.body[c] {
+			break // a raw '/' among escaped ones ends the body (then notAfter)
+		}
+		if u == t.max {
+			return noMatch // longer than any such token
+		}
+		buf[u] = c
+		u++
+		if c == '/' {
+			i += 2
+		} else {
+			i++
+		}
+	}
+	if v.more(i) {
+		return result{status: resMore}
+	}
+	if u < t.min || i < len(d) && d[i] != '\\' && t.notAfter[d[i]] {
+		return noMatch
+	}
+	cs := ChecksumNone
+	if t.validate != nil {
+		var good bool
+		if good, cs = t.validate(buf[:u]); !good {
+			return noMatch
+		}
+	}
+	if glued && cs != ChecksumValid {
+		return noMatch
+	}
+	return result{status: resMatch, start: ks, end: i, cs: cs}
+}
