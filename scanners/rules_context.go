@@ -155,9 +155,11 @@ func contextRules() []ruleDef {
 				"mysql --user=root --password " + mixed(18, 4),
 				"export PGPASSWORD='" + mixed(20, 5) + "'",
 				`conn = connect(host="db", passwd="` + mixed(24, 6) + `")`,
+				"DB_PASSWORD=XUYCk3Lp9QwE.k4rNz7Hq",
 			},
 			fp: []string{
 				"password: ${DB_PASSWORD}",
+				"password = cfg.Auth0ClientSecret",
 				"password=changeme",
 				`"password": "********"`,
 				"password = os.getenv(\"DB_PASSWORD\")",
@@ -621,7 +623,8 @@ func codeRef(b []byte) bool {
 const ctxMaxSegment = 24
 
 // codeLike: an unquoted value that is an expression (a call or an index) or
-// a dotted path of identifiers (self.password, process.env.TOKEN).
+// a dotted path of identifiers (self.password, process.env.TOKEN), unless
+// the path reads as a random string (randomMixed: a password with a dot).
 func codeLike(b []byte) bool {
 	if bytes.IndexByte(b, '(') >= 0 || bytes.IndexByte(b, '[') >= 0 {
 		return true
@@ -640,7 +643,37 @@ func codeLike(b []byte) bool {
 		}
 		start = i + 1
 	}
-	return dots > 0
+	return dots > 0 && !randomMixed(b)
+}
+
+// randomMixed: at least 12 letters and digits (other bytes are skipped)
+// holding upper case, lower case and digits, whose class changes between
+// neighbours at half of them or more. A random base62 string changes class
+// at about 60% of its characters, a camelCase identifier path at about a
+// third (cfg.Auth0ClientSecret: 7 of 20).
+func randomMixed(b []byte) bool {
+	n, changes := 0, 0
+	var prev byte
+	var u, l, d bool
+	for _, c := range b {
+		var cl byte
+		switch {
+		case 'A' <= c && c <= 'Z':
+			cl, u = 1, true
+		case 'a' <= c && c <= 'z':
+			cl, l = 2, true
+		case '0' <= c && c <= '9':
+			cl, d = 3, true
+		default:
+			continue
+		}
+		if prev != 0 && cl != prev {
+			changes++
+		}
+		prev = cl
+		n++
+	}
+	return n >= 12 && u && l && d && 2*changes >= n
 }
 
 // wordLike: letters only (spaces allowed between words).

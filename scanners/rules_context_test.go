@@ -115,6 +115,11 @@ func TestValueFilters(t *testing.T) {
 		{codeLike, "self.password", true},
 		{codeLike, "getenv(", true},
 		{codeLike, "abc.def1!", false},
+		{codeLike, "XUYCk3Lp9QwE.k4rNz7Hq", false}, // a random password with a dot
+		{codeLike, "EGGe9Lx2.V7ryQp", false},
+		{codeLike, "cfg.Auth0ClientSecret", true},
+		{codeLike, "settings.DB_PASSWORD_2", true},
+		{codeLike, "app.config.oauth2ClientSecret", true},
 		{codeRef, `os.environ["X"]`, true},
 		{codeRef, `ENV['X']`, true},
 		{codeRef, `Hunter(1)!x`, false},
