@@ -179,8 +179,14 @@ func refCloud() map[string][]refForm {
 			body := m[strings.LastIndexByte(m, '.')+1:]
 			return len(body) >= 30 && len(body) <= 2048 && refClasses(body) >= 2, ChecksumNone
 		})},
-		"azure-storage-account-key": {refTok([]string{"accountkey="}, `(?i:AccountKey=)`+b64+`{86}==`, b64Class, nil)},
-		"azure-shared-access-key":   {refTok([]string{"sharedaccesskey="}, `(?i:SharedAccessKey=)`+b64+`{43}=`, b64Class, nil)},
+		"azure-storage-account-key": {refTok([]string{"accountkey="}, `(?i:AccountKey=)`+b64+`{86}==`, b64Class, nil),
+			refEscapedSlashes(`AccountKey=`, `A-Za-z0-9+=`, 88, 88, `A-Za-z0-9+/=_`, `A-Za-z0-9+/=_`, func(m string) (bool, ChecksumResult) {
+				return regexp.MustCompile(`^(?i:AccountKey=)[A-Za-z0-9+/]{86}==$`).MatchString(m), ChecksumNone
+			})},
+		"azure-shared-access-key": {refTok([]string{"sharedaccesskey="}, `(?i:SharedAccessKey=)`+b64+`{43}=`, b64Class, nil),
+			refEscapedSlashes(`SharedAccessKey=`, `A-Za-z0-9+=`, 44, 44, `A-Za-z0-9+/=_`, `A-Za-z0-9+/=_`, func(m string) (bool, ChecksumResult) {
+				return regexp.MustCompile(`^(?i:SharedAccessKey=)[A-Za-z0-9+/]{43}=$`).MatchString(m), ChecksumNone
+			})},
 		"azure-sas-token":           {{keywords: []string{"sv=", "SharedAccessSignature sr="}, atKw: refSAS}},
 		"azure-ad-client-secret":    {{keywords: []string{"q~"}, at: refAzureAD}},
 		"cloudflare-origin-ca-key":  {refTok([]string{"v1.0-"}, `v1\.0-[0-9a-f]{24}-[0-9a-f]{146}`, refWD, nil)},

@@ -474,7 +474,7 @@ func refEscapedSlashes(prefixRE, bodyNoSlash string, min, max int, notBefore, no
 	body := regexp.MustCompile(`^(?:[` + bodyNoSlash + `]|\\/)*`)
 	nb := regexp.MustCompile(`^[` + notBefore + `]$`)
 	na := regexp.MustCompile(`^[` + notAfter + `]$`)
-	return refForm{starts: "hHcCwWoO", at: func(s string, p int) (int, int, ChecksumResult, bool) {
+	return refForm{starts: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", at: func(s string, p int) (int, int, ChecksumResult, bool) {
 		m := pre.FindStringIndex(s[p:])
 		if m == nil {
 			return 0, 0, 0, false
@@ -484,6 +484,9 @@ func refEscapedSlashes(prefixRE, bodyNoSlash string, min, max int, notBefore, no
 		u := strings.ReplaceAll(s[p+m[1]:e], `\/`, "/")
 		if len(u) < min || len(u) > max || p > 0 && nb.MatchString(s[p-1:p]) {
 			return 0, 0, 0, false
+		}
+		if !strings.Contains(s[p:e], `\/`) {
+			return 0, 0, 0, false // no escaped slash: the plain form's
 		}
 		if e < len(s) && s[e] != '\\' && na.MatchString(s[e:e+1]) {
 			return 0, 0, 0, false

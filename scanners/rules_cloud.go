@@ -215,17 +215,18 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				"ya29.example",
 				"xya29." + fakeChars(wd, 100, 5),
 			}),
-		provRule("azure-storage-account-key", "Microsoft Azure", "high", "Azure Storage or Cosmos DB account key in a connection string (AccountKey= and 86 base64 and ==)",
-			[]form{strictForm(tokenSpec{
+		provRule("azure-storage-account-key", "Microsoft Azure", "high", "Azure Storage or Cosmos DB account key in a connection string (AccountKey= and 86 base64 and ==; also with escaped slashes, \\/, in JSON text)",
+			strictWithEscapedSlashes(tokenSpec{
 				prefixes: []string{"AccountKey="}, fold: true, body: setBase64Pad, min: 88, max: 88,
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return b[85] != '=' && b[86] == '=' && b[87] == '=' && paddedBase64(b), ChecksumNone
 				},
-			})},
+			}),
 			[]string{
 				"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=" + accountKey(1) + ";EndpointSuffix=core.windows.net",
 				"AccountEndpoint=https://db.documents.azure.com:443/;AccountKey=" + accountKey(2) + ";",
 				"accountkey=" + accountKey(3),
+				`{"conn":"AccountName=a;AccountKey=` + strings.ReplaceAll("/"+accountKey(7)[1:], "/", `\/`) + `;"}`,
 			},
 			[]string{
 				"AccountKey=" + fakeChars(b64, 88, 4),
@@ -233,13 +234,13 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				"AccountKey=<your-key>;",
 				"MyAccountKey=" + accountKey(6),
 			}),
-		provRule("azure-shared-access-key", "Microsoft Azure", "high", "Azure Service Bus, Event Hubs or IoT Hub shared access key in a connection string (SharedAccessKey= and 43 base64 and =)",
-			[]form{strictForm(tokenSpec{
+		provRule("azure-shared-access-key", "Microsoft Azure", "high", "Azure Service Bus, Event Hubs or IoT Hub shared access key in a connection string (SharedAccessKey= and 43 base64 and =; also with escaped slashes, \\/, in JSON text)",
+			strictWithEscapedSlashes(tokenSpec{
 				prefixes: []string{"SharedAccessKey="}, fold: true, body: setBase64Pad, min: 44, max: 44,
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return b[42] != '=' && b[43] == '=' && paddedBase64(b), ChecksumNone
 				},
-			})},
+			}),
 			[]string{
 				"Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=" + fakeChars(b64, 43, 1) + "=",
 				"HostName=hub.azure-devices.net;DeviceId=d1;SharedAccessKey=" + fakeChars(b64, 43, 2) + "=",

@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -254,8 +255,10 @@ func customForm(keywords []string, re *regexp.Regexp) form {
 // "https:\/\/hooks.slack.com\/services\/T…\/B…\/…": the prefixes with "\/"
 // for '/', then a body in which "\/" stands for '/'. The unescaped body must
 // satisfy t exactly as the plain form does (length, notAfter, validate); the
-// match covers the escaped bytes. t's body must contain '/' and t.max must be
-// at most escapedMax.
+// match covers the escaped bytes. After a prefix without '/' (AccountKey=)
+// the body must hold at least one "\/", so that the plain form alone finds
+// what has none. t's body must contain '/' and t.max must be at most
+// escapedMax.
 func (t tokenSpec) escapedSlashes() form {
 	if t.notBefore == nil {
 		t.notBefore = union(t.body, setWord)
@@ -269,9 +272,6 @@ func (t tokenSpec) escapedSlashes() form {
 	var prefixes, kws []string
 	longest := 0
 	for _, p := range t.prefixes {
-		if !strings.Contains(p, "/") {
-			continue
-		}
 		e := strings.ReplaceAll(p, "/", `\/`)
 		prefixes = append(prefixes, e)
 		longest = max(longest, len(e))
@@ -287,6 +287,9 @@ func (t tokenSpec) escapedSlashes() form {
 // withEscapedSlashes returns the plain form of a URL token and its form in
 // JSON text with escaped slashes.
 func withEscapedSlashes(t tokenSpec) []form { return []form{plainForm(t), t.escapedSlashes()} }
+
+// strictWithEscapedSlashes is withEscapedSlashes for a strictForm token.
+func strictWithEscapedSlashes(t tokenSpec) []form { return []form{strictForm(t), t.escapedSlashes()} }
 
 // slackHookSpec: a Slack incoming webhook or workflow URL.
 var slackHookSpec = tokenSpec{
@@ -313,6 +316,7 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 	}
 	var buf [escapedMax + 1]byte
 	u := 0 // unescaped body length
+	escapes := 0
 	i := ke
 	for i < len(d) {
 		c := d[i]
@@ -327,6 +331,7 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 				break
 			}
 			c = '/'
+			escapes++
 		} else if c == '/' || !t.body[c] {
 			break // a raw '/' among escaped ones ends the body (then notAfter)
 		}
@@ -346,6 +351,9 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 	}
 	if u < t.min || i < len(d) && d[i] != '\\' && t.notAfter[d[i]] {
 		return noMatch
+	}
+	if escapes == 0 && !bytes.Contains(pre, []byte(`\/`)) {
+		return noMatch // the plain form's
 	}
 	cs := ChecksumNone
 	if t.validate != nil {
