@@ -305,7 +305,17 @@ func (p *pass) dropMember(f *frame, b bounds.Bound, off int64) bool {
 
 var metaPrefixBytes = []byte(MetaPrefix)
 
-var protoKeys = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+// protoKey reports whether k is "__proto__", "constructor" or "prototype"
+// (a switch on the length: this runs for every member name).
+func protoKey(k []byte) bool {
+	switch len(k) {
+	case 9:
+		return string(k) == "__proto__" || string(k) == "prototype"
+	case 11:
+		return string(k) == "constructor"
+	}
+	return false
+}
 
 // keyDone decides what to do with the member whose key was just read.
 func (p *pass) keyDone(off int64) {
@@ -317,7 +327,7 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	key := p.keyBuf
-	if protoKeys[string(key)] {
+	if protoKey(key) {
 		p.failf(CodeBoundExceeded, "prototype-key", off)
 		return
 	}
