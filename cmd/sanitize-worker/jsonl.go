@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/valyala/fastjson"
 )
@@ -163,6 +165,8 @@ type recordWorker struct {
 	evidence bool
 	outBufs  chan []byte
 	parser   fastjson.Parser
+	red      *scanners.Redactor  // for the echoed outputSchema
+	norm     scanners.Normalizer // for the echoed outputSchema
 	res      []byte
 	sch      []byte
 	out      pipeline.Buffer
@@ -216,7 +220,11 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
 	line = append(line, `,"outputSchema":`...)
 	if sv != nil && sv.Type() != fastjson.TypeNull {
-		line = sv.MarshalTo(line)
+		// The schema comes from the same untrusted server as the result
+		// (descriptions are a known place for injected instructions): it
+		// is echoed with every member name and string normalized and
+		// redacted, as the result's strings are.
+		line = w.appendSanitizedJSON(line, sv)
 	} else {
 		line = append(line, "null"...)
 	}
@@ -254,4 +262,53 @@ func recycle(bufs chan []byte, b []byte) {
 	case bufs <- b:
 	default:
 	}
+}
+
+// appendSanitizedJSON appends v as JSON with every string, member names
+// included, normalized and redacted by the engine's catalog (findings are
+// not recorded: the record's evidence is about its result).
+func (w *recordWorker) appendSanitizedJSON(dst []byte, v *fastjson.Value) []byte {
+	switch v.Type() {
+	case fastjson.TypeObject:
+		o, _ := v.Object()
+		dst = append(dst, '{')
+		first := true
+		o.Visit(func(k []byte, x *fastjson.Value) {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = w.appendSanitizedString(dst, k)
+			dst = append(dst, ':')
+			dst = w.appendSanitizedJSON(dst, x)
+		})
+		return append(dst, '}')
+	case fastjson.TypeArray:
+		a, _ := v.Array()
+		dst = append(dst, '[')
+		for i, x := range a {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = w.appendSanitizedJSON(dst, x)
+		}
+		return append(dst, ']')
+	case fastjson.TypeString:
+		return w.appendSanitizedString(dst, v.GetStringBytes())
+	}
+	return v.MarshalTo(dst) // number, true, false, null
+}
+
+// appendSanitizedString appends s, normalized and redacted, as a JSON string.
+func (w *recordWorker) appendSanitizedString(dst, s []byte) []byte {
+	if w.red == nil {
+		var key [32]byte
+		rand.Read(key[:]) // fingerprints are not kept; the key only has to exist
+		w.red = w.eng.Catalog().NewRedactor(key[:])
+	}
+	w.norm.Reset()
+	t := w.norm.Append(nil, []byte(strings.ToValidUTF8(string(s), "\uFFFD")), true)
+	t, _ = w.red.Append(nil, t, true, nil) // final: the redactor is reset
+	b, _ := json.Marshal(string(t))
+	return append(dst, b...)
 }
