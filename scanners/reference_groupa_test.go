@@ -187,11 +187,11 @@ func refCloud() map[string][]refForm {
 			refEscapedSlashes(`SharedAccessKey=`, `A-Za-z0-9+=`, 44, 44, `A-Za-z0-9+/=_`, `A-Za-z0-9+/=_`, func(m string) (bool, ChecksumResult) {
 				return regexp.MustCompile(`^(?i:SharedAccessKey=)[A-Za-z0-9+/]{43}=$`).MatchString(m), ChecksumNone
 			})},
-		"azure-sas-token":           {{keywords: []string{"sv=", "SharedAccessSignature sr="}, atKw: refSAS}},
-		"azure-ad-client-secret":    {{keywords: []string{"q~"}, at: refAzureAD}},
-		"cloudflare-origin-ca-key":  {refTok([]string{"v1.0-"}, `v1\.0-[0-9a-f]{24}-[0-9a-f]{146}`, refWD, nil)},
-		"alibaba-access-key-id":     {refTok([]string{"ltai"}, `LTAI[A-Za-z0-9]{12,20}`, refW, refBody(4, 2))},
-		"tencent-secret-id":         {refTok([]string{"akid"}, `AKID[A-Za-z0-9]{32}`, refW, refBody(4, 2))},
+		"azure-sas-token":          {{keywords: []string{"sv=", "SharedAccessSignature sr="}, atKw: refSAS}},
+		"azure-ad-client-secret":   {{keywords: []string{"q~"}, at: refAzureAD}},
+		"cloudflare-origin-ca-key": {refTok([]string{"v1.0-"}, `v1\.0-[0-9a-f]{24}-[0-9a-f]{146}`, refWD, nil)},
+		"alibaba-access-key-id":    {refTok([]string{"ltai"}, `LTAI[A-Za-z0-9]{12,20}`, refW, refBody(4, 2))},
+		"tencent-secret-id":        {refTok([]string{"akid"}, `AKID[A-Za-z0-9]{32}`, refW, refBody(4, 2))},
 		"scaleway-access-key": {refTok([]string{"scw"}, `SCW[A-Z0-9]{17}`, refW, func(m string) (bool, ChecksumResult) {
 			return refUpper.MatchString(m[3:]) && refDigit.MatchString(m[3:]), ChecksumNone
 		})},
