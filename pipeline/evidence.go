@@ -81,14 +81,17 @@ type Evidence struct {
 	Removed       map[string]int64 `json:"removed,omitempty"`
 	InvalidUTF8   int64            `json:"invalidUTF8,omitempty"`
 	NFKCChanged   int64            `json:"nfkcChangedStrings,omitempty"`
-	DroppedKeys   int64            `json:"droppedMetaKeys,omitempty"`
-	Bounds        []BoundHit       `json:"bounds,omitempty"`
-	Findings      []FindingRecord  `json:"findings,omitempty"`
-	FindingsCut   int64            `json:"findingsNotListed,omitempty"`
-	SchemaSHA256  string           `json:"schemaSha256,omitempty"`
-	Schema        *SchemaRecord    `json:"schema,omitempty"`
-	ToolError     *ToolErrorRecord `json:"toolError,omitempty"`
-	DurationNanos int64            `json:"durationNanos"`
+	// ConfusablesFolded counts Cyrillic, Greek and Armenian look-alikes of
+	// Latin letters folded inside mixed-script words ("<ѕystem>").
+	ConfusablesFolded int64            `json:"confusablesFolded,omitempty"`
+	DroppedKeys       int64            `json:"droppedMetaKeys,omitempty"`
+	Bounds            []BoundHit       `json:"bounds,omitempty"`
+	Findings          []FindingRecord  `json:"findings,omitempty"`
+	FindingsCut       int64            `json:"findingsNotListed,omitempty"`
+	SchemaSHA256      string           `json:"schemaSha256,omitempty"`
+	Schema            *SchemaRecord    `json:"schema,omitempty"`
+	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
+	DurationNanos     int64            `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

@@ -206,6 +206,7 @@ func newPass(e *Engine) *pass {
 	p.em.alg = e.pol.Digest
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
+	p.norm.DisableConfusableFold = e.pol.DisableConfusableFold
 	return p
 }
 

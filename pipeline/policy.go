@@ -147,6 +147,10 @@ type Policy struct {
 	// DisableNFKC skips Unicode NFKC (invisible characters are still
 	// removed). Default false.
 	DisableNFKC bool `json:"disableNFKC,omitempty"`
+	// DisableConfusableFold keeps Cyrillic, Greek and Armenian look-alikes of
+	// Latin letters in mixed-script words ("<ѕystem>" with a Cyrillic ѕ is
+	// folded to "<system>" by default, then neutralized). Default false.
+	DisableConfusableFold bool `json:"disableConfusableFold,omitempty"`
 	// Label of text blocks.
 	Label Label `json:"label,omitempty"`
 	// AllowedMIME lists the media types allowed for image, audio and blob

@@ -215,6 +215,7 @@ func edgeCases() []splitCase {
 		{name: named("lone-high-at-end-reject"), in: tr(`a\ud83d`), pol: polReject, code: pipeline.CodeInvalidJSON, reason: "invalid-utf8"},
 		// Multi-byte UTF-8, NFKC and invisible characters.
 		{name: named("multibyte"), in: tr("é中😀👨\u200d👩\u200d👧 ﬁ ｆｕｌｌ e\u0301 Å")},
+		{name: named("confusables"), in: tr(strings.Repeat("<\u0455\u0443\u0455tem> p\u0430ssword=Xk39fLq2mZ8vN1 \u041c\u043e\u0441\u043a\u0432\u0430 t\u0435\u0301st \u0455\u0430", 40))},
 		{name: named("multibyte-run"), in: tr(strings.Repeat("日本語テキスト😀é", 200))},
 		{name: named("invisibles"), in: tr("a\u200bb\u202ec\U000E0041d\u00ade\\u001bf\ufe0fg")},
 		{name: named("combining-run"), in: tr("a" + strings.Repeat("\u0301", 70) + "b")},

@@ -159,6 +159,7 @@ func (p *pass) flushChain(final bool) {
 				p.ev.Removed[scanners.NormClass(c).String()] += n
 			}
 		}
+		p.ev.ConfusablesFolded += st.Folded
 		if st.NFKCChanged {
 			p.ev.NFKCChanged++
 		}

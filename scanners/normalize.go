@@ -56,6 +56,7 @@ func (c NormClass) String() string {
 type NormStats struct {
 	Removed     [NumNormClasses]int64 // runes removed, by class
 	NFKCChanged bool                  // NFKC changed at least one rune of this string
+	Folded      int64                 // confusable letters folded to Latin (normalize_confusable.go)
 }
 
 // MaxNormCarry bounds the bytes a Normalizer holds between calls to Append:
@@ -98,6 +99,10 @@ type Normalizer struct {
 	// DisableNFKC removes characters only; with it Append holds nothing
 	// between calls. Set it before the first Append of a string.
 	DisableNFKC bool
+	// DisableConfusableFold keeps Cyrillic, Greek and Armenian look-alikes
+	// of Latin letters inside mixed-script words (normalize_confusable.go).
+	// Set it before the first Append of a string.
+	DisableConfusableFold bool
 
 	stats  NormStats
 	carry  [MaxNormCarry]byte // the open segment, already stripped
@@ -107,6 +112,7 @@ type Normalizer struct {
 	esc    uint8  // escape-sequence state (normalize_escape.go)
 	escN   uint16 // bytes or runes of the open escape sequence
 	iter   norm.Iter
+	fold   foldState
 }
 
 // Reset starts a new string: it clears the stats and the carried tail.
@@ -114,6 +120,7 @@ func (n *Normalizer) Reset() {
 	n.stats = NormStats{}
 	n.ncarry, n.kind, n.ss = 0, 0, 0
 	n.esc, n.escN = escNone, 0
+	n.fold.reset()
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -124,14 +131,27 @@ func (n *Normalizer) carryLen() int { return int(n.ncarry) }
 
 // Append normalizes src and appends the result to dst. With final false it
 // may keep a tail of at most MaxNormCarry bytes (a segment that following
-// runes could still change) for the next call; final true flushes
-// everything. The concatenation of the outputs, and the Stats, are the same
-// however a string is split into calls. Append does not allocate beyond
-// growing dst.
+// runes could still change) and, when a word may turn out mixed-script, at
+// most foldMaxHeld bytes of confusables, for the next call; final true
+// flushes everything. The concatenation of the outputs, and the Stats, are
+// the same however a string is split into calls. Append does not allocate
+// beyond growing dst and, for text with non-ASCII letters, a scratch buffer
+// the Normalizer keeps.
 func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
+	start := len(dst)
 	if n.DisableNFKC {
-		return n.appendStripOnly(dst, src)
+		dst = n.appendStripOnly(dst, src)
+	} else {
+		dst = n.appendNFKC(dst, src, final)
 	}
+	if n.DisableConfusableFold {
+		return dst
+	}
+	return n.foldConfusables(dst, start, final)
+}
+
+// appendNFKC is Append's removal and NFKC.
+func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 	t := normTab()
 	// The text not yet written is, in order: n.carry (an open segment) or
 	// src[lit:i] (complete verbatim segments, then an open segment made of

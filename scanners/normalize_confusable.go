@@ -1,0 +1,227 @@
+package scanners
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Confusable folding. NFKC folds full-width and mathematical letters to
+// ASCII but keeps Cyrillic and Greek letters, so "<ѕystem>" (Cyrillic ѕ,
+// U+0455) or "pаssword=" (Cyrillic а) reads as a tag or a password
+// assignment to a model and to no rule. After NFKC the Normalizer folds the
+// Cyrillic and Greek letters that look the same as a Latin letter
+// (confusables) to that letter, but only inside a mixed-script word: a word
+// (a run of letters and combining marks) that also holds an ASCII letter.
+// Russian or Greek text is left as it is, and so is a word that holds any
+// other non-ASCII letter (café, naïve, a Cyrillic word with ж).
+//
+// Streaming, the decision for the confusables at the start of a word waits
+// for the word's first ASCII letter: they are held (at most foldMaxHeld
+// bytes, marks included) and written folded when an ASCII letter comes, as
+// they are (unfolded) when anything else ends the wait; past foldMaxHeld
+// the word is not folded at all. Once a word is known to be mixed, its
+// confusables are folded as they come, until a non-ASCII letter that is not
+// a confusable, which stops folding for the rest of the word. A confusable
+// followed by a combining mark is never folded (the output stays NFKC: a
+// Latin letter would compose with the mark); a confusable that ends a call
+// waits for the next rune to know. The result depends only on the text, not
+// on how it is split into calls.
+
+// foldMaxHeld bounds the bytes of a word held while its script is unknown.
+const foldMaxHeld = 64
+
+// confusables maps each folded Cyrillic, Greek and Armenian letter to its
+// Latin look-alike. Only letters that are drawn the same as the Latin letter
+// in common fonts; Greek lower case is left out but for omicron (α, ι, κ, ν,
+// ρ, τ, υ, χ are everyday symbols in formulas next to Latin letters).
+var confusables = map[rune]byte{
+	// Cyrillic lower case
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x',
+	'ѕ': 's', 'і': 'i', 'ј': 'j', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l',
+	// Cyrillic upper case
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P',
+	'С': 'C', 'Т': 'T', 'Х': 'X', 'Ѕ': 'S', 'І': 'I', 'Ј': 'J', 'Ү': 'Y', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ӏ': 'I',
+	// Greek
+	'ο': 'o', 'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K',
+	'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+	// Armenian
+	'օ': 'o', 'ս': 'u',
+}
+
+// Classes of a rune for folding.
+const (
+	foldBoundary   = iota // ends a word
+	foldASCII             // an ASCII letter
+	foldConfusable        // a letter in confusables
+	foldOther             // any other letter
+	foldMark              // a combining mark: continues the word
+)
+
+func foldClass(r rune) (int, byte) {
+	if r < utf8.RuneSelf {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return foldASCII, 0
+		}
+		return foldBoundary, 0
+	}
+	if b, ok := confusables[r]; ok {
+		return foldConfusable, b
+	}
+	switch {
+	case unicode.IsLetter(r):
+		return foldOther, 0
+	case unicode.In(r, unicode.Mn, unicode.Me):
+		return foldMark, 0
+	}
+	return foldBoundary, 0
+}
+
+// isMarkAt reports whether the rune at b[i:] is a combining mark.
+func isMarkAt(b []byte, i int) bool {
+	if i >= len(b) || b[i] < utf8.RuneSelf {
+		return false
+	}
+	r, _ := utf8.DecodeRune(b[i:])
+	return unicode.In(r, unicode.Mn, unicode.Me)
+}
+
+// foldState is the Normalizer's folding state between calls.
+type foldState struct {
+	latin   bool // the current word holds an ASCII letter
+	blocked bool // the current word holds a non-ASCII letter that is not a confusable (or overflowed the hold)
+	held    [foldMaxHeld]byte
+	nheld   int
+	scratch []byte
+}
+
+func (f *foldState) reset() { f.latin, f.blocked, f.nheld = false, false, 0 }
+
+// flushHeld writes the held bytes, folding their confusables that no mark
+// follows if fold.
+func (f *foldState) flushHeld(dst []byte, fold bool, folded *int64) []byte {
+	if f.nheld == 0 {
+		return dst
+	}
+	h := f.held[:f.nheld]
+	f.nheld = 0
+	if !fold {
+		return append(dst, h...)
+	}
+	for i := 0; i < len(h); {
+		r, size := utf8.DecodeRune(h[i:])
+		if b, ok := confusables[r]; ok && !isMarkAt(h, i+size) {
+			dst = append(dst, b)
+			*folded++
+		} else {
+			dst = append(dst, h[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+// foldConfusables folds the confusables of dst[start:], the text the
+// Normalizer just wrote, and returns dst. With final, nothing stays held.
+func (n *Normalizer) foldConfusables(dst []byte, start int, final bool) []byte {
+	f := &n.fold
+	seg := dst[start:]
+	if f.nheld == 0 && asciiOnly(seg) {
+		// Nothing to fold: only the word state moves on.
+		if k := lastNonLetter(seg); k < 0 {
+			if len(seg) > 0 {
+				f.latin = true
+			}
+		} else if k == len(seg)-1 {
+			f.latin, f.blocked = false, false
+		} else {
+			f.latin, f.blocked = true, false
+		}
+		return dst
+	}
+	f.scratch = append(f.scratch[:0], seg...)
+	src := f.scratch
+	dst = dst[:start]
+	for i := 0; i < len(src); {
+		r, size := rune(src[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(src[i:])
+		}
+		cls, to := foldClass(r)
+		switch cls {
+		case foldASCII:
+			f.latin = true
+			dst = f.flushHeld(dst, !f.blocked, &n.stats.Folded)
+			dst = append(dst, src[i])
+		case foldConfusable:
+			switch {
+			case f.blocked:
+				dst = append(dst, src[i:i+size]...)
+			case f.latin:
+				// Held before: followed by this letter, not by a mark.
+				dst = f.flushHeld(dst, true, &n.stats.Folded)
+				switch {
+				case i+size == len(src) && !final:
+					// A mark may open the next call: decide then.
+					f.nheld = copy(f.held[:], src[i:i+size])
+				case isMarkAt(src, i+size):
+					dst = append(dst, src[i:i+size]...)
+				default:
+					dst = append(dst, to)
+					n.stats.Folded++
+				}
+			case f.nheld+size > foldMaxHeld:
+				dst = f.flushHeld(dst, false, nil)
+				f.blocked = true
+				dst = append(dst, src[i:i+size]...)
+			default:
+				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
+			}
+		case foldMark:
+			if f.nheld > 0 && f.nheld+size <= foldMaxHeld {
+				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
+				break
+			}
+			if f.nheld > 0 {
+				dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+				if !f.latin {
+					f.blocked = true
+				}
+			}
+			dst = append(dst, src[i:i+size]...)
+		case foldOther:
+			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+			f.blocked = true
+			dst = append(dst, src[i:i+size]...)
+		default: // boundary
+			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+			f.latin, f.blocked = false, false
+			dst = append(dst, src[i:i+size]...)
+		}
+		i += size
+	}
+	if final {
+		dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+	}
+	return dst
+}
+
+// asciiOnly reports whether b holds only ASCII bytes.
+func asciiOnly(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// lastNonLetter returns the index of the last byte of ASCII b that is not a
+// letter, or -1.
+func lastNonLetter(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if c := b[i] | 0x20; c < 'a' || c > 'z' {
+			return i
+		}
+	}
+	return -1
+}
