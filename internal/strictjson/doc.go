@@ -1,0 +1,6 @@
+// Package strictjson decodes one strict I-JSON (RFC 7493) value: UTF-8
+// only, no duplicate member names, no lone surrogate escapes, numbers that
+// fit an IEEE-754 double, no trailing data, a bounded nesting depth. Package
+// schema validates with it and package statekeys canonicalizes (RFC 8785)
+// with it, so both refuse exactly the same texts.
+package strictjson

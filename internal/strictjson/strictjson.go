@@ -1,0 +1,350 @@
+package strictjson
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Reason says why a text was refused. Errors carry no part of the input.
+type Reason uint8
+
+// Reasons.
+const (
+	Syntax       Reason = iota + 1 // not JSON, or trailing data
+	DuplicateKey                   // a member name repeated in one object
+	UTF8                           // invalid UTF-8 in a string
+	Surrogate                      // a lone surrogate escape
+	Number                         // a number beyond the range of a double
+	Depth                          // more than maxDepth nested arrays and objects
+)
+
+var reasonNames = [...]string{Syntax: "syntax", DuplicateKey: "duplicate member name", UTF8: "invalid UTF-8",
+	Surrogate: "lone surrogate", Number: "number out of range", Depth: "too deep"}
+
+// Error is a refused text: the reason and the byte offset where it was seen.
+type Error struct {
+	Reason Reason
+	Offset int
+}
+
+func (e *Error) Error() string {
+	name := "invalid"
+	if int(e.Reason) < len(reasonNames) && reasonNames[e.Reason] != "" {
+		name = reasonNames[e.Reason]
+	}
+	return "strictjson: " + name + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// Decode parses data as one value: objects become map[string]any, arrays
+// []any, numbers json.Number (the literal as written), strings string,
+// true/false bool and null nil. A value may nest at most maxDepth arrays
+// and objects. The error, if any, is an *Error.
+func Decode(data []byte, maxDepth int) (any, error) {
+	d := decoder{data: data, maxDepth: maxDepth}
+	d.space()
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.space()
+	if d.pos != len(d.data) {
+		return nil, d.fail(Syntax)
+	}
+	return v, nil
+}
+
+type decoder struct {
+	data     []byte
+	pos      int
+	maxDepth int
+	buf      []byte
+}
+
+func (d *decoder) fail(r Reason) error { return &Error{Reason: r, Offset: d.pos} }
+
+func (d *decoder) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if d.pos >= len(d.data) {
+		return nil, d.fail(Syntax)
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		if depth >= d.maxDepth {
+			return nil, d.fail(Depth)
+		}
+		return d.object(depth + 1)
+	case c == '[':
+		if depth >= d.maxDepth {
+			return nil, d.fail(Depth)
+		}
+		return d.array(depth + 1)
+	case c == '"':
+		return d.str()
+	case c == 't':
+		return true, d.literal("true")
+	case c == 'f':
+		return false, d.literal("false")
+	case c == 'n':
+		return nil, d.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	}
+	return nil, d.fail(Syntax)
+}
+
+func (d *decoder) literal(lit string) error {
+	if len(d.data)-d.pos < len(lit) || string(d.data[d.pos:d.pos+len(lit)]) != lit {
+		return d.fail(Syntax)
+	}
+	d.pos += len(lit)
+	return nil
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.pos++ // '{'
+	m := map[string]any{}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return m, nil
+	}
+	for {
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, d.fail(Syntax)
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := m[k]; dup {
+			return nil, d.fail(DuplicateKey)
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.fail(Syntax)
+		}
+		d.pos++
+		d.space()
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(Syntax)
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return m, nil
+		default:
+			return nil, d.fail(Syntax)
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	d.pos++ // '['
+	a := []any{}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return a, nil
+	}
+	for {
+		d.space()
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		d.space()
+		if d.pos >= len(d.data) {
+			return nil, d.fail(Syntax)
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return a, nil
+		default:
+			return nil, d.fail(Syntax)
+		}
+	}
+}
+
+// str reads a string starting at the opening quote.
+func (d *decoder) str() (string, error) {
+	d.pos++ // '"'
+	start := d.pos
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			if !utf8.Valid(s) {
+				return "", d.fail(UTF8)
+			}
+			return string(s), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", d.fail(Syntax)
+		}
+		d.pos++
+	}
+	d.buf = append(d.buf[:0], d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			if !utf8.Valid(d.buf) {
+				return "", d.fail(UTF8)
+			}
+			return string(d.buf), nil
+		case c < 0x20:
+			return "", d.fail(Syntax)
+		case c != '\\':
+			d.buf = append(d.buf, c)
+			d.pos++
+			continue
+		}
+		d.pos++
+		if d.pos >= len(d.data) {
+			return "", d.fail(Syntax)
+		}
+		e := d.data[d.pos]
+		d.pos++
+		switch e {
+		case '"', '\\', '/':
+			d.buf = append(d.buf, e)
+		case 'b':
+			d.buf = append(d.buf, '\b')
+		case 'f':
+			d.buf = append(d.buf, '\f')
+		case 'n':
+			d.buf = append(d.buf, '\n')
+		case 'r':
+			d.buf = append(d.buf, '\r')
+		case 't':
+			d.buf = append(d.buf, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return "", d.fail(Syntax)
+			}
+			if utf16.IsSurrogate(r) {
+				if r >= 0xDC00 || d.pos+6 > len(d.data) || d.data[d.pos] != '\\' || d.data[d.pos+1] != 'u' {
+					return "", d.fail(Surrogate)
+				}
+				d.pos += 2
+				r2, ok := d.hex4()
+				if !ok {
+					return "", d.fail(Syntax)
+				}
+				r = utf16.DecodeRune(r, r2)
+				if r == utf8.RuneError {
+					return "", d.fail(Surrogate)
+				}
+			}
+			d.buf = utf8.AppendRune(d.buf, r)
+		default:
+			return "", d.fail(Syntax)
+		}
+	}
+	return "", d.fail(Syntax)
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d.data[d.pos : d.pos+4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		default:
+			return 0, false
+		}
+	}
+	d.pos += 4
+	return r, true
+}
+
+func (d *decoder) number() (any, error) {
+	start := d.pos
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	switch {
+	case d.pos < len(d.data) && d.data[d.pos] == '0':
+		d.pos++
+	case d.digits() == 0:
+		return nil, d.fail(Syntax)
+	}
+	float := false
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if d.digits() == 0 {
+			return nil, d.fail(Syntax)
+		}
+		float = true
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return nil, d.fail(Syntax)
+		}
+		float = true
+	}
+	lit := string(d.data[start:d.pos])
+	if float || len(lit) > 15 {
+		// Numbers must fit a double (I-JSON): 1e400 is refused rather than
+		// silently compared as infinity.
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, d.fail(Number)
+		}
+	}
+	return json.Number(lit), nil
+}
+
+func (d *decoder) digits() int {
+	n := 0
+	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+		d.pos++
+		n++
+	}
+	return n
+}

@@ -1,0 +1,86 @@
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDecodeReasons(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		depth int
+		want  Reason // 0: accepted
+	}{
+		{`{"a":[1,2.5,-0,1e3,"x",true,false,null],"b":{}}`, 4, 0},
+		{` "\u00e9\ud83d\ude00\/\n" `, 4, 0},
+		{`1e308`, 4, 0},
+		{`1e-400`, 4, 0}, // rounds to 0: inside the range of a double
+		{`123456789012345678901234567890`, 4, 0},
+		{``, 4, Syntax},
+		{`{"a":1,}`, 4, Syntax},
+		{`[1 2]`, 4, Syntax},
+		{`01`, 4, Syntax},
+		{`1.`, 4, Syntax},
+		{`"a` + "\x01" + `"`, 4, Syntax},
+		{`"\x"`, 4, Syntax},
+		{`{} {}`, 4, Syntax},
+		{`tru`, 4, Syntax},
+		{`{"a":1,"a":2}`, 4, DuplicateKey},
+		{`{"\u0061":1,"a":2}`, 4, DuplicateKey},
+		{"\"\xff\"", 4, UTF8},
+		{`"\ud83d"`, 4, Surrogate},
+		{`"\ude00"`, 4, Surrogate},
+		{`"\ud83d\u0041"`, 4, Surrogate},
+		{`1e400`, 4, Number},
+		{`-1e400`, 4, Number},
+		{`[[[[1]]]]`, 4, 0},
+		{`[[[[[1]]]]]`, 4, Depth},
+		{`{"a":{"b":{"c":{"d":{}}}}}`, 4, Depth},
+	} {
+		_, err := Decode([]byte(tc.in), tc.depth)
+		var e *Error
+		switch {
+		case tc.want == 0 && err != nil:
+			t.Errorf("%q: %v", tc.in, err)
+		case tc.want != 0 && (!errors.As(err, &e) || e.Reason != tc.want):
+			t.Errorf("%q: error %v, want reason %d", tc.in, err, tc.want)
+		case err != nil && strings.Contains(err.Error(), tc.in) && tc.in != "":
+			t.Errorf("%q: the error %q repeats the input", tc.in, err)
+		}
+	}
+}
+
+// FuzzDecode compares with encoding/json: what Decode accepts is valid JSON
+// and decodes to the same value; valid JSON that Decode refuses breaks one
+// of the I-JSON rules or the depth.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"\u00e9"}`, `[1e400]`, `{"a":1,"a":1}`, `"\ud800"`, `[[[]]]`, "\"\xc3\x28\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data, 8)
+		if err == nil {
+			if !json.Valid(data) {
+				t.Fatalf("accepted invalid JSON %q", data)
+			}
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			var w any
+			if err := dec.Decode(&w); err != nil || !reflect.DeepEqual(v, w) {
+				t.Fatalf("%q: %#v, encoding/json %#v (%v)", data, v, w, err)
+			}
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Reason < Syntax || e.Reason > Depth {
+			t.Fatalf("%q: error %v", data, err)
+		}
+		if e.Reason == Syntax && json.Valid(data) {
+			t.Fatalf("valid JSON %q refused as a syntax error", data)
+		}
+	})
+}
