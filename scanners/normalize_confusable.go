@@ -64,8 +64,10 @@ func foldClass(r rune) (int, byte) {
 		}
 		return foldBoundary, 0
 	}
-	if b, ok := confusables[r]; ok {
-		return foldConfusable, b
+	if confusableLo <= r && r <= confusableHi {
+		if b, ok := confusables[r]; ok {
+			return foldConfusable, b
+		}
 	}
 	switch {
 	case unicode.IsLetter(r):
@@ -125,17 +127,9 @@ func (f *foldState) flushHeld(dst []byte, fold bool, folded *int64) []byte {
 func (n *Normalizer) foldConfusables(dst []byte, start int, final bool) []byte {
 	f := &n.fold
 	seg := dst[start:]
-	if f.nheld == 0 && asciiOnly(seg) {
+	if f.nheld == 0 && !maybeConfusable(seg) {
 		// Nothing to fold: only the word state moves on.
-		if k := lastNonLetter(seg); k < 0 {
-			if len(seg) > 0 {
-				f.latin = true
-			}
-		} else if k == len(seg)-1 {
-			f.latin, f.blocked = false, false
-		} else {
-			f.latin, f.blocked = true, false
-		}
+		f.advance(seg)
 		return dst
 	}
 	f.scratch = append(f.scratch[:0], seg...)
@@ -205,23 +199,51 @@ func (n *Normalizer) foldConfusables(dst []byte, start int, final bool) []byte {
 	return dst
 }
 
-// asciiOnly reports whether b holds only ASCII bytes.
-func asciiOnly(b []byte) bool {
+// The confusables lie in U+0370..U+058F (Greek, Cyrillic, Armenian), whose
+// UTF-8 lead bytes are 0xCD..0xD6.
+const (
+	confusableLo   = 0x370
+	confusableHi   = 0x58F
+	confusableLead = 0xCD
+	confusableLast = 0xD6
+)
+
+// maybeConfusable reports whether b may hold a confusable: a lead byte of
+// U+0340..U+05BF.
+func maybeConfusable(b []byte) bool {
 	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
+		if confusableLead <= c && c <= confusableLast {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
-// lastNonLetter returns the index of the last byte of ASCII b that is not a
-// letter, or -1.
-func lastNonLetter(b []byte) int {
-	for i := len(b) - 1; i >= 0; i-- {
-		if c := b[i] | 0x20; c < 'a' || c > 'z' {
-			return i
+// advance moves the word state over text that holds no confusable (and
+// with nothing held): the state after it is that of its last word, which
+// is read backwards from the end, joined with the state before when that
+// word began earlier.
+func (f *foldState) advance(b []byte) {
+	latin := false
+	for i := len(b); i > 0; {
+		r, size := rune(b[i-1]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeLastRune(b[:i])
 		}
+		switch cls, _ := foldClass(r); cls {
+		case foldASCII:
+			latin = true
+		case foldOther:
+			// Blocked whatever else the word holds (the word's ASCII
+			// letters no longer matter): done.
+			f.blocked = true
+			return
+		case foldBoundary:
+			f.latin, f.blocked = latin, false
+			return
+		}
+		i -= size
 	}
-	return -1
+	// The whole of b continues the word that was open before it.
+	f.latin = f.latin || latin
 }

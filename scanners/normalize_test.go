@@ -81,6 +81,10 @@ var normCases = []normCase{
 	{name: "OtherLetterFirstBlocks", in: "\u0436\u0435t", want: "\u0436\u0435t"},
 	{name: "ConfusableBeforeMarkKept", in: "t\u0435\u0301st", want: "t\u0435\u0301st"},
 	{name: "DigitsAreBoundaries", in: "ab1\u0455", want: "ab1\u0455"},
+	{name: "FoldAfterAccentedWord", in: "caf\u00e9 \u0455ystem", want: "caf\u00e9 system", folded: 1},
+	{name: "CJKWordBlocks", in: "\u65e5\u672c\u0455ystem", want: "\u65e5\u672c\u0455ystem"},
+	{name: "AccentedLetterBlocks", in: "\u00e9\u0455t", want: "\u00e9\u0455t"},
+	{name: "LatinWordAcrossCJKText", in: strings.Repeat("\u65e5\u672c ", 40) + "s\u0443stem", want: strings.Repeat("\u65e5\u672c ", 40) + "system", folded: 1},
 	{name: "ExpandingRune", in: "\ufdfa", want: "\u0635\u0644\u0649 \u0627\u0644\u0644\u0647 \u0639\u0644\u064a\u0647 \u0648\u0633\u0644\u0645", changed: true},
 }
 
