@@ -40,7 +40,7 @@ func TestContextRules(t *testing.T) {
 		{"apikey=" + fakeChars("0123456789abcdef", 32, 13), "apikey=" + S},
 		{"api_key: 550e8400-e29b-41d4-a716-446655440000", "api_key: " + S},
 		{`os.Setenv("DB_PASSWORD", "` + v + `")`, `os.Setenv("DB_PASSWORD", "` + P + `")`},
-		{"AIRTABLE_TOKEN=pat" + v[:14] + "." + fakeChars("0123456789abcdef", 64, 15), "AIRTABLE_TOKEN=" + T},
+		{"AIRTABLE_TOKEN=pat" + v[:14] + "." + fakeChars("0123456789abcdef", 64, 15), "AIRTABLE_TOKEN=[REDACTED:airtable-pat]"}, // the provider rule (lower RuleID) wins the same span
 		// Left alone.
 		{`os.Setenv("DB_PASSWORD", passwordFromVault)`, `os.Setenv("DB_PASSWORD", passwordFromVault)`},
 		{`["password", "token"]`, `["password", "token"]`},
