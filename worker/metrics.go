@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
 // Metrics are the Prometheus collectors of the sanitization service. They
@@ -22,6 +23,7 @@ type Metrics struct {
 	InputBytes       *prometheus.CounterVec   // path, kind
 	OutputBytes      *prometheus.CounterVec   // path, kind
 	Redactions       *prometheus.CounterVec   // rule
+	Normalized       *prometheus.CounterVec   // class
 	BoundHits        *prometheus.CounterVec   // bound, action
 	Rejections       *prometheus.CounterVec   // path, code
 	Duration         *prometheus.HistogramVec // path, kind
@@ -70,6 +72,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: metricPrefix + "redactions_total",
 			Help: "Secret and tag findings, by rule id.",
 		}, []string{"rule"}),
+		Normalized: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricPrefix + "normalized_chars_total",
+			Help: "Characters removed by class (zero-width, bidi, tag-char, variation-selector, control, default-ignorable, escape-sequence) and confusable letters folded (confusable-folded).",
+		}, []string{"class"}),
 		BoundHits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: metricPrefix + "bound_hits_total",
 			Help: "Bounds crossed, by bound id and action (truncate, reject).",
@@ -142,7 +148,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 }
 
 func (m *Metrics) collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.Messages, m.InputBytes, m.OutputBytes, m.Redactions, m.BoundHits,
+	return []prometheus.Collector{m.Messages, m.InputBytes, m.OutputBytes, m.Redactions, m.Normalized, m.BoundHits,
 		m.Rejections, m.Duration, m.InFlight, m.Redeliveries, m.Naks, m.DLQ, m.PublishFailures,
 		m.FetchErrors, m.ConsumerAckPend, m.ConsumerPending, m.ConsumerRedelivd}
 }
@@ -163,6 +169,12 @@ func (m *Metrics) observe(path string, ev *pipeline.Evidence, start time.Time) {
 	m.OutputBytes.WithLabelValues(path, kind).Add(float64(ev.Output.Bytes))
 	for rule, n := range ev.Rules {
 		m.Redactions.WithLabelValues(rule).Add(float64(n))
+	}
+	for class, n := range ev.Removed {
+		m.Normalized.WithLabelValues(normClassLabel(class)).Add(float64(n))
+	}
+	if ev.ConfusablesFolded > 0 {
+		m.Normalized.WithLabelValues(ClassConfusableFolded).Add(float64(ev.ConfusablesFolded))
 	}
 	for _, b := range ev.Bounds {
 		m.BoundHits.WithLabelValues(b.Bound, b.Action).Inc()
@@ -187,4 +199,19 @@ func codeLabel(c pipeline.Code) string {
 		}
 	}
 	return s
+}
+
+// ClassConfusableFolded is the class label of folded confusable letters in
+// mcp_sanitize_normalized_chars_total.
+const ClassConfusableFolded = "confusable-folded"
+
+// normClassLabel keeps a removed-character class label to the
+// normalizer's classes (evidence could in principle be built elsewhere).
+func normClassLabel(class string) string {
+	for c := scanners.NormClass(0); c < scanners.NumNormClasses; c++ {
+		if c.String() == class {
+			return class
+		}
+	}
+	return "unknown"
 }
