@@ -608,8 +608,14 @@ func TestStopDrains(t *testing.T) {
 	const n = 400
 	ensureStreams(t, js)
 	publishRaw(t, js, n)
+	reg := prometheus.NewRegistry()
+	m, err := NewMetrics(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc, err := NewService(nc, testEngine(t), WithInline(false), WithConsumer(fastConsumer(3*time.Second)),
-		WithStreams(fastStreams()), WithMessageTimeout(2*time.Second), WithFetch(32, 1<<20, 200*time.Millisecond), WithConsumerStatsEvery(0))
+		WithStreams(fastStreams()), WithMessageTimeout(2*time.Second), WithFetch(32, 1<<20, 200*time.Millisecond), WithConsumerStatsEvery(0),
+		WithMetrics(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -640,13 +646,27 @@ func TestStopDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.NumAckPending != 0 {
-		t.Errorf("%d messages left unacknowledged by a drained worker", info.NumAckPending)
+	// A pass whose publish failed (on a heavily loaded machine a flooded
+	// asynchronous publish can stall) is handed back with a delayed NAK:
+	// it stays pending on the consumer, and its clean output may already be
+	// stored (a retry is deduplicated by Nats-Msg-Id). Only those may be
+	// outstanding; with none, the accounting is exact.
+	naks := 0
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		if mf.GetName() == "mcp_sanitize_naks_total" {
+			for _, c := range mf.GetMetric() {
+				naks += int(c.GetCounter().GetValue())
+			}
+		}
+	}
+	if info.NumAckPending > naks {
+		t.Errorf("%d messages left unacknowledged by a drained worker (%d handed back)", info.NumAckPending, naks)
 	}
 	raw, _ := streamCount(js, wire.StreamRaw)
 	clean, _ := streamCount(js, wire.StreamClean)
-	if raw+clean != n {
-		t.Errorf("raw %d + clean %d != %d", raw, clean, n)
+	if raw+clean < n || raw+clean > uint64(n+naks) {
+		t.Errorf("raw %d + clean %d for %d inputs (%d handed back)", raw, clean, n, naks)
 	}
 }
 
