@@ -615,26 +615,7 @@ func TestGroupBDecoys(t *testing.T) {
 			"---- BEGIN SSH2 PUBLIC KEY ----\n"+pick(b64, 64)+"\n---- END SSH2 PUBLIC KEY ----",
 		)
 	}
-	c := newTestCatalog(t, CatalogOptions{})
-	r := c.NewRedactor(testKey)
-	bad, total := 0, 0
-	for _, d := range decoys {
-		for _, s := range []string{d, " " + d + " ", "\"" + d + "\","} {
-			total++
-			out, fs := redactChunks(t, r, s, 0)
-			for _, f := range fs {
-				if id := c.RuleName(f.Rule); ours[id] {
-					bad++
-					if bad <= 10 {
-						t.Errorf("decoy %q redacted by %s: %q", trunc(s), id, trunc(out))
-					}
-				}
-			}
-		}
-	}
-	if bad > 0 {
-		t.Errorf("%d of %d decoys redacted", bad, total)
-	}
+	checkDecoys(t, decoys, ours)
 }
 
 // TestGroupBSpans pins what the group B rules replace: the password only in
@@ -730,5 +711,31 @@ func TestGroupBFailClosed(t *testing.T) {
 		if len(wantFs) != 1 {
 			t.Fatalf("%s: findings %v", tt.name, ruleNames(c, wantFs))
 		}
+	}
+}
+
+// checkDecoys fails for every decoy (bare, between spaces, as a JSON
+// string) that a rule in ours redacts.
+func checkDecoys(t *testing.T, decoys []string, ours map[string]bool) {
+	t.Helper()
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	bad, total := 0, 0
+	for _, d := range decoys {
+		for _, s := range []string{d, " " + d + " ", "\"" + d + "\","} {
+			total++
+			out, fs := redactChunks(t, r, s, 0)
+			for _, f := range fs {
+				if id := c.RuleName(f.Rule); ours[id] {
+					bad++
+					if bad <= 10 {
+						t.Errorf("decoy %q redacted by %s: %q", trunc(s), id, trunc(out))
+					}
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d decoys redacted", bad, total)
 	}
 }
