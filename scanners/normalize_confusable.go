@@ -1,6 +1,8 @@
 package scanners
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,6 +60,14 @@ const (
 )
 
 func foldClass(r rune) (int, byte) {
+	if r < foldTabLen {
+		e := foldTab[r]
+		return int(e.cls), e.to
+	}
+	return slowFoldClass(r)
+}
+
+func slowFoldClass(r rune) (int, byte) {
 	if r < utf8.RuneSelf {
 		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
 			return foldASCII, 0
@@ -77,6 +87,19 @@ func foldClass(r rune) (int, byte) {
 	}
 	return foldBoundary, 0
 }
+
+// foldTab holds foldClass for every rune of one or two UTF-8 bytes (Latin,
+// Greek, Cyrillic, Armenian, Hebrew, Arabic...): the per-rune cost of
+// folding in such text is one load.
+const foldTabLen = 0x800
+
+var foldTab = func() (t [foldTabLen]struct{ cls, to uint8 }) {
+	for r := rune(0); r < foldTabLen; r++ {
+		c, to := slowFoldClass(r)
+		t[r].cls, t[r].to = uint8(c), to
+	}
+	return t
+}()
 
 // isMarkAt reports whether the rune at b[i:] is a combining mark.
 func isMarkAt(b []byte, i int) bool {
@@ -135,68 +158,168 @@ func (n *Normalizer) foldConfusables(dst []byte, start int, final bool) []byte {
 	f.scratch = append(f.scratch[:0], seg...)
 	src := f.scratch
 	dst = dst[:start]
-	for i := 0; i < len(src); {
-		r, size := rune(src[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRune(src[i:])
+	pos := 0
+	if f.nheld > 0 {
+		// The word of the held letters goes on here.
+		dst, pos = n.foldWord(dst, src, 0, final)
+	}
+	// Only the words that hold a byte that may start a confusable need the
+	// rune-by-rune machine (foldWord); the text between them only moves the
+	// word state on.
+	for pos < len(src) {
+		k := nextConfusableLead(src, pos)
+		if k < 0 {
+			dst = append(dst, src[pos:]...)
+			f.advance(src[pos:])
+			break
 		}
-		cls, to := foldClass(r)
-		switch cls {
-		case foldASCII:
-			f.latin = true
-			dst = f.flushHeld(dst, !f.blocked, &n.stats.Folded)
-			dst = append(dst, src[i])
-		case foldConfusable:
-			switch {
-			case f.blocked:
-				dst = append(dst, src[i:i+size]...)
-			case f.latin:
-				// Held before: followed by this letter, not by a mark.
-				dst = f.flushHeld(dst, true, &n.stats.Folded)
-				switch {
-				case i+size == len(src) && !final:
-					// A mark may open the next call: decide then.
-					f.nheld = copy(f.held[:], src[i:i+size])
-				case isMarkAt(src, i+size):
-					dst = append(dst, src[i:i+size]...)
-				default:
-					dst = append(dst, to)
-					n.stats.Folded++
-				}
-			case f.nheld+size > foldMaxHeld:
-				dst = f.flushHeld(dst, false, nil)
-				f.blocked = true
-				dst = append(dst, src[i:i+size]...)
-			default:
-				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
-			}
-		case foldMark:
-			if f.nheld > 0 && f.nheld+size <= foldMaxHeld {
-				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
-				break
-			}
-			if f.nheld > 0 {
-				dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
-				if !f.latin {
-					f.blocked = true
-				}
-			}
-			dst = append(dst, src[i:i+size]...)
-		case foldOther:
-			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
-			f.blocked = true
-			dst = append(dst, src[i:i+size]...)
-		default: // boundary
-			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
-			f.latin, f.blocked = false, false
-			dst = append(dst, src[i:i+size]...)
+		w := wordStart(src, pos, k)
+		dst = append(dst, src[pos:w]...)
+		if w > pos {
+			f.latin, f.blocked = false, false // a boundary came before the word
 		}
-		i += size
+		dst, pos = n.foldWord(dst, src, w, final)
 	}
 	if final {
 		dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
 	}
 	return dst
+}
+
+// nextConfusableLead returns the index of the first byte of b[from:] that
+// may start a confusable (see maybeConfusable), or -1. It tests eight bytes
+// at a time (leadLanes).
+func nextConfusableLead(b []byte, from int) int {
+	i := from
+	for ; i+8 <= len(b); i += 8 {
+		if m := leadLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; confusableLead <= c && c <= confusableLast {
+			return i
+		}
+	}
+	return -1
+}
+
+// leadLanes returns the high bit of each byte lane of x that holds a byte
+// in confusableLead..confusableLast (0xCD..0xD6). Flipping the high bit
+// maps that range to 0x4D..0x56 and puts every other byte that had the high
+// bit clear above 0x7F, where the test of "between" (the bit hack of
+// Anderson's Bit Twiddling Hacks, for bytes below 0x80) does not fire.
+// Unlike the lane tests of package pipeline it is exact in every lane.
+func leadLanes(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		low7 = ones * 0x7F
+		high = ones * 0x80
+		m    = confusableLead ^ 0x80 - 1 // exclusive bounds
+		n    = confusableLast ^ 0x80 + 1
+	)
+	y := x ^ high
+	t := y & low7
+	return (ones*(127+n) - t) & ^y & (t + ones*(127-m)) & high
+}
+
+// wordStart returns where the word holding the rune at k begins, not before
+// from: just after the last boundary rune before k.
+func wordStart(b []byte, from, k int) int {
+	for i := k; i > from; {
+		r, size := rune(b[i-1]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeLastRune(b[from:i])
+		}
+		if cls, _ := foldClass(r); cls == foldBoundary {
+			return i
+		}
+		i -= size
+	}
+	return from
+}
+
+// foldWord runs the folding machine over src from i, writing to dst, up to
+// and including the first boundary rune (the end of the current word), or
+// to the end of src. It returns dst and where it stopped. Held letters are
+// flushed by the caller at the end of a final call.
+func (n *Normalizer) foldWord(dst, src []byte, i int, final bool) ([]byte, int) {
+	f := &n.fold
+	// src[lit:i] is text that goes out unchanged; it is written when
+	// something else must be written (a folded letter, held letters) or cut
+	// out (a letter put on hold). Held letters always precede src[lit:i].
+	lit := i
+	for i < len(src) {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			letter := 'a' <= c|0x20 && c|0x20 <= 'z'
+			if f.nheld > 0 {
+				dst = f.flushHeld(dst, letter && !f.blocked || !letter && f.latin && !f.blocked, &n.stats.Folded)
+			}
+			i++
+			if !letter {
+				f.latin, f.blocked = false, false
+				return append(dst, src[lit:i]...), i
+			}
+			f.latin = true
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:])
+		cls, to := foldClass(r)
+		switch cls {
+		case foldConfusable:
+			switch {
+			case f.blocked:
+				// Unchanged.
+			case f.latin:
+				// A letter held before is followed by this one, not by a mark.
+				dst = f.flushHeld(dst, true, &n.stats.Folded)
+				switch {
+				case i+size == len(src) && !final:
+					// A mark may open the next call: decide then.
+					dst = append(dst, src[lit:i]...)
+					f.nheld = copy(f.held[:], src[i:i+size])
+					lit = i + size
+				case isMarkAt(src, i+size):
+					// Unchanged.
+				default:
+					dst = append(dst, src[lit:i]...)
+					dst = append(dst, to)
+					n.stats.Folded++
+					lit = i + size
+				}
+			case f.nheld+size > foldMaxHeld:
+				dst = f.flushHeld(dst, false, nil)
+				f.blocked = true
+			default:
+				dst = append(dst, src[lit:i]...)
+				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
+				lit = i + size
+			}
+		case foldMark:
+			switch {
+			case f.nheld > 0 && f.nheld+size <= foldMaxHeld:
+				dst = append(dst, src[lit:i]...)
+				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
+				lit = i + size
+			case f.nheld > 0:
+				dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+				if !f.latin {
+					f.blocked = true
+				}
+			}
+		case foldOther:
+			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+			f.blocked = true
+		case foldBoundary:
+			dst = f.flushHeld(dst, f.latin && !f.blocked, &n.stats.Folded)
+			f.latin, f.blocked = false, false
+			i += size
+			return append(dst, src[lit:i]...), i
+		}
+		i += size
+	}
+	return append(dst, src[lit:]...), i
 }
 
 // The confusables lie in U+0370..U+058F (Greek, Cyrillic, Armenian), whose
@@ -210,14 +333,7 @@ const (
 
 // maybeConfusable reports whether b may hold a confusable: a lead byte of
 // U+0340..U+05BF.
-func maybeConfusable(b []byte) bool {
-	for _, c := range b {
-		if confusableLead <= c && c <= confusableLast {
-			return true
-		}
-	}
-	return false
-}
+func maybeConfusable(b []byte) bool { return nextConfusableLead(b, 0) >= 0 }
 
 // advance moves the word state over text that holds no confusable (and
 // with nothing held): the state after it is that of its last word, which

@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 	"unicode"
@@ -540,6 +541,33 @@ func TestAsciiSpan(t *testing.T) {
 			}
 			if got := asciiSpan(s, 0); got != want {
 				t.Errorf("asciiSpan with byte %#x at %d = %d, want %d", b, pos, got, want)
+			}
+		}
+	}
+}
+
+// TestLeadLanes checks the eight-byte test of confusable lead bytes against
+// a byte compare, for every byte value in every lane among every kind of
+// neighbour.
+func TestLeadLanes(t *testing.T) {
+	fill := []byte{0x00, 0x41, 0x7F, 0x80, 0xCC, 0xCD, 0xD6, 0xD7, 0xE3, 0xFF}
+	for v := 0; v < 256; v++ {
+		for lane := 0; lane < 8; lane++ {
+			for _, f := range fill {
+				var w [8]byte
+				for k := range w {
+					w[k] = f
+				}
+				w[lane] = byte(v)
+				var want uint64
+				for k, c := range w {
+					if confusableLead <= c && c <= confusableLast {
+						want |= 0x80 << (8 * k)
+					}
+				}
+				if got := leadLanes(binary.LittleEndian.Uint64(w[:])); got != want {
+					t.Fatalf("%x: leadLanes %016x, want %016x", w, got, want)
+				}
 			}
 		}
 	}
