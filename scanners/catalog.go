@@ -163,13 +163,16 @@ func (e *CatalogError) Unwrap() error { return e.Err }
 // Catalog is a compiled set of rules: one keyword automaton for all of them.
 // It is immutable and safe for concurrent use; compile once per policy.
 type Catalog struct {
-	infos   []RuleInfo
-	rules   []*ruleDef // index == RuleID
-	ac      *automaton
-	items   [][]hitItem // per automaton state index: what to check on a hit
-	maxBack int         // max bytes before a keyword start any check reads
-	allow   map[string]struct{}
-	markers [][]byte // per RuleID
+	infos []RuleInfo
+	rules []*ruleDef // index == RuleID
+	ac    *automaton
+	items [][]hitItem // per automaton state index: what to check on a hit
+	// ctxState, per automaton state index: some item of the state can use
+	// a member name as context (its form is not tokenOnly).
+	ctxState []bool
+	maxBack  int // max bytes before a keyword start any check reads
+	allow    map[string]struct{}
+	markers  [][]byte // per RuleID
 
 	keepInvalid bool // CatalogOptions.KeepInvalidChecksum
 	decode      bool // !CatalogOptions.DisableDecoding
@@ -289,9 +292,15 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	}
 	c.ac = ac
 	c.items = make([][]hitItem, len(ac.outputs))
+	c.ctxState = make([]bool, len(ac.outputs))
 	for s, outs := range ac.outputs {
 		for _, k := range outs {
 			c.items[s] = append(c.items[s], kwItems[k]...)
+		}
+		for _, it := range c.items[s] {
+			if !it.form.tokenOnly {
+				c.ctxState[s] = true
+			}
 		}
 	}
 

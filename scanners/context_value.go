@@ -1,6 +1,9 @@
 package scanners
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Member-name context. In structured JSON a secret is often the value of a
 // member whose name says what it is ({"password": "Xk29!vq…"},
@@ -22,9 +25,11 @@ import "math"
 // bytes, so nothing of the name is in them.
 //
 // The context applies only to a name of 1 to MaxContextName bytes of
-// [A-Za-z0-9_.-] that contains a keyword of some enabled rule (the automaton
-// run over `"` + name reports a hit); for any other name ResetWithContext is
-// Reset. The character set keeps the synthetic text what it says (no quote,
+// [A-Za-z0-9_.-] that contains a keyword of some enabled form that can use
+// a name (the automaton run over `"` + name reaches a state with such a
+// form; forms of prefixed tokens, tokenOnly, cannot: "path" holds the "pat"
+// of Airtable tokens and gets no context); for any other name
+// ResetWithContext is Reset. The character set keeps the synthetic text what it says (no quote,
 // escape, space or marker in the name) and keeps values under ordinary names
 // ("id", "sha", "text"... when no keyword is in them) on the plain path, at
 // the cost of one automaton walk over the name.
@@ -64,11 +69,15 @@ func (c *Catalog) contextName(name []byte) bool {
 			return false
 		}
 	}
-	s, _ := c.ac.run(0, closeQuote)
-	if s < c.ac.matchMin {
-		s, _ = c.ac.run(s, name)
+	tp := unsafe.Pointer(unsafe.SliceData(c.ac.trans))
+	s := step(tp, &c.ac.classes, 0, '"')
+	for _, b := range name {
+		s = step(tp, &c.ac.classes, s, b)
+		if s >= c.ac.matchMin && c.ctxState[c.ac.stateIndex(s)] {
+			return true
+		}
 	}
-	return s >= c.ac.matchMin
+	return false
 }
 
 // ResetWithContext starts a new string that is the value of the JSON object

@@ -20,10 +20,15 @@ func refContextName(cat *Catalog, name string) bool {
 		return false
 	}
 	low := strings.ToLower(`"` + name)
-	for _, info := range cat.Rules() {
-		for _, kw := range info.Keywords {
-			if strings.Contains(low, kw) {
-				return true
+	for _, r := range cat.rules {
+		for _, f := range r.forms {
+			if f.tokenOnly {
+				continue // a prefixed token: the name gives it no context
+			}
+			for _, kw := range f.keywords {
+				if strings.Contains(low, strings.ToLower(kw)) {
+					return true
+				}
 			}
 		}
 	}

@@ -259,7 +259,7 @@ func (r *Redactor) checkHit(end int64) bool {
 		it := &items[r.pendItem]
 		f := it.form
 		ks := r.scan - int64(it.kwLen)
-		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] {
+		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] || f.tokenOnly && ks < r.ctxLo {
 			continue
 		}
 		lo := max(0, ks-int64(f.back))

@@ -454,7 +454,7 @@ func (s segSpec) form() form {
 	for _, p := range s.parts {
 		ahead += len(p.lit) + p.max
 	}
-	return form{keywords: kws, back: 1, ahead: ahead + 1, check: s.check, notBefore: s.notBefore}
+	return form{keywords: kws, back: 1, ahead: ahead + 1, check: s.check, notBefore: s.notBefore, tokenOnly: true}
 }
 
 func (s *segSpec) check(v *view, ks, ke int) result {

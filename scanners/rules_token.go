@@ -42,6 +42,11 @@ type form struct {
 	// check when the byte before the keyword is in it (check must reject
 	// those too): "task-" never costs a call of the sk- rules.
 	notBefore *byteSet
+	// tokenOnly says every match of the form starts at its keyword (a
+	// token with a prefix): a keyword in a member name then only matches in
+	// the name, which is scanned on its own, so the name gives no context
+	// (see context_value.go) and such hits in the prefix are skipped.
+	tokenOnly bool
 }
 
 // view is a window of the string being scanned.
@@ -153,7 +158,7 @@ func (t tokenSpec) form() form {
 			kws = append(kws, kw)
 		}
 	}
-	f := form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore}
+	f := form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore, tokenOnly: true}
 	if t.validate != nil {
 		f.notBefore = nil // check decides: a valid checksum overrides it
 	}
@@ -281,7 +286,7 @@ func (t tokenSpec) escapedSlashes() form {
 	}
 	et := t
 	et.prefixes = prefixes
-	return form{keywords: kws, back: 1, ahead: longest + 2*t.max + 2, check: et.checkEscaped}
+	return form{keywords: kws, back: 1, ahead: longest + 2*t.max + 2, check: et.checkEscaped, tokenOnly: true}
 }
 
 // withEscapedSlashes returns the plain form of a URL token and its form in
