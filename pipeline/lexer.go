@@ -342,6 +342,11 @@ func (p *pass) lexString(b []byte, i int) int {
 				}
 				if c == '\\' && i+1 < n {
 					if e := simpleEscape[b[i+1]]; e != 0 && e != '\b' && e != '\f' {
+						if e == '\\' && (i+2 >= n || b[i+2] == 'u') {
+							// A backslash and u: maybe an escaped character
+							// of JSON text (see lexEscape).
+							p.strDirty = true
+						}
 						d[k] = e
 						k++
 						i += 2
@@ -500,7 +505,10 @@ func (p *pass) lexEscape(b []byte, i int) int {
 			return i
 		}
 		p.esc = 0
-		if d < 0x20 && d != '\n' && d != '\r' && d != '\t' {
+		if d < 0x20 && d != '\n' && d != '\r' && d != '\t' || d == '\\' {
+			// A control character, or a backslash: text that is itself
+			// JSON may spell an invisible character "\u200b" (the
+			// normalizer decodes those escapes).
 			p.strDirty = true
 		}
 		one := [1]byte{d}

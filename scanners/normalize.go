@@ -113,6 +113,7 @@ type Normalizer struct {
 	escN   uint16 // bytes or runes of the open escape sequence
 	iter   norm.Iter
 	fold   foldState
+	lit    litState
 }
 
 // Reset starts a new string: it clears the stats and the carried tail.
@@ -121,6 +122,7 @@ func (n *Normalizer) Reset() {
 	n.ncarry, n.kind, n.ss = 0, 0, 0
 	n.esc, n.escN = escNone, 0
 	n.fold.reset()
+	n.lit.reset()
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -139,6 +141,7 @@ func (n *Normalizer) carryLen() int { return int(n.ncarry) }
 // the Normalizer keeps.
 func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	start := len(dst)
+	src = n.lit.unescapeLiterals(src, final)
 	if n.DisableNFKC {
 		dst = n.appendStripOnly(dst, src)
 	} else {

@@ -2,6 +2,7 @@ package scanners
 
 import (
 	"encoding/binary"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -86,6 +87,13 @@ var normCases = []normCase{
 	{name: "CJKWordBlocks", in: "\u65e5\u672c\u0455ystem", want: "\u65e5\u672c\u0455ystem"},
 	{name: "AccentedLetterBlocks", in: "\u00e9\u0455t", want: "\u00e9\u0455t"},
 	{name: "LatinWordAcrossCJKText", in: strings.Repeat("\u65e5\u672c ", 40) + "s\u0443stem", want: strings.Repeat("\u65e5\u672c ", 40) + "system", folded: 1},
+	{name: "EscapedZeroWidth", in: `ghp_ab\u200bcd`, want: "ghp_abcd", removed: map[NormClass]int64{NormZeroWidth: 1}},
+	{name: "EscapedFullWidth", in: `\uff47\uFF48p_`, want: "ghp_", changed: true},
+	{name: "EscapedOtherKept", in: `caf\u00e9 \u0022 \ud83d\ude00`, want: `caf\u00e9 \u0022 \ud83d\ude00`},
+	{name: "EscapedBackslashKept", in: `\\u200b`, want: `\\u200b`},
+	{name: "OddBackslashRun", in: `\\\u200bx`, want: `\\x`, removed: map[NormClass]int64{NormZeroWidth: 1}},
+	{name: "EscapedControlAndTerminal", in: `a\u001b[31mb\u000ac`, want: `ab\u000ac`, removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 4}},
+	{name: "ShortEscapeKept", in: `x\u20`, want: `x\u20`},
 	{name: "ExpandingRune", in: "\ufdfa", want: "\u0635\u0644\u0649 \u0627\u0644\u0644\u0647 \u0639\u0644\u064a\u0647 \u0648\u0633\u0644\u0645", changed: true},
 }
 
@@ -177,7 +185,33 @@ func refEscLen(rs []rune, i int) int {
 // refNormalize is the reference Normalizer: strip, norm.NFKC, then take out
 // the U+034F norm inserts into runs of more than 30 non-starters.
 func refNormalize(s string) string {
-	return refFold(strings.ReplaceAll(norm.NFKC.String(stripAll(s)), "\u034f", ""))
+	return refFold(strings.ReplaceAll(norm.NFKC.String(stripAll(refUnescape(s))), "\u034f", ""))
+}
+
+// refUnescape is the reference of the decoding of escaped characters
+// (normalize_literal.go), on the whole string: each \uXXXX after an even run
+// of backslashes whose character literalTarget accepts.
+func refUnescape(s string) string {
+	var b strings.Builder
+	run := 0 // backslashes just before i
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && run%2 == 0 && i+6 <= len(s) && s[i+1] == 'u' {
+			if v, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil && literalTarget(rune(v)) {
+				b.WriteRune(rune(v))
+				i += 5
+				run = 0
+				continue
+			}
+		}
+		if c == '\\' {
+			run++
+		} else {
+			run = 0
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // refFold is the reference of confusable folding, on whole runes and whole
@@ -381,11 +415,12 @@ func TestNormalizerSplitInvariance(t *testing.T) {
 
 // TestNormalizerMatchesNFKC checks against plain norm.NFKC, with no cut of
 // long non-starter runs, for inputs that have none (confusable folding off:
-// it is checked against refFold).
+// it is checked against refFold; escaped characters decoded as refUnescape
+// does).
 func TestNormalizerMatchesNFKC(t *testing.T) {
 	n := Normalizer{DisableConfusableFold: true}
 	for _, in := range trickyInputs() {
-		want := norm.NFKC.String(stripAll(in))
+		want := norm.NFKC.String(stripAll(refUnescape(in)))
 		if strings.Contains(want, "\u034f") {
 			continue // a run of more than 30 non-starters
 		}
