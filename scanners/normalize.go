@@ -59,9 +59,12 @@ type NormStats struct {
 	Folded      int64                 // confusable letters folded to Latin (normalize_confusable.go)
 }
 
-// MaxNormCarry bounds the bytes a Normalizer holds between calls to Append:
-// one NFKC segment of a starter and at most 30 non-starters, each of at most
-// 4 bytes. Longer runs of non-starters are cut every 30 (see Normalizer).
+// MaxNormCarry bounds the bytes the NFKC stage of a Normalizer holds
+// between calls to Append: one NFKC segment of a starter and at most 30
+// non-starters, each of at most 4 bytes. Longer runs of non-starters are cut
+// every 30 (see Normalizer). Besides, an unfinished escape (at most 5 bytes,
+// normalize_literal.go) and the look-alike letters of a word whose script is
+// not known yet (at most foldMaxHeld, normalize_confusable.go) may be held.
 const MaxNormCarry = (1 + normMaxNonStarters) * utf8.UTFMax
 
 // Kinds of carried segment, by the work its flush needs.
