@@ -128,7 +128,7 @@ func escapePrefix(b []byte) bool {
 		return false
 	}
 	for _, c := range b[min(2, len(b)):] {
-		if _, ok := hexVal(c); !ok {
+		if !setHex[c] {
 			return false
 		}
 	}
@@ -138,23 +138,10 @@ func escapePrefix(b []byte) bool {
 func hex4(b []byte) (rune, bool) {
 	var r rune
 	for _, c := range b {
-		v, ok := hexVal(c)
-		if !ok {
+		if !setHex[c] {
 			return 0, false
 		}
-		r = r<<4 | rune(v)
+		r = r<<4 | rune(unhex(c))
 	}
 	return r, true
-}
-
-func hexVal(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }

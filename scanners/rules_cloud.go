@@ -442,10 +442,10 @@ func sasSignature(v []byte) bool {
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c == '%' {
-			if i+2 >= len(v) || !sasIsHex(v[i+1]) || !sasIsHex(v[i+2]) {
+			if i+2 >= len(v) || !setHex[v[i+1]] || !setHex[v[i+2]] {
 				return false
 			}
-			c = sasUnhex(v[i+1])<<4 | sasUnhex(v[i+2])
+			c = unhex(v[i+1])<<4 | unhex(v[i+2])
 			i += 2
 		}
 		switch {
@@ -456,20 +456,6 @@ func sasSignature(v []byte) bool {
 		n++
 	}
 	return n == 44
-}
-
-func sasIsHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func sasUnhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }
 
 var (

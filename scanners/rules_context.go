@@ -113,26 +113,12 @@ var placeholderByFirst = func() (t [256][]string) {
 func hasPlaceholderWord(b []byte) bool {
 	for i, c := range b {
 		for _, w := range placeholderByFirst[c] {
-			if hasPrefixFold(b[i:], w) {
+			if ok, _ := matchFold(b, i, w); ok {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// hasPrefixFold reports whether b starts with w (lowercase ASCII), ASCII
-// case-insensitively.
-func hasPrefixFold(b []byte, w string) bool {
-	if len(b) < len(w) {
-		return false
-	}
-	for j := 0; j < len(w); j++ {
-		if lowerASCII(b[j]) != w[j] {
-			return false
-		}
-	}
-	return true
 }
 
 // contextRules are the generic rules for unprefixed secrets.

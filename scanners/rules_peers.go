@@ -459,15 +459,7 @@ func (s segSpec) form() form {
 
 func (s *segSpec) check(v *view, ks, ke int) result {
 	d := v.data
-	pre := d[ks:ke]
-	ok := false
-	for _, p := range s.prefixes {
-		if len(p) == len(pre) && (string(pre) == p || s.fold && strings.EqualFold(string(pre), p)) {
-			ok = true
-			break
-		}
-	}
-	if !ok || ks > 0 && s.notBefore[d[ks-1]] {
+	if !prefixIs(s.prefixes, s.fold, d[ks:ke]) || ks > 0 && s.notBefore[d[ks-1]] {
 		return noMatch
 	}
 	i := ke

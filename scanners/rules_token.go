@@ -168,15 +168,8 @@ func (t tokenSpec) form() form {
 func (t *tokenSpec) check(v *view, ks, ke int) result {
 	d := v.data
 	pre := d[ks:ke]
-	ok := false
-	for _, p := range t.prefixes {
-		if len(p) == len(pre) && (string(pre) == p || t.fold && strings.EqualFold(string(pre), p)) {
-			ok = true
-			break
-		}
-	}
 	glued := ks > 0 && t.notBefore[d[ks-1]]
-	if !ok || glued && t.validate == nil {
+	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil {
 		return noMatch
 	}
 	i, lim := ke, ke+t.max
@@ -192,17 +185,34 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 	if i-ke < t.min || i < len(d) && t.notAfter[d[i]] {
 		return noMatch
 	}
+	return t.finish(d[ke:i], glued, ks, i)
+}
+
+// prefixIs reports whether pre is one of prefixes (ASCII case-insensitively
+// with fold).
+func prefixIs(prefixes []string, fold bool, pre []byte) bool {
+	for _, p := range prefixes {
+		if len(p) == len(pre) && (string(pre) == p || fold && strings.EqualFold(string(pre), p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish validates the body of a token found at [ks, end): a match unless
+// validate refuses it, or it is glued to a word without a valid checksum.
+func (t *tokenSpec) finish(body []byte, glued bool, ks, end int) result {
 	cs := ChecksumNone
 	if t.validate != nil {
 		var good bool
-		if good, cs = t.validate(d[ke:i]); !good {
+		if good, cs = t.validate(body); !good {
 			return noMatch
 		}
 	}
 	if glued && cs != ChecksumValid {
 		return noMatch
 	}
-	return result{status: resMatch, start: ks, end: i, cs: cs}
+	return result{status: resMatch, start: ks, end: end, cs: cs}
 }
 
 // hasClasses counts which of upper, lower and digit occur in b.
@@ -308,15 +318,8 @@ const escapedMax = 512
 func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 	d := v.data
 	pre := d[ks:ke]
-	ok := false
-	for _, p := range t.prefixes {
-		if len(p) == len(pre) && (string(pre) == p || t.fold && strings.EqualFold(string(pre), p)) {
-			ok = true
-			break
-		}
-	}
 	glued := ks > 0 && t.notBefore[d[ks-1]]
-	if !ok || glued && t.validate == nil {
+	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil {
 		return noMatch
 	}
 	var buf [escapedMax + 1]byte
@@ -360,15 +363,5 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 	if escapes == 0 && !bytes.Contains(pre, []byte(`\/`)) {
 		return noMatch // the plain form's
 	}
-	cs := ChecksumNone
-	if t.validate != nil {
-		var good bool
-		if good, cs = t.validate(buf[:u]); !good {
-			return noMatch
-		}
-	}
-	if glued && cs != ChecksumValid {
-		return noMatch
-	}
-	return result{status: resMatch, start: ks, end: i, cs: cs}
+	return t.finish(buf[:u], glued, ks, i)
 }

@@ -144,20 +144,28 @@ func (d *decoder) object(depth int) (any, error) {
 			return nil, err
 		}
 		m[k] = v
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(Syntax)
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
-			return m, nil
-		default:
-			return nil, d.fail(Syntax)
+		if done, err := d.separator('}'); err != nil || done {
+			return m, err
 		}
 	}
+}
+
+// separator reads what follows a member or item: a comma (done false) or
+// the closing byte (done true); anything else is a syntax error.
+func (d *decoder) separator(closing byte) (done bool, err error) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, d.fail(Syntax)
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return false, nil
+	case closing:
+		d.pos++
+		return true, nil
+	}
+	return false, d.fail(Syntax)
 }
 
 func (d *decoder) array(depth int) (any, error) {
@@ -175,18 +183,8 @@ func (d *decoder) array(depth int) (any, error) {
 			return nil, err
 		}
 		a = append(a, v)
-		d.space()
-		if d.pos >= len(d.data) {
-			return nil, d.fail(Syntax)
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
-			return a, nil
-		default:
-			return nil, d.fail(Syntax)
+		if done, err := d.separator(']'); err != nil || done {
+			return a, err
 		}
 	}
 }
