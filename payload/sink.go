@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -44,7 +45,22 @@ type SinkOptions struct {
 	// MemoryLimit is what the Sink keeps in memory before it spools to a
 	// file (default DefaultMemoryLimit).
 	MemoryLimit int
+	// Reuse lets the Sink take its memory from a process-wide pool and
+	// give it back on Close (buffers up to MaxReusedMemory). Set it only
+	// when nothing reads the body returned by Finish after Close: true for
+	// a body published with nats.Conn.PublishMsg, which copies it before it
+	// returns; false for a JetStream asynchronous publish, which keeps the
+	// message to send it again.
+	Reuse bool
 }
+
+// MaxReusedMemory is the largest buffer a Sink with Reuse gives back to
+// the pool; a larger one is left to the garbage collector, so the pool
+// never pins more than this per concurrent message.
+const MaxReusedMemory = 1 << 20
+
+// sinkMem holds Sink buffers for reuse (*[]byte, length 0).
+var sinkMem sync.Pool
 
 // ErrSinkOptions reports SinkOptions that a Sink refuses.
 var ErrSinkOptions = errors.New("payload: invalid sink options (unknown encoding, negative size, MaxPayload not above HeaderReserve, or ObjectName too long)")
@@ -96,7 +112,13 @@ var _ pipeline.Output = (*Sink)(nil)
 // and Finish fail with ErrSinkOptions.
 func NewSink(o SinkOptions) *Sink {
 	o2, err := o.withDefaults()
-	return &Sink{o: o2, optErr: err}
+	s := &Sink{o: o2, optErr: err}
+	if o2.Reuse {
+		if b, ok := sinkMem.Get().(*[]byte); ok {
+			s.mem = (*b)[:0]
+		}
+	}
+	return s
 }
 
 // Write implements io.Writer.
@@ -147,6 +169,10 @@ func (s *Sink) Len() int64 { return s.n }
 // Close removes the spool file and drops the memory held.
 func (s *Sink) Close() error {
 	err := s.Discard()
+	if s.o.Reuse && s.mem != nil && cap(s.mem) <= MaxReusedMemory {
+		b := s.mem[:0]
+		sinkMem.Put(&b)
+	}
 	s.mem = nil
 	return err
 }

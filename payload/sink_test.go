@@ -184,3 +184,33 @@ func TestSinkAsPipelineOutput(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestSinkReuse checks that Sinks sharing pooled memory each return what
+// was written to them: a shorter body after a longer one carries nothing
+// of it, and a body above MaxReusedMemory works as any other.
+func TestSinkReuse(t *testing.T) {
+	sizes := []int{48 << 10, 100, 64 << 10, 1, MaxReusedMemory + 1, 10 << 10, 0, 300}
+	for round := range 3 {
+		for i, n := range sizes {
+			want := bytes.Repeat([]byte{byte('a' + (i+round)%26)}, n)
+			s := NewSink(SinkOptions{CompressAbove: -1, MaxPayload: 4 << 20, Reuse: true})
+			// Two writes, as the pass writes in pieces.
+			if _, err := s.Write(want[:n/2]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Write(want[n/2:]); err != nil {
+				t.Fatal(err)
+			}
+			_, body, err := s.Finish(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(body, want) {
+				t.Fatalf("round %d size %d: body of %d bytes differs from what was written", round, n, len(body))
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

@@ -124,3 +124,38 @@ func TestAllocsDoNotGrowWithSize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSanitizeMixed runs the documents bench/natsbench sends: the five
+// shapes round robin, each string escaped in a style of its own (minimal,
+// HTML-safe as Go's encoding/json writes, or ASCII-only as Python's
+// json.dumps writes), one planted credential per document.
+func BenchmarkSanitizeMixed(b *testing.B) {
+	e := engine(b, polBig, 64<<10)
+	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "bench"}
+	shapes := []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
+	for _, sz := range benchSizes {
+		b.Run(sz.name, func(b *testing.B) {
+			var docs [][]byte
+			var total int
+			for i := range 20 {
+				d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: sz.n, Secrets: 1}).JSON
+				docs = append(docs, d)
+				total += len(d)
+			}
+			var out pipeline.Discarder
+			r := bytes.NewReader(nil)
+			ctx := context.Background()
+			b.SetBytes(int64(total / len(docs)))
+			b.ReportAllocs()
+			runtime.GC()
+			i := 0
+			for b.Loop() {
+				r.Reset(docs[i%len(docs)])
+				i++
+				if _, err := e.Sanitize(ctx, r, &out, info); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

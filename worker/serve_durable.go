@@ -174,7 +174,9 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 
 	// The object of an output too large for a message is named after the
 	// input, so a retried attempt overwrites it rather than leave another.
-	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID)
+	// The clean message goes out with JetStream publishes that keep it
+	// for a retry: its body is not reused.
+	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
 	defer res.release()
 	if res.retry {
 		s.fail(m, mc, res, last, start)

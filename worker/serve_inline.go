@@ -79,7 +79,9 @@ func (s *Service) handleInline(m *nats.Msg) {
 		hdr = nats.Header{}
 	}
 	mc := newContext(PathInline, kind, hdr.Get(wire.HeaderTenant), hdr.Get(wire.HeaderServer), hdr)
-	res := s.process(s.hardCtx, mc, hdr, m.Data, "")
+	// The reply goes out with PublishMsg, which copies it: the body's
+	// memory is reused.
+	res := s.process(s.hardCtx, mc, hdr, m.Data, "", true)
 	defer res.release()
 
 	// Evidence is on its way before the reply, and its acknowledgement is

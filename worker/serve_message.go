@@ -99,7 +99,10 @@ func (r result) release() {
 // message or an error result); nothing of the input is passed on when the
 // pass fails. objectName names the Object Store object of an output too
 // large for one message ("" for a random name).
-func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte, objectName string) result {
+//
+// The body of the result is valid until release. reuse says the caller
+// publishes it with a copying publish (see payload.SinkOptions.Reuse).
+func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte, objectName string, reuse bool) result {
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, "unknown-kind", false)
 	}
@@ -128,6 +131,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	so := s.cfg.sink
 	so.Store = s.storeOrNil()
 	so.ObjectName = objectName
+	so.Reuse = reuse
 	if so.MaxPayload == 0 {
 		so.MaxPayload = int(s.nc.MaxPayload())
 	}
