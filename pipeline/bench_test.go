@@ -17,11 +17,13 @@ type benchCorpus struct {
 	opts bench.Options
 }
 
-// benchCorpora: mostly-ASCII tool outputs (code, logs, JSON in text,
+// benchCorpora: mostly-ASCII tool outputs (code, the same code as Go's
+// encoding/json writes it with <, > and & escaped, logs, JSON in text,
 // structured search results), a non-ASCII web page, and a secrets-dense
 // log with a credential, a tag or an invisible run every ~2 KiB.
 var benchCorpora = []benchCorpus{
 	{"Code", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal}},
+	{"CodeGoJSON", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeHTML}},
 	{"Logs", bench.Options{Seed: 2, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
 	{"JSONInText", bench.Options{Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal}},
 	{"Search", bench.Options{Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal}},

@@ -352,6 +352,25 @@ func (p *pass) lexString(b []byte, i int) int {
 						i += 2
 						continue
 					}
+					// \u00XX of printable ASCII other than the backslash:
+					// what Go's encoding/json writes for <, > and &. It
+					// decodes to one plain byte and leaves the string
+					// clean; a decoded u may complete a \u spelled in the
+					// text, so it marks the string for the normalizer as
+					// the general path would. Escapes split by the chunk
+					// end take the general path (same output).
+					if b[i+1] == 'u' && i+6 <= n && b[i+2] == '0' && b[i+3] == '0' {
+						hi, lo := unhex(b[i+4]), unhex(b[i+5])
+						if v := hi<<4 | lo; hi >= 0 && lo >= 0 && v >= 0x20 && v < 0x7f && v != '\\' {
+							if v == 'u' {
+								p.strDirty = true
+							}
+							d[k] = byte(v)
+							k++
+							i += 6
+							continue
+						}
+					}
 				}
 				break
 			}

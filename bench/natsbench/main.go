@@ -66,6 +66,7 @@ func main() {
 	encoding := flag.String("encoding", "", "Content-Encoding of the worker's outputs above 256 KiB: zstd, s2 or identity (default: payload.DefaultEncoding)")
 	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the whole run to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -78,6 +79,18 @@ func main() {
 			os.Exit(1)
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	if *memprofile != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer func() {
+			f, err := os.Create(*memprofile)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "natsbench:", err)
+				return
+			}
+			_ = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}()
 	}
 	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding); err != nil {
 		fmt.Fprintln(os.Stderr, "natsbench:", err)
