@@ -19,7 +19,8 @@ type benchCorpus struct {
 
 // benchCorpora: mostly-ASCII tool outputs (code, the same code as Go's
 // encoding/json writes it with <, > and & escaped, logs, JSON in text,
-// structured search results), a non-ASCII web page, and a secrets-dense
+// structured search results), a non-ASCII web page (also as Python's
+// json.dumps writes it, every non-ASCII character escaped), and a secrets-dense
 // log with a credential, a tag or an invisible run every ~2 KiB.
 var benchCorpora = []benchCorpus{
 	{"Code", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal}},
@@ -28,6 +29,7 @@ var benchCorpora = []benchCorpus{
 	{"JSONInText", bench.Options{Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal}},
 	{"Search", bench.Options{Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal}},
 	{"WebPage", bench.Options{Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeMinimal}},
+	{"WebPageASCII", bench.Options{Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeASCII}},
 	{"SecretsDense", bench.Options{Seed: 6, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
 }
 

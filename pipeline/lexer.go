@@ -352,21 +352,32 @@ func (p *pass) lexString(b []byte, i int) int {
 						i += 2
 						continue
 					}
-					// \u00XX of printable ASCII other than the backslash:
-					// what Go's encoding/json writes for <, > and &. It
-					// decodes to one plain byte and leaves the string
-					// clean; a decoded u may complete a \u spelled in the
-					// text, so it marks the string for the normalizer as
-					// the general path would. Escapes split by the chunk
-					// end take the general path (same output).
-					if b[i+1] == 'u' && i+6 <= n && b[i+2] == '0' && b[i+3] == '0' {
-						hi, lo := unhex(b[i+4]), unhex(b[i+5])
-						if v := hi<<4 | lo; hi >= 0 && lo >= 0 && v >= 0x20 && v < 0x7f && v != '\\' {
+					// \uXXXX outside the surrogates, such as Go's
+					// encoding/json writes for <, > and &, and Python's
+					// json.dumps for every non-ASCII character. Printable
+					// ASCII other than the backslash decodes to one plain
+					// byte and leaves the string clean (a decoded u still
+					// marks it: it may complete a \u spelled in the text,
+					// see lexEscape); a non-ASCII character marks it for
+					// the normalizer, as the general path does. Controls,
+					// the backslash, surrogates and escapes split by the
+					// chunk end take the general path (same output).
+					if b[i+1] == 'u' && i+6 <= n {
+						h0, h1, h2, h3 := unhex(b[i+2]), unhex(b[i+3]), unhex(b[i+4]), unhex(b[i+5])
+						v := h0<<12 | h1<<8 | h2<<4 | h3
+						switch {
+						case h0|h1|h2|h3 < 0: // not hex: the general path fails it
+						case v >= 0x20 && v < 0x7f && v != '\\':
 							if v == 'u' {
 								p.strDirty = true
 							}
 							d[k] = byte(v)
 							k++
+							i += 6
+							continue
+						case v >= 0x80 && (v < 0xD800 || v > 0xDFFF) && k+utf8.UTFMax <= decodeFlushAt:
+							p.strDirty = true
+							k += utf8.EncodeRune(d[k:], v)
 							i += 6
 							continue
 						}

@@ -233,6 +233,9 @@ func edgeCases() []splitCase {
 		{name: named("escaped-tag"), in: tr(`\u003csystem\u003e hi \u003c/system\u003e`)},
 		{name: named("mixed-escape-tag"), in: tr(`<sys\u0074em>x</sys\u0074em>`)},
 		{name: named("go-html-escaped"), in: tr(`if a \u003c b \u0026\u0026 c \u003E d \u0022q\u0022 \u007e \u005c \u007f \u001f \u00e9`)},
+		// Python's json.dumps: every non-ASCII character as \uXXXX; the
+		// decoded text crosses the 32 KiB batch boundary inside a rune.
+		{name: named("ascii-escaped-cjk"), pol: polBig, in: tr("xy" + strings.Repeat(`\u4e2d\u6587 abc \u00e9\ud83d\ude00 `, 2500))},
 		{name: named("escaped-u-spells-escape"), in: tr(`ab\\\u0075200bcd \\\u0075ff21 \\\u0055200b`)},
 		{name: named("zero-width-in-tag"), in: tr("<sys\u200btem>x")},
 		{name: named("secret-in-key"), in: []byte(`{"` + esc(secret("github-pat")) + `":1,"content":[]}`)},
