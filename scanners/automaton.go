@@ -13,33 +13,32 @@ import (
 //
 // Layout, chosen for the hot loop:
 //
-//   - Bytes are mapped to equivalence classes: every byte that occurs in some
-//     keyword (upper and lower case folded together) gets its own class, all
-//     other bytes share class 0. A catalog of a hundred keywords has a few
-//     dozen classes, so a state's row is a few dozen entries.
-//   - The transition table is one flat []uint32 with stride = number of
-//     classes, and every state is stored premultiplied by the stride, so a
-//     step is a single load: s = trans[s+class[b]].
+//   - The transition table is one flat []uint16 with a row of 256 entries
+//     per state, indexed by the raw input byte (upper and lower case share
+//     their targets), so a step is one load with no class lookup:
+//     s = trans[s<<8 | b]. A table of byte classes (57 entries per row
+//     instead of 256) is four times smaller but costs a second load per
+//     byte; measured over 1 MiB corpora with the full catalog
+//     (BenchmarkKeywordScan) the wide table walks 1.3-1.5x faster, for
+//     about 1.8 MiB of table per catalog (shared by every pass).
 //   - States are renumbered so that every state with an output (a keyword
 //     ends here, directly or through a failure link) comes after every state
 //     without one. "Is this a match?" is then one compare against matchMin.
 type automaton struct {
-	classes  [256]uint8
-	stride   uint32
-	trans    []uint32 // premultiplied next states
-	matchMin uint32   // premultiplied: states >= matchMin have outputs
-	// Per state (indexed by premultiplied state / stride): the keywords that
-	// end here, longest first, and the depth of the state in the trie (the
-	// number of trailing bytes of input that are a keyword prefix).
+	classes  [256]uint8 // build time: byte classes of the trie
+	trans    []uint16   // next state, row s at s<<8
+	matchMin uint32     // states >= matchMin have outputs
+	// Per state: the keywords that end here, longest first, and the depth
+	// of the state in the trie (the number of trailing bytes of input that
+	// are a keyword prefix).
 	outputs [][]int32
 	depth   []uint8
 	kwLen   []int
 	maxKw   int
-	// stride = 2^shift * odd, inv = odd^-1 mod 2^32: exact division of a
-	// premultiplied state without a divide instruction.
-	shift uint
-	inv   uint32
 }
+
+// maxStates is the most states a uint16 table can name.
+const maxStates = 1 << 16
 
 // maxKeywordLen bounds keyword length so that depth fits in a byte and the
 // hold-back stays small.
@@ -80,16 +79,6 @@ func newAutomaton(keywords []string) (*automaton, error) {
 	}
 	for c := 'A'; c <= 'Z'; c++ {
 		a.classes[c] = a.classes[c+'a'-'A']
-	}
-	a.stride = n
-	odd := n
-	for odd%2 == 0 {
-		odd /= 2
-		a.shift++
-	}
-	a.inv = odd // Newton: each step doubles the correct low bits
-	for i := 0; i < 5; i++ {
-		a.inv *= 2 - odd*a.inv
 	}
 
 	// Trie with dense child rows (build time only).
@@ -156,24 +145,27 @@ func newAutomaton(keywords []string) (*automaton, error) {
 			order = append(order, s)
 		}
 	}
-	newID := make([]uint32, len(nodes))
-	for i, s := range order {
-		newID[s] = uint32(i)
+	if len(nodes) > maxStates {
+		return nil, fmt.Errorf("scanners: keywords need %d automaton states, more than %d", len(nodes), maxStates)
 	}
-	a.trans = make([]uint32, len(nodes)*int(n))
+	newID := make([]uint16, len(nodes))
+	for i, s := range order {
+		newID[s] = uint16(i)
+	}
+	a.trans = make([]uint16, len(nodes)<<8)
 	a.outputs = make([][]int32, len(nodes))
 	a.depth = make([]uint8, len(nodes))
 	for i, s := range order {
-		row := a.trans[i*int(n) : (i+1)*int(n)]
-		for c := range row {
-			row[c] = newID[nodes[s].next[c]] * n
+		row := a.trans[i<<8 : (i+1)<<8]
+		for b := range row {
+			row[b] = newID[nodes[s].next[a.classes[b]]]
 		}
 		out := nodes[s].out
 		sort.SliceStable(out, func(x, y int) bool { return a.kwLen[out[x]] > a.kwLen[out[y]] })
 		a.outputs[i] = out
 		a.depth[i] = uint8(nodes[s].depth)
 	}
-	a.matchMin = uint32(firstMatch) * n
+	a.matchMin = uint32(firstMatch)
 	return a, nil
 }
 
@@ -185,25 +177,25 @@ func lowerASCII(c byte) byte {
 }
 
 // step is one transition without a bounds check. Safe by construction:
-// every entry of trans is a premultiplied state s (s+stride <= len(trans))
-// and every class is < stride, so s+class is always inside the table.
-// newAutomaton establishes both; TestAutomatonTableInvariant checks them.
-func step(tp unsafe.Pointer, cls *[256]uint8, s uint32, b byte) uint32 {
-	return *(*uint32)(unsafe.Add(tp, uintptr(s+uint32(cls[b]))*4))
+// every entry of trans is a state s < len(trans)>>8, so s<<8|b is always
+// inside the table. newAutomaton establishes it;
+// TestAutomatonTableInvariant checks it.
+func step(tp unsafe.Pointer, s uint32, b byte) uint32 {
+	return uint32(*(*uint16)(unsafe.Add(tp, uintptr(s)<<9|uintptr(b)<<1)))
 }
 
-// stateIndex converts a premultiplied state to an index into outputs/depth.
-func (a *automaton) stateIndex(s uint32) int { return int((s >> a.shift) * a.inv) }
+// stateIndex converts a state to an index into outputs/depth (the same
+// number: kept so that callers do not depend on the table layout).
+func (a *automaton) stateIndex(s uint32) int { return int(s) }
 
 // run advances the automaton from state s over p and stops right after the
 // first byte that leads to a state with outputs. It returns the new state and
 // the number of bytes consumed (len(p) if no keyword ended in p).
 func (a *automaton) run(s uint32, p []byte) (uint32, int) {
 	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
-	cls := &a.classes
 	m := a.matchMin
 	for i := 0; i < len(p); i++ {
-		s = step(tp, cls, s, p[i])
+		s = step(tp, s, p[i])
 		if s >= m {
 			return s, i + 1
 		}
@@ -227,8 +219,7 @@ func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
 	if len(p) < interleaveMin {
 		return a.run(s, p)
 	}
-	trans := a.trans
-	cls := &a.classes
+	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
 	m := a.matchMin
 	q := len(p) / 4
 	back := a.maxKw - 1
@@ -242,19 +233,19 @@ func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
 	var s1, s2, s3 uint32
 	// Warm-up of lanes 1..3 (ignore outputs: they belong to earlier lanes).
 	for i := 0; i < back; i++ {
-		s1 = trans[s1+uint32(cls[p1[i]])]
-		s2 = trans[s2+uint32(cls[p2[i]])]
-		s3 = trans[s3+uint32(cls[p3[i]])]
+		s1 = step(tp, s1, p1[i])
+		s2 = step(tp, s2, p2[i])
+		s3 = step(tp, s3, p3[i])
 	}
 	p1, p2, p3 = p1[back:], p2[back:], p3[back:]
 	// Lockstep over the common length; each lane stops at its first hit.
 	h1, h2 := -1, -1
 	i := 0
 	for ; i < len(p0); i++ {
-		s = trans[s+uint32(cls[p0[i]])]
-		s1 = trans[s1+uint32(cls[p1[i]])]
-		s2 = trans[s2+uint32(cls[p2[i]])]
-		s3 = trans[s3+uint32(cls[p3[i]])]
+		s = step(tp, s, p0[i])
+		s1 = step(tp, s1, p1[i])
+		s2 = step(tp, s2, p2[i])
+		s3 = step(tp, s3, p3[i])
 		if s >= m || s1 >= m || s2 >= m || s3 >= m {
 			break
 		}
@@ -324,16 +315,14 @@ const (
 // length and the records (appended to hits[:0]; hits must have capacity
 // hitBufLen).
 func (a *automaton) collect(s uint32, p []byte, hits []acRec) (uint32, int, []acRec) {
-	trans := a.trans
-	cls := &a.classes
 	m := a.matchMin
 	hits = hits[:hitBufLen]
-	tp := unsafe.Pointer(unsafe.SliceData(trans))
+	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
 	if len(p) < interleaveMin {
 		n := min(len(p), laneMax)
 		k := 0
 		for i, b := range p[:n] {
-			s = step(tp, cls, s, b)
+			s = step(tp, s, b)
 			if s >= m {
 				hits[k] = acRec{int32(i), s}
 				if k++; k == len(hits) {
@@ -351,44 +340,37 @@ func (a *automaton) collect(s uint32, p []byte, hits []acRec) (uint32, int, []ac
 	p3 := p[3*q-back : 4*q]
 	var s1, s2, s3 uint32
 	for i := 0; i < back; i++ {
-		s1 = trans[s1+uint32(cls[p1[i]])]
-		s2 = trans[s2+uint32(cls[p2[i]])]
-		s3 = trans[s3+uint32(cls[p3[i]])]
+		s1 = step(tp, s1, p1[i])
+		s2 = step(tp, s2, p2[i])
+		s3 = step(tp, s3, p3[i])
 	}
-	h0, h1, h2, h3 := hits[0:laneCap], hits[laneCap:2*laneCap], hits[2*laneCap:3*laneCap], hits[3*laneCap:4*laneCap]
-	n0, n1, n2, n3 := 0, 0, 0, 0
+	// The hot loop keeps only the four states, the two base pointers and
+	// its counters in registers: the per-lane record counts live in memory
+	// (an array) and are touched only at a hit, which leaves the registers
+	// to the walk (measured: 10-20% faster than four slices and counters).
+	var n [4]int
 	// The four lanes are at fixed distances from lane 0: read them through
 	// one pointer (all of p0..p3 are q bytes long, so no read is out of p).
 	b0 := unsafe.Pointer(unsafe.SliceData(p0))
 	for i := 0; i < q; i++ {
-		s = step(tp, cls, s, *(*byte)(unsafe.Add(b0, i)))
-		s1 = step(tp, cls, s1, *(*byte)(unsafe.Add(b0, q+i)))
-		s2 = step(tp, cls, s2, *(*byte)(unsafe.Add(b0, 2*q+i)))
-		s3 = step(tp, cls, s3, *(*byte)(unsafe.Add(b0, 3*q+i)))
+		s = step(tp, s, *(*byte)(unsafe.Add(b0, i)))
+		s1 = step(tp, s1, *(*byte)(unsafe.Add(b0, q+i)))
+		s2 = step(tp, s2, *(*byte)(unsafe.Add(b0, 2*q+i)))
+		s3 = step(tp, s3, *(*byte)(unsafe.Add(b0, 3*q+i)))
 		if max(s, s1, s2, s3) < m {
 			continue // the common case: one compare for four lanes
 		}
-		if s >= m {
-			h0[n0] = acRec{int32(i), s}
-			n0++
-		}
-		if s1 >= m {
-			h1[n1] = acRec{int32(q + i), s1}
-			n1++
-		}
-		if s2 >= m {
-			h2[n2] = acRec{int32(2*q + i), s2}
-			n2++
-		}
-		if s3 >= m {
-			h3[n3] = acRec{int32(3*q + i), s3}
-			n3++
+		for l, st := range [4]uint32{s, s1, s2, s3} {
+			if st >= m {
+				hits[l*laneCap+n[l]] = acRec{int32(l*q + i), st}
+				n[l]++
+			}
 		}
 	}
 	// Compact the four lanes' records into position order.
-	k := n0
-	k += copy(hits[k:], h1[:n1])
-	k += copy(hits[k:], h2[:n2])
-	k += copy(hits[k:], h3[:n3])
+	k := n[0]
+	for l := 1; l < 4; l++ {
+		k += copy(hits[k:], hits[l*laneCap:l*laneCap+n[l]])
+	}
 	return s3, 4 * q, hits[:k]
 }

@@ -165,8 +165,8 @@ func TestAutomatonErrors(t *testing.T) {
 func TestCatalogAutomatonSize(t *testing.T) {
 	c := newTestCatalog(t, CatalogOptions{})
 	a := c.ac
-	t.Logf("keywords: %d, states: %d, classes: %d, table: %d KiB, longest keyword: %d",
-		len(a.kwLen), len(a.outputs), a.stride, len(a.trans)*4/1024, a.maxKw)
+	t.Logf("keywords: %d, states: %d, table: %d KiB, longest keyword: %d",
+		len(a.kwLen), len(a.outputs), len(a.trans)*2/1024, a.maxKw)
 	if c.maxBack > CustomWindow {
 		t.Errorf("maxBack %d", c.maxBack)
 	}
@@ -184,20 +184,43 @@ func TestCatalogAutomatonSize(t *testing.T) {
 func TestAutomatonTableInvariant(t *testing.T) {
 	c := newTestCatalog(t, CatalogOptions{Custom: []CustomRule{{ID: "x", Keywords: []string{"zz~q"}, Pattern: "zz~q"}}})
 	for _, a := range []*automaton{c.ac} {
+		states := len(a.outputs)
+		if len(a.trans) != states<<8 || len(a.depth) != states || states > maxStates {
+			t.Fatalf("table of %d entries for %d states", len(a.trans), states)
+		}
 		for i, s := range a.trans {
-			if s%a.stride != 0 || int(s+a.stride) > len(a.trans) {
-				t.Fatalf("trans[%d] = %d: not a premultiplied state", i, s)
+			if int(s) >= states {
+				t.Fatalf("trans[%d] = %d: no such state", i, s)
 			}
 		}
-		for b, k := range a.classes {
-			if uint32(k) >= a.stride {
-				t.Fatalf("class of %d = %d >= stride %d", b, k, a.stride)
+		// Upper and lower case letters share their targets.
+		for st := 0; st < states; st++ {
+			for c := 'a'; c <= 'z'; c++ {
+				if a.trans[st<<8|int(c)] != a.trans[st<<8|int(c-'a'+'A')] {
+					t.Fatalf("state %d: %c and %c differ", st, c, c-'a'+'A')
+				}
 			}
 		}
-		for i := range a.outputs {
-			if a.stateIndex(uint32(i)*a.stride) != i {
-				t.Fatalf("stateIndex(%d*stride) = %d", i, a.stateIndex(uint32(i)*a.stride))
-			}
+	}
+}
+
+// TestAutomatonTooManyStates checks that a keyword set whose trie needs
+// more states than a uint16 table can name is refused, not truncated.
+func TestAutomatonTooManyStates(t *testing.T) {
+	var kws []string
+	for i := 0; i < maxStates/(maxKeywordLen-2)+10; i++ {
+		b := make([]byte, maxKeywordLen)
+		for j := range b {
+			// Distinct from the first byte on: no shared prefixes.
+			b[j] = "abcdefghijklmnopqrstuvwxyz0123456789"[(i*7+j*(i%5+1)+i/36)%36]
 		}
+		b[0], b[1] = "abcdefghijklmnopqrstuvwxyz0123456789"[i%36], "abcdefghijklmnopqrstuvwxyz0123456789"[(i/36)%36]
+		kws = append(kws, string(b))
+	}
+	if _, err := newAutomaton(kws); err == nil {
+		t.Fatalf("%d keywords of %d bytes: no error", len(kws), maxKeywordLen)
+	}
+	if _, err := newAutomaton(kws[:len(kws)/2]); err != nil {
+		t.Fatalf("half of them: %v", err)
 	}
 }

@@ -70,9 +70,9 @@ func (c *Catalog) contextName(name []byte) bool {
 		}
 	}
 	tp := unsafe.Pointer(unsafe.SliceData(c.ac.trans))
-	s := step(tp, &c.ac.classes, 0, '"')
+	s := step(tp, 0, '"')
 	for _, b := range name {
-		s = step(tp, &c.ac.classes, s, b)
+		s = step(tp, s, b)
 		if s >= c.ac.matchMin && c.ctxState[c.ac.stateIndex(s)] {
 			return true
 		}
