@@ -319,14 +319,16 @@ func (p *pass) lexString(b []byte, i int) int {
 				// (word tests never miss one and only err above it).
 				for i+8 <= n && k+8 <= decodeFlushAt {
 					x := binary.LittleEndian.Uint64(b[i:])
+					// The whole word is stored either way (there is room
+					// for eight bytes); only its plain prefix counts. A
+					// copy of the prefix was a call to memmove per word.
+					binary.LittleEndian.PutUint64(d[k:], x)
 					if m := specialLanes(x); m != 0 {
 						z := bits.TrailingZeros64(m) >> 3
-						copy(d[k:k+z], b[i:i+z])
 						k += z
 						i += z
 						break
 					}
-					binary.LittleEndian.PutUint64(d[k:], x)
 					k += 8
 					i += 8
 				}
