@@ -196,7 +196,13 @@ func (p *pass) sink(r []byte) {
 		b = bounds.TextChars
 	}
 	chunk := r
-	n := countRunes(chunk)
+	// A string that is not dirty holds printable ASCII only, and every
+	// marker the redactor puts in is ASCII (scanners checks its alphabet):
+	// its runes are its bytes.
+	n := int64(len(chunk))
+	if p.strDirty {
+		n = countRunes(chunk)
+	}
 	if rem := p.e.lim.Remaining(b, p.strChars); n > rem {
 		if !p.cut(b) {
 			return
