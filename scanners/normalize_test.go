@@ -375,6 +375,9 @@ func TestNormalizerInvalidUTF8(t *testing.T) {
 func trickyInputs() []string {
 	in := []string{
 		"Hello, мир! 你好 (こんにちは) 안녕하세요 مرحبا שלום नमस्ते",
+		// A look-alike right after another non-ASCII character, in one run of
+		// unchanged starters: a guillemet or an em dash, then a mixed-script word.
+		"p\u00e9\u0430ss \u00ab\u0430dmin\u00bb \u2014\u0455ystem \u00e9\u00e9\u0399MPORTANT",
 		"e\u0301a\u0308o\u0302\u0323 \u1e9b\u0323 \u0344\u0301 \u0f73\u0f75 \u00e9\u0323\u0301",
 		"\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466 \U0001F3F3\ufe0f\u200d\U0001F308 \U0001F44D\U0001F3FD",
 		"\u1100\u1161\u11a8\u1100\u1161 \uac00\u11a8\u11a8 \u115f\u1160\u1100",
