@@ -142,7 +142,7 @@ func TestAutomatonInterleaveBoundaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []int{interleaveMin, interleaveMin + 3, 4096, 4099, 3*laneMax + 5, 5 * laneMax} {
+	for _, n := range []int{collectLanesMin - 1, collectLanesMin, collectLanesMin + 3, 300, interleaveMin, interleaveMin + 3, 4096, 4099, 3*laneMax + 5, 5 * laneMax} {
 		for pos := 0; pos+10 <= n; pos += 1 + pos/64 {
 			text := []byte(strings.Repeat(".", n))
 			copy(text[pos:], "-----BEGIN")
@@ -222,5 +222,27 @@ func TestAutomatonTooManyStates(t *testing.T) {
 	}
 	if _, err := newAutomaton(kws[:len(kws)/2]); err != nil {
 		t.Fatalf("half of them: %v", err)
+	}
+}
+
+// TestCollectLongKeywordAtLaneMin plants a keyword of the longest length
+// across every lane boundary of the shortest block collect splits: the
+// warm-up of each lane is then one byte shorter than the lane.
+func TestCollectLongKeywordAtLaneMin(t *testing.T) {
+	long := strings.Repeat("k", maxKeywordLen-1) + "z"
+	kws := []string{long, "kz"}
+	a, err := newAutomaton(kws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{collectLanesMin, collectLanesMin + 1, collectLanesMin + 7} {
+		for pos := 0; pos+len(long) <= n; pos++ {
+			text := []byte(strings.Repeat(".", n))
+			copy(text[pos:], long)
+			want := naiveHits(kws, text)
+			if got := acHits(a, text, true); !reflect.DeepEqual(got, want) {
+				t.Fatalf("n=%d pos=%d: got %v want %v", n, pos, got, want)
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/cloudflare/ahocorasick"
 )
@@ -206,6 +207,50 @@ func BenchmarkKeywordScan(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = cf.Match(data)
+			}
+		})
+	}
+}
+
+// BenchmarkCollectShort compares, on strings of the lengths structured
+// results are made of, collect (four lanes from collectLanesMin) with one
+// lane, the walk collect used below 1 KiB before.
+//
+//	go test -run '^$' -bench CollectShort ./scanners/
+func BenchmarkCollectShort(b *testing.B) {
+	c, err := NewCatalog(CatalogOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := c.ac
+	code := benchCorpora(benchSize)[0].data
+	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
+	for _, n := range []int{128, 256, 384, 512, 768, 1000} {
+		p := code[:n]
+		b.Run(fmt.Sprintf("%d/collect", n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			buf := make([]acRec, hitBufLen)
+			for b.Loop() {
+				s := uint32(0)
+				for i := 0; i < len(p); {
+					var k int
+					s, k, _ = a.collect(s, p[i:], buf)
+					i += k
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("%d/one-lane", n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			buf := make([]acRec, hitBufLen)
+			for b.Loop() {
+				s, k := uint32(0), 0
+				for i, c := range p {
+					s = step(tp, s, c)
+					if s >= a.matchMin {
+						buf[k] = acRec{int32(i), s}
+						k++
+					}
+				}
 			}
 		})
 	}
