@@ -262,6 +262,11 @@ func (r *Redactor) checkHit(end int64) bool {
 		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] || f.tokenOnly && ks < r.ctxLo {
 			continue
 		}
+		if f.fixed {
+			if p := r.scan + int64(f.fixedAt); p < end && r.byteAt(p) != f.fixedByte {
+				continue
+			}
+		}
 		lo := max(0, ks-int64(f.back))
 		hi := min(end, ks+int64(f.ahead))
 		r.v = view{data: r.window(lo, hi), base: lo, atEnd: r.final && hi == end, hint: &r.hint}

@@ -454,7 +454,13 @@ func (s segSpec) form() form {
 	for _, p := range s.parts {
 		ahead += len(p.lit) + p.max
 	}
-	return form{keywords: kws, back: 1, ahead: ahead + 1, check: s.check, notBefore: s.notBefore, tokenOnly: true}
+	f := form{keywords: kws, back: 1, ahead: ahead + 1, check: s.check, notBefore: s.notBefore, tokenOnly: true}
+	if len(s.parts) >= 2 && s.parts[0].lit == "" && s.parts[0].min == s.parts[0].max && s.parts[1].lit != "" {
+		// check takes exactly that many bytes of the set, then the
+		// literal, which it compares byte for byte.
+		f.fixed, f.fixedAt, f.fixedByte = true, s.parts[0].max, s.parts[1].lit[0]
+	}
+	return f
 }
 
 func (s *segSpec) check(v *view, ks, ke int) result {
