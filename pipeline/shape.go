@@ -357,13 +357,8 @@ func (p *pass) keyDone(off int64) {
 		p.beginHold(nx.hold) // the key is written with the value, on close
 		return
 	}
-	if f.emitted > 0 {
-		p.em.byte1(',')
-	}
+	p.em.member(f.emitted > 0, key)
 	f.emitted++
-	p.em.byte1('"')
-	p.em.escaped(key)
-	p.em.rawString(`":`)
 }
 
 // memberNext gives the role of a member's value from its object and key.
