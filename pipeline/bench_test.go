@@ -129,6 +129,20 @@ func TestAllocsDoNotGrowWithSize(t *testing.T) {
 	}
 }
 
+// mixedDocs returns the 20 documents of about size bytes bench/natsbench
+// sends, and their total length.
+func mixedDocs(size int) ([][]byte, int) {
+	shapes := []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
+	var docs [][]byte
+	total := 0
+	for i := range 20 {
+		d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: size, Secrets: 1}).JSON
+		docs = append(docs, d)
+		total += len(d)
+	}
+	return docs, total
+}
+
 // BenchmarkSanitizeMixed runs the documents bench/natsbench sends: the five
 // shapes round robin, each string escaped in a style of its own (minimal,
 // HTML-safe as Go's encoding/json writes, or ASCII-only as Python's
@@ -136,16 +150,9 @@ func TestAllocsDoNotGrowWithSize(t *testing.T) {
 func BenchmarkSanitizeMixed(b *testing.B) {
 	e := engine(b, polBig, 64<<10)
 	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "bench"}
-	shapes := []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
 	for _, sz := range benchSizes {
 		b.Run(sz.name, func(b *testing.B) {
-			var docs [][]byte
-			var total int
-			for i := range 20 {
-				d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: sz.n, Secrets: 1}).JSON
-				docs = append(docs, d)
-				total += len(d)
-			}
+			docs, total := mixedDocs(sz.n)
 			var out pipeline.Discarder
 			r := bytes.NewReader(nil)
 			ctx := context.Background()

@@ -89,6 +89,9 @@ type Engine struct {
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
 	// time on streams of small messages. At most 2*GOMAXPROCS are kept.
 	free chan *pass
+	// noShadow writes all text through the escaper (shadow.go); for the
+	// differential tests.
+	noShadow bool
 }
 
 // NewEngine compiles a policy. A nil policy means DefaultPolicy.

@@ -313,6 +313,11 @@ func (p *pass) lexString(b []byte, i int) int {
 			}
 			k := len(d)
 			d = d[:decodeFlushAt]
+			// The escaped shadow (shadow.go) takes the input as it is,
+			// in one copy per run: plain bytes and the escapes the
+			// escaper writes the same way (\" \\ \n \r \t). The other
+			// escapes end a run and go in as the escaper writes them.
+			k0, run := k, i
 			for i < n && k < decodeFlushAt {
 				// Eight bytes at a time while they are all plain; at the
 				// first word that is not, jump to its first special byte
@@ -351,6 +356,10 @@ func (p *pass) lexString(b []byte, i int) int {
 						}
 						d[k] = e
 						k++
+						if e == '/' && p.shOn {
+							p.sh = append(append(p.sh, b[run:i]...), '/')
+							run = i + 2
+						}
 						i += 2
 						continue
 					}
@@ -375,11 +384,25 @@ func (p *pass) lexString(b []byte, i int) int {
 							}
 							d[k] = byte(v)
 							k++
+							if p.shOn {
+								p.sh = append(p.sh, b[run:i]...)
+								if v == '"' {
+									p.sh = append(p.sh, '\\', '"')
+								} else {
+									p.sh = append(p.sh, byte(v))
+								}
+								run = i + 6
+							}
 							i += 6
 							continue
 						case v >= 0x80 && (v < 0xD800 || v > 0xDFFF) && k+utf8.UTFMax <= decodeFlushAt:
 							p.strDirty = true
-							k += utf8.EncodeRune(d[k:], v)
+							w := utf8.EncodeRune(d[k:], v)
+							if p.shOn {
+								p.sh = append(append(p.sh, b[run:i]...), d[k:k+w]...)
+								run = i + 6
+							}
+							k += w
 							i += 6
 							continue
 						}
@@ -389,6 +412,10 @@ func (p *pass) lexString(b []byte, i int) int {
 			}
 			d = d[:k]
 			p.dbuf = d
+			if p.shOn {
+				p.sh = append(p.sh, b[run:i]...)
+				p.shD += k - k0
+			}
 			if len(d) >= decodeFlushAt {
 				p.flushChain(false)
 				continue
@@ -426,7 +453,7 @@ func (p *pass) lexString(b []byte, i int) int {
 			j += size
 		}
 		if j > i {
-			p.strBytes(b[i:j])
+			p.strBytes(b[i:j], true)
 			i = j
 			if p.fail != nil {
 				return i
@@ -455,7 +482,7 @@ func (p *pass) lexString(b []byte, i int) int {
 			return i
 		case c == 0x7f:
 			p.strDirty = true
-			p.strBytes(b[i : i+1])
+			p.strBytes(b[i:i+1], true)
 			i++
 		default: // an invalid or incomplete UTF-8 sequence
 			if !utf8.FullRune(b[i:]) {
@@ -490,7 +517,7 @@ func (p *pass) finishPartial(b []byte, i int) int {
 			continue
 		}
 		p.strDirty = true
-		p.strBytes(tmp[:size])
+		p.strBytes(tmp[:size], true)
 		i += size - p.partN
 		p.partN = 0
 	}
@@ -544,7 +571,7 @@ func (p *pass) lexEscape(b []byte, i int) int {
 			p.strDirty = true
 		}
 		one := [1]byte{d}
-		p.strBytes(one[:])
+		p.strBytes(one[:], false)
 		return i + 1
 	}
 	v := unhex(c)
@@ -579,7 +606,7 @@ func (p *pass) lexEscape(b []byte, i int) int {
 	var buf [4]byte
 	k := utf8.EncodeRune(buf[:], r)
 	p.strDirty = true
-	p.strBytes(buf[:k])
+	p.strBytes(buf[:k], false)
 	return i + 1
 }
 
@@ -594,17 +621,18 @@ func (p *pass) invalidUTF8(off int64) {
 	if p.hiSur != 0 {
 		p.hiSur = 0
 		p.ev.InvalidUTF8++
-		p.appendDecoded(replacementChar)
+		p.appendDecoded(replacementChar, true)
 	}
 	p.ev.InvalidUTF8++
-	p.appendDecoded(replacementChar)
+	p.appendDecoded(replacementChar, true)
 }
 
 var replacementChar = []byte("\uFFFD")
 
-// strBytes takes decoded, valid UTF-8 string content. A high surrogate
-// escape still waiting for its pair is invalid once anything else follows.
-func (p *pass) strBytes(d []byte) {
+// strBytes takes decoded, valid UTF-8 string content (plain: holding no
+// byte that needs escaping). A high surrogate escape still waiting for its
+// pair is invalid once anything else follows.
+func (p *pass) strBytes(d []byte, plain bool) {
 	if p.hiSur != 0 {
 		p.hiSur = 0
 		if p.e.pol.InvalidUTF8 == "reject" {
@@ -613,9 +641,9 @@ func (p *pass) strBytes(d []byte) {
 		}
 		p.ev.InvalidUTF8++
 		p.strDirty = true
-		p.appendDecoded(replacementChar)
+		p.appendDecoded(replacementChar, true)
 	}
-	p.appendDecoded(d)
+	p.appendDecoded(d, plain)
 }
 
 // simpleEscape maps the byte after a backslash to what it stands for, for
@@ -628,6 +656,9 @@ func (p *pass) decodedByte(d byte) {
 		p.strDirty = true
 	}
 	if (p.sm == smText || p.sm == smKey) && !p.strCut {
+		if p.shOn {
+			p.shadowByte(d)
+		}
 		p.dbuf = append(p.dbuf, d)
 		if len(p.dbuf) >= decodeFlushAt {
 			p.flushChain(false)
@@ -635,5 +666,5 @@ func (p *pass) decodedByte(d byte) {
 		return
 	}
 	one := [1]byte{d}
-	p.appendDecoded(one[:])
+	p.appendDecoded(one[:], false)
 }

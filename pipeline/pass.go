@@ -159,7 +159,16 @@ type pass struct {
 	strNoted  bool
 	b64n      int64
 	b64pad    int
-	dbuf      []byte // decoded, not yet normalized
+	dbuf      []byte  // decoded, not yet normalized
+	sh        []byte  // escaped shadow of decoded text not yet written (shadow.go)
+	shD       int     // decoded bytes the shadow stands for
+	shBase    int     // decoded offset in the string of the shadow's first byte
+	shDrop    int     // bytes of sh the released text stands for; -1: none
+	shRel     int     // decoded offset the redactor has released up to
+	plan      []piece // how the text being written is written (shadow.go)
+	planLen   int     // its length once written; -1: no plan, the escaper writes it
+	offs      []int   // scratch for shadowSettle
+	shOn      bool    // the shadow is kept for the current string
 	nbuf      []byte
 	rbuf      []byte
 	keyBuf    []byte
@@ -214,7 +223,7 @@ func newPass(e *Engine) *pass {
 // grew large so the list does not pin them.
 func (p *pass) release() {
 	const keep = 256 << 10
-	for _, b := range []*[]byte{&p.dbuf, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	for _, b := range []*[]byte{&p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
 		if cap(*b) > keep {
 			*b = nil
 		}

@@ -19,6 +19,7 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
+	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
 }
@@ -60,6 +61,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 		return
 	}
 	p.sm = smText
+	p.shadowStart()
 	p.norm.Reset()
 	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
 		// A member's value: its sanitized key is the context of the
@@ -83,8 +85,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 }
 
-// appendDecoded collects decoded string content.
-func (p *pass) appendDecoded(d []byte) {
+// appendDecoded collects decoded string content (plain: holding no byte
+// that needs escaping).
+func (p *pass) appendDecoded(d []byte, plain bool) {
 	switch p.sm {
 	case smSkip:
 		return
@@ -95,6 +98,7 @@ func (p *pass) appendDecoded(d []byte) {
 	for len(d) > 0 && !p.strCut && p.fail == nil {
 		room := decodeFlushAt - len(p.dbuf)
 		if len(d) < room {
+			p.shadowAdd(d, plain)
 			p.dbuf = append(p.dbuf, d...)
 			return
 		}
@@ -111,6 +115,7 @@ func (p *pass) appendDecoded(d []byte) {
 				k++
 			}
 		}
+		p.shadowAdd(d[:k], plain)
 		p.dbuf = append(p.dbuf, d[:k]...)
 		d = d[k:]
 		p.flushChain(false)
@@ -121,6 +126,7 @@ func (p *pass) appendDecoded(d []byte) {
 // writes what is final.
 func (p *pass) flushChain(final bool) {
 	p.batches++
+	batch := p.dbuf
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
 			p.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
@@ -173,9 +179,13 @@ func (p *pass) flushChain(final bool) {
 	for i := range fs {
 		p.recordFinding(&fs[i])
 	}
+	if p.shOn {
+		p.shadowSettle(batch, rb, final)
+	}
 	if p.fail == nil {
 		p.sink(rb)
 	}
+	p.shadowTake()
 }
 
 // sink applies the character and output bounds to final text and writes it.
@@ -210,15 +220,23 @@ func (p *pass) sink(r []byte) {
 		k, c := cutRunes(chunk, rem)
 		chunk, n = chunk[:k], c
 	}
-	if p.em.counted+2*int64(len(chunk)) > p.outBudget && p.em.counted+int64(escapedLen(chunk)) > p.outBudget {
-		if !p.cut(bounds.OutputBytes) {
-			return
+	if p.planLen >= 0 && len(chunk) == len(r) && p.em.counted+int64(p.planLen) <= p.outBudget {
+		// Text as it was decoded is written from the escaped shadow.
+		p.writePlan(chunk)
+	} else {
+		if p.planLen >= 0 {
+			p.shadowOff() // cut: the rest of the string is dropped
 		}
-		p.exhausted = true
-		chunk = fitEscaped(chunk, p.outBudget-p.em.counted)
-		n = countRunes(chunk)
+		if p.em.counted+2*int64(len(chunk)) > p.outBudget && p.em.counted+int64(escapedLen(chunk)) > p.outBudget {
+			if !p.cut(bounds.OutputBytes) {
+				return
+			}
+			p.exhausted = true
+			chunk = fitEscaped(chunk, p.outBudget-p.em.counted)
+			n = countRunes(chunk)
+		}
+		p.em.escaped(chunk)
 	}
-	p.em.escaped(chunk)
 	p.strChars += n
 	if p.sRole == roleMime && len(p.mimeBuf)+len(chunk) <= 256 {
 		p.mimeBuf = append(p.mimeBuf, chunk...)
@@ -350,7 +368,7 @@ func (p *pass) endString(off int64) {
 			return
 		}
 		p.ev.InvalidUTF8++
-		p.appendDecoded(replacementChar)
+		p.appendDecoded(replacementChar, true)
 	}
 	if p.isKey {
 		if p.sm == smKey {

@@ -54,3 +54,32 @@ func escLanes(x uint64) uint64 {
 	bs = (bs - lanes01) & ^bs
 	return (lt | q | bs) & lanes80
 }
+
+// zeroLanes returns the high bit of exactly the byte lanes of x that are 0
+// (no borrows: each lane is tested on its low seven bits apart).
+func zeroLanes(x uint64) uint64 {
+	return ^(((x & (lanes01 * 0x7f)) + lanes01*0x7f) | x) & lanes80
+}
+
+// escapedLenFast is escapedLen a word at a time: each byte below 0x20, quote
+// and backslash adds one byte (\n), and a control other than tab, newline
+// and carriage return four more (\u00XX).
+func escapedLenFast(s []byte) int {
+	n := len(s)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if escLanes(x) == 0 { // no byte to escape (escLanes never misses one)
+			continue
+		}
+		lt := ^((x & (lanes01 * 0x7f)) + lanes01*0x60 | x) & lanes80 // exactly the bytes < 0x20
+		q := zeroLanes(x ^ lanes01*'"')
+		bs := zeroLanes(x ^ lanes01*'\\')
+		n += bits.OnesCount64(lt | q | bs)
+		if lt != 0 {
+			six := lt &^ (zeroLanes(x^lanes01*'\n') | zeroLanes(x^lanes01*'\r') | zeroLanes(x^lanes01*'\t'))
+			n += 4 * bits.OnesCount64(six)
+		}
+	}
+	return n + escapedLen(s[i:]) - (len(s) - i)
+}

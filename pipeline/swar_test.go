@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -80,6 +81,30 @@ func TestAppendEscapedMatchesEncodingJSON(t *testing.T) {
 		var back string
 		if err := json.Unmarshal([]byte(`"`+got[1:]+`"`), &back); err != nil || back != s {
 			t.Fatalf("%q escaped as %q (%v)", s, got, err)
+		}
+	}
+}
+
+func TestEscapedLenFast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{'a', ' ', '"', '\\', '\n', '\r', '\t', 0, 1, 0x1f, 0x20, 0x7f, 0x80, 0xff, '!', '#', '[', ']', 0x21, 0x5b, 0x5d, 0x5c ^ 0x80, 0x22 ^ 0x80}
+	for range 20000 {
+		s := make([]byte, rng.IntN(40))
+		for i := range s {
+			if rng.IntN(3) == 0 {
+				s[i] = byte(rng.IntN(256))
+			} else {
+				s[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if got, want := escapedLenFast(s), escapedLen(s); got != want {
+			t.Fatalf("escapedLenFast(%q) = %d, escapedLen %d", s, got, want)
+		}
+	}
+	for c := range 256 {
+		s := bytes.Repeat([]byte{byte(c)}, 9)
+		if got, want := escapedLenFast(s), escapedLen(s); got != want {
+			t.Fatalf("escapedLenFast(9 x %#x) = %d, escapedLen %d", c, got, want)
 		}
 	}
 }

@@ -58,13 +58,13 @@ func redactCutsContext(t testing.TB, r *Redactor, name, s string, cuts []int) (s
 		if c < prev || c > len(s) {
 			continue
 		}
-		dst, fs = r.Append(dst, []byte(s[prev:c]), false, fs)
+		checkReleased(t, r, s, c, false, func() { dst, fs = r.Append(dst, []byte(s[prev:c]), false, fs) }, &dst)
 		if r.Held() > MaxHold {
 			t.Fatalf("held %d bytes > MaxHold", r.Held())
 		}
 		prev = c
 	}
-	dst, fs = r.Append(dst, []byte(s[prev:]), true, fs)
+	checkReleased(t, r, s, len(s), true, func() { dst, fs = r.Append(dst, []byte(s[prev:]), true, fs) }, &dst)
 	return string(dst), fs
 }
 

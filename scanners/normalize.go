@@ -131,6 +131,21 @@ func (n *Normalizer) Reset() {
 // Stats returns what the Normalizer did since the last Reset.
 func (n *Normalizer) Stats() NormStats { return n.stats }
 
+// Changed reports whether the output since the last Reset differs from the
+// input: a rune was removed, folded or changed by NFKC. While it is false,
+// everything Append returned is the input as it was.
+func (n *Normalizer) Changed() bool {
+	if n.stats.NFKCChanged || n.stats.Folded != 0 {
+		return true
+	}
+	for _, c := range n.stats.Removed {
+		if c != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // carryLen reports the bytes held between calls; for tests.
 func (n *Normalizer) carryLen() int { return int(n.ncarry) }
 

@@ -104,6 +104,11 @@ func checkNormalizerSplits(t *testing.T, s string, seed uint64) {
 			t.Fatalf("carry %d > MaxNormCarry", n.carryLen())
 		}
 		rest = rest[k:]
+		// Unchanged means the output so far is the input's prefix: the
+		// pipeline then writes the input's own escaped bytes.
+		if consumed := s[:len(s)-len(rest)]; !n.Changed() && !strings.HasPrefix(consumed, string(got)) {
+			t.Fatalf("Changed() false, but output %+q is not a prefix of input %+q", got, consumed)
+		}
 		if final {
 			break
 		}
@@ -113,5 +118,8 @@ func checkNormalizerSplits(t *testing.T, s string, seed uint64) {
 	}
 	if st := n.Stats(); st != wantStats {
 		t.Fatalf("split Stats(%+q) = %+v, want %+v", s, st, wantStats)
+	}
+	if !n.Changed() && want != s {
+		t.Fatalf("Changed() false, but Append(%+q) = %+q", s, want)
 	}
 }

@@ -68,8 +68,10 @@ type Redactor struct {
 	hint     int64   // for the pending check (see view.hint)
 	hits     []acRec // scratch for automaton.collect
 	cands    []candidate
-	out      int64 // string[:out] has been emitted (as text or marker) or dropped
-	lastEnd  int64 // end of the last committed match
+	out      int64  // string[:out] has been emitted (as text or marker) or dropped
+	lastEnd  int64  // end of the last committed match
+	spans    []Span // verbatim stretches written by the current Append
+	dst0     int    // len(dst) when the current Append began
 
 	cont      bool // an open private-key match is being extended
 	contRule  RuleID
@@ -126,6 +128,7 @@ func (r *Redactor) Reset() {
 // are replaced by markers and reported by appending to fs, in order of
 // offset.
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
+	r.spans, r.dst0 = r.spans[:0], len(dst)
 	if final && r.ctxLo > 0 {
 		// A value with a member-name context ends with the synthetic
 		// closing quote: scanned like the rest, never emitted. A short
@@ -168,6 +171,26 @@ func (r *Redactor) appendPart(dst, src []byte, final bool, fs []Finding) ([]byte
 	return dst, fs
 }
 
+// Released returns how many bytes of the current value (the text given to
+// Append since the last Reset, without a member-name context's synthetic
+// prefix and quote) the output so far accounts for: written as they were,
+// or covered by a match. Between the calls of one string; 0 after a final
+// Append.
+func (r *Redactor) Released() int64 { return max(0, min(r.out, r.ctxHi)-r.ctxLo) }
+
+// A Span is a stretch of what an Append wrote that is the value's text as
+// it was: the Span's Hi-Lo bytes at Out (counted from where that Append
+// began writing) are value[Lo:Hi], with value offsets as Released counts
+// them. What lies between the Spans of an Append is markers.
+type Span struct {
+	Out    int
+	Lo, Hi int64
+}
+
+// Spans returns the Spans of the last Append, in order. The slice is
+// reused by the next Append.
+func (r *Redactor) Spans() []Span { return r.spans }
+
 // Held returns the number of bytes held back since the last Append.
 func (r *Redactor) Held() int { return len(r.buf) }
 
@@ -200,6 +223,7 @@ func (r *Redactor) emit(dst []byte, lo, hi int64) []byte {
 	if lo >= hi {
 		return dst
 	}
+	r.spans = append(r.spans, Span{Out: len(dst) - r.dst0, Lo: lo - r.ctxLo, Hi: hi - r.ctxLo})
 	if e := r.bufEnd(); lo < e {
 		dst = append(dst, r.buf[lo-r.bufBase:min(hi, e)-r.bufBase]...)
 		lo = e

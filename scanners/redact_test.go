@@ -49,14 +49,40 @@ func redactCuts(t testing.TB, r *Redactor, s string, cuts []int) (string, []Find
 		if c < prev || c > len(s) {
 			continue
 		}
-		dst, fs = r.Append(dst, []byte(s[prev:c]), false, fs)
+		checkReleased(t, r, s, c, false, func() { dst, fs = r.Append(dst, []byte(s[prev:c]), false, fs) }, &dst)
 		if r.Held() > MaxHold {
 			t.Fatalf("held %d bytes > MaxHold", r.Held())
 		}
 		prev = c
 	}
-	dst, fs = r.Append(dst, []byte(s[prev:]), true, fs)
+	checkReleased(t, r, s, len(s), true, func() { dst, fs = r.Append(dst, []byte(s[prev:]), true, fs) }, &dst)
 	return string(dst), fs
+}
+
+// checkReleased runs one Append (call) of value text s, given up to fed,
+// and checks the promises of Released and Spans the pipeline's escaped
+// shadow relies on: Released grows and stays within what was fed (non-final
+// calls), and every Span of the call is the value's text as it was, in
+// order, within what the call wrote.
+func checkReleased(t testing.TB, r *Redactor, s string, fed int, final bool, call func(), dst *[]byte) {
+	t.Helper()
+	rel0, n0 := r.Released(), len(*dst)
+	call()
+	got := (*dst)[n0:]
+	if rel := r.Released(); !final && (rel < rel0 || rel > int64(fed)) {
+		t.Fatalf("Released went from %d to %d with %d bytes fed", rel0, rel, fed)
+	}
+	end, hi := 0, int64(0)
+	for _, sp := range r.Spans() {
+		n := int(sp.Hi - sp.Lo)
+		if sp.Out < end || sp.Lo < hi || n <= 0 || sp.Out+n > len(got) || sp.Hi > int64(fed) {
+			t.Fatalf("span %+v out of order or out of range (wrote %d bytes, fed %d)", sp, len(got), fed)
+		}
+		if string(got[sp.Out:sp.Out+n]) != s[sp.Lo:sp.Hi] {
+			t.Fatalf("span %+v wrote %q for %q", sp, got[sp.Out:sp.Out+n], s[sp.Lo:sp.Hi])
+		}
+		end, hi = sp.Out+n, sp.Hi
+	}
 }
 
 func ruleNames(c *Catalog, fs []Finding) []string {
