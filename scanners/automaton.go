@@ -291,6 +291,31 @@ func (a *automaton) run4(s uint32, p []byte) (uint32, int) {
 	return st, b3 + len(p0) + n
 }
 
+// walk8Go is what walk8 (walk8_amd64.s) does, in Go: lane l of eight reads
+// p[l*q+j]; from j = i it steps every lane over its byte and returns the
+// first j after whose step some lane's state is >= m, or q. The states go in
+// and out through st.
+func walk8Go(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int {
+	t := unsafe.Pointer(tp)
+	for ; i < q; i++ {
+		hit := false
+		for l := range st {
+			st[l] = step(t, st[l], *(*byte)(unsafe.Add(unsafe.Pointer(p), l*q+i)))
+			hit = hit || st[l] >= m
+		}
+		if hit {
+			return i
+		}
+	}
+	return i
+}
+
+// collect8Min is the shortest block collect walks in eight lanes with the
+// assembly kernel (walk8_amd64.s). Each of lanes 1-7 warms up over maxKw-1
+// bytes first; from 4 KiB that is at most a tenth of the walk, and eight
+// lanes walk about twice as fast per byte as four (BenchmarkKeywordScan).
+const collect8Min = 4 << 10
+
 // collectLanesMin is the shortest block collect walks in four lanes. Each
 // lane after the first warms up over maxKw-1 bytes, so a lane must be at
 // least that long: four lanes of maxKeywordLen bytes always are. Below
@@ -341,6 +366,9 @@ func (a *automaton) collect(s uint32, p []byte, hits []acRec) (uint32, int, []ac
 		}
 		return s, n, hits[:k]
 	}
+	if haveWalk8 && len(p) >= collect8Min {
+		return a.collect8(s, p, hits)
+	}
 	q := min(len(p)/4, laneMax)
 	back := a.maxKw - 1
 	p0 := p[:q]
@@ -382,4 +410,46 @@ func (a *automaton) collect(s uint32, p []byte, hits []acRec) (uint32, int, []ac
 		k += copy(hits[k:], hits[l*laneCap:l*laneCap+n[l]])
 	}
 	return s3, 4 * q, hits[:k]
+}
+
+// laneMax8 is laneMax for collect8: eight lanes share the same hits buffer.
+const laneMax8 = hitBufLen / 8
+
+// collect8 is collect in eight lanes, stepped by walk8. The kernel stops at
+// each byte where a lane reaches a state with outputs; the records are made
+// here.
+func (a *automaton) collect8(s uint32, p []byte, hits []acRec) (uint32, int, []acRec) {
+	m := a.matchMin
+	tp := unsafe.Pointer(unsafe.SliceData(a.trans))
+	q := min(len(p)/8, laneMax8)
+	back := a.maxKw - 1
+	// Lanes 1-7 start back bytes early, from the root, so that each is in
+	// the state the text before it leads to when its own bytes begin (a
+	// state depends on at most the last maxKw-1 bytes).
+	var st [8]uint32
+	st[0] = s
+	for i := 0; i < back; i++ {
+		for l := 1; l < 8; l++ {
+			st[l] = step(tp, st[l], p[l*q-back+i])
+		}
+	}
+	var n [8]int
+	base := unsafe.SliceData(p)
+	for j := 0; j < q; j++ {
+		j = walk8((*uint16)(tp), base, q, j, &st, m)
+		if j == q {
+			break
+		}
+		for l, sl := range st {
+			if sl >= m {
+				hits[l*laneMax8+n[l]] = acRec{int32(l*q + j), sl}
+				n[l]++
+			}
+		}
+	}
+	k := n[0]
+	for l := 1; l < 8; l++ {
+		k += copy(hits[k:], hits[l*laneMax8:l*laneMax8+n[l]])
+	}
+	return st[7], 8 * q, hits[:k]
 }

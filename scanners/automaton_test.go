@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 type acHit struct{ kw, end int }
@@ -242,6 +243,78 @@ func TestCollectLongKeywordAtLaneMin(t *testing.T) {
 			want := naiveHits(kws, text)
 			if got := acHits(a, text, true); !reflect.DeepEqual(got, want) {
 				t.Fatalf("n=%d pos=%d: got %v want %v", n, pos, got, want)
+			}
+		}
+	}
+}
+
+// TestWalk8MatchesGo runs the assembly kernel (where there is one) and its
+// Go specification over random text from random starting points, with the
+// catalog's automaton and a small one whose keywords hit often, and
+// compares where they stop and the states they leave.
+func TestWalk8MatchesGo(t *testing.T) {
+	if !haveWalk8 {
+		t.Skip("no assembly kernel on this architecture: walk8 is walk8Go")
+	}
+	small, err := newAutomaton([]string{"ab", "b-", "<s", "aaa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alpha = "abAB<-_s token=ghp_ password:\n\"\xc3\xa9\x00\xff"
+	for _, a := range []*automaton{newTestCatalog(t, CatalogOptions{}).ac, small} {
+		tp := unsafe.SliceData(a.trans)
+		for iter := 0; iter < 300; iter++ {
+			q := 1 + rng.IntN(300)
+			p := make([]byte, 8*q)
+			for i := range p {
+				p[i] = alpha[rng.IntN(len(alpha))]
+			}
+			var st, stGo [8]uint32
+			for l := range st {
+				st[l] = uint32(rng.IntN(len(a.outputs)))
+			}
+			stGo = st
+			for j := rng.IntN(q); j < q; j++ {
+				got := walk8(tp, &p[0], q, j, &st, a.matchMin)
+				want := walk8Go(tp, &p[0], q, j, &stGo, a.matchMin)
+				if got != want || st != stGo {
+					t.Fatalf("q=%d from %d: walk8 stopped at %d with %v, walk8Go at %d with %v", q, j, got, st, want, stGo)
+				}
+				j = got
+			}
+		}
+	}
+}
+
+// TestCollect8Boundaries plants the longest keyword, and a short one, across
+// every lane boundary of the eight-lane walk, at the sizes where it starts
+// and where its lanes reach laneMax8.
+func TestCollect8Boundaries(t *testing.T) {
+	long := strings.Repeat("k", maxKeywordLen-1) + "z"
+	kws := []string{long, "kz", "-----begin"}
+	a, err := newAutomaton(kws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{collect8Min - 1, collect8Min, collect8Min + 7, 8*laneMax8 - 1, 8 * laneMax8, 8*laneMax8 + 9} {
+		q := min(n/8, laneMax8)
+		var positions []int
+		for l := 0; l <= 8; l++ {
+			for d := -len(long) - 1; d <= 2; d++ {
+				if p := l*q + d; p >= 0 && p+len(long) <= n {
+					positions = append(positions, p)
+				}
+			}
+		}
+		for _, pos := range positions {
+			for _, kw := range []string{long, "-----BEGIN"} {
+				text := []byte(strings.Repeat(".", n))
+				copy(text[pos:], kw)
+				want := naiveHits(kws, text)
+				if got := acHits(a, text, true); !reflect.DeepEqual(got, want) {
+					t.Fatalf("n=%d pos=%d %q: got %v want %v", n, pos, kw[:4], got, want)
+				}
 			}
 		}
 	}

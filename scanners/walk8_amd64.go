@@ -1,0 +1,10 @@
+package scanners
+
+// walk8 is written in assembly (walk8_amd64.s); walk8Go is its
+// specification.
+//
+//go:noescape
+func walk8(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int
+
+// haveWalk8 reports whether walk8 is the assembly kernel.
+const haveWalk8 = true

@@ -1,0 +1,96 @@
+#include "textflag.h"
+
+// func walk8(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int
+//
+// Eight lanes of the keyword automaton (automaton.go, walk8): lane l reads
+// p[l*q+j]. From j = i it steps every lane over its byte, and returns the
+// first j after whose step some lane's state is >= m, or q. The states go
+// in and out through st.
+//
+// A step is s = tp[s<<8 | b]: the byte is written into the low byte of the
+// shifted state, so each lane needs its state register only. Registers:
+// AX BX CX DX R8 R9 R10 R11 the eight states; SI lane 0 at j, DI lane 4 at
+// j; R12 q; R13 3q; R14 the table; R15 the end of lane 0. m is compared in
+// memory.
+TEXT ·walk8(SB), NOSPLIT, $0-56
+	MOVQ st+32(FP), R15
+	MOVL 0(R15), AX
+	MOVL 4(R15), BX
+	MOVL 8(R15), CX
+	MOVL 12(R15), DX
+	MOVL 16(R15), R8
+	MOVL 20(R15), R9
+	MOVL 24(R15), R10
+	MOVL 28(R15), R11
+	MOVQ tp+0(FP), R14
+	MOVQ q+16(FP), R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ p+8(FP), SI
+	LEAQ (SI)(R12*1), R15      // end of lane 0
+	MOVQ i+24(FP), DI
+	ADDQ DI, SI                // lane 0 at j = i
+	LEAQ (SI)(R12*4), DI       // lane 4 at j
+
+loop:
+	CMPQ SI, R15
+	JAE  done
+	SHLL $8, AX
+	MOVB (SI), AL
+	MOVWLZX (R14)(AX*2), AX
+	SHLL $8, BX
+	MOVB (SI)(R12*1), BL
+	MOVWLZX (R14)(BX*2), BX
+	SHLL $8, CX
+	MOVB (SI)(R12*2), CL
+	MOVWLZX (R14)(CX*2), CX
+	SHLL $8, DX
+	MOVB (SI)(R13*1), DL
+	MOVWLZX (R14)(DX*2), DX
+	SHLL $8, R8
+	MOVB (DI), R8B
+	MOVWLZX (R14)(R8*2), R8
+	SHLL $8, R9
+	MOVB (DI)(R12*1), R9B
+	MOVWLZX (R14)(R9*2), R9
+	SHLL $8, R10
+	MOVB (DI)(R12*2), R10B
+	MOVWLZX (R14)(R10*2), R10
+	SHLL $8, R11
+	MOVB (DI)(R13*1), R11B
+	MOVWLZX (R14)(R11*2), R11
+	INCQ SI
+	INCQ DI
+	CMPL AX, m+40(FP)
+	JAE  hit
+	CMPL BX, m+40(FP)
+	JAE  hit
+	CMPL CX, m+40(FP)
+	JAE  hit
+	CMPL DX, m+40(FP)
+	JAE  hit
+	CMPL R8, m+40(FP)
+	JAE  hit
+	CMPL R9, m+40(FP)
+	JAE  hit
+	CMPL R10, m+40(FP)
+	JAE  hit
+	CMPL R11, m+40(FP)
+	JAE  hit
+	JMP  loop
+
+hit:
+	DECQ SI                    // the byte just stepped
+
+done:
+	SUBQ p+8(FP), SI
+	MOVQ SI, ret+48(FP)
+	MOVQ st+32(FP), R15
+	MOVL AX, 0(R15)
+	MOVL BX, 4(R15)
+	MOVL CX, 8(R15)
+	MOVL DX, 12(R15)
+	MOVL R8, 16(R15)
+	MOVL R9, 20(R15)
+	MOVL R10, 24(R15)
+	MOVL R11, 28(R15)
+	RET
