@@ -319,6 +319,14 @@ func (p *pass) lexString(b []byte, i int) int {
 			// escapes end a run and go in as the escaper writes them.
 			k0, run := k, i
 			for i < n && k < decodeFlushAt {
+				// The vector kernel takes plain runs and the common
+				// escapes 32 bytes at a time (decoderun.go); the word loop
+				// below does the rest.
+				if haveDecodeRun && n-i >= 64 && decodeFlushAt-k >= 64 {
+					c, w := decodeRun(&b[i], n-i, &d[k], decodeFlushAt-k, &runEscape)
+					i += c
+					k += w
+				}
 				// Eight bytes at a time while they are all plain; at the
 				// first word that is not, jump to its first special byte
 				// (word tests never miss one and only err above it).

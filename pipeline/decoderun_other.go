@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package pipeline
+
+const haveDecodeRun = false
+
+func decodeRun(src *byte, n int, dst *byte, room int, esc *[256]byte) (int, int) {
+	return decodeRunGo(src, n, dst, room, esc)
+}
