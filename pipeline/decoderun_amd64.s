@@ -86,3 +86,92 @@ done:
 	SUBQ dst+16(FP), DI
 	MOVQ DI, written+48(FP)
 	RET
+
+// func countRunesAVX2(p *byte, n int) int
+//
+// The bytes of p[:n&^31] that are not UTF-8 continuation bytes (10xxxxxx,
+// which are -128..-65 as signed bytes), 32 at a time.
+TEXT ·countRunesAVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	ANDQ $-32, CX
+	ADDQ SI, CX
+	XORQ DX, DX
+	MOVL $0xbfbfbfbf, AX
+	MOVD AX, X1
+	VPBROADCASTD X1, Y1        // -65
+crloop:
+	CMPQ SI, CX
+	JAE  crdone
+	VMOVDQU (SI), Y0
+	VPCMPGTB Y1, Y0, Y2        // c > -65: not a continuation byte
+	VPMOVMSKB Y2, AX
+	POPCNTL AX, AX
+	ADDQ AX, DX
+	ADDQ $32, SI
+	JMP  crloop
+crdone:
+	VZEROUPPER
+	MOVQ DX, ret+16(FP)
+	RET
+
+// func escapedLenAVX2(p *byte, n int) int
+//
+// escapedLen of p[:n&^31]: each byte below 0x20, quote and backslash adds
+// one byte, each control other than tab, newline and carriage return four
+// more.
+TEXT ·escapedLenAVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	ANDQ $-32, CX
+	MOVQ CX, DX                // the bytes themselves
+	ADDQ SI, CX
+	MOVL $0x20202020, AX
+	MOVD AX, X1
+	VPBROADCASTD X1, Y1        // 0x20
+	VPCMPEQB Y8, Y8, Y8        // -1
+	MOVL $0x22222222, AX
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3        // '"'
+	MOVL $0x5c5c5c5c, AX
+	MOVD AX, X4
+	VPBROADCASTD X4, Y4        // '\\'
+	MOVL $0x09090909, AX
+	MOVD AX, X5
+	VPBROADCASTD X5, Y5        // '\t'
+	MOVL $0x0a0a0a0a, AX
+	MOVD AX, X6
+	VPBROADCASTD X6, Y6        // '\n'
+	MOVL $0x0d0d0d0d, AX
+	MOVD AX, X7
+	VPBROADCASTD X7, Y7        // '\r'
+elloop:
+	CMPQ SI, CX
+	JAE  eldone
+	VMOVDQU (SI), Y0
+	VPCMPGTB Y0, Y1, Y9        // 0x20 > c (signed)
+	VPCMPGTB Y8, Y0, Y10       // c > -1: not 0x80 and up
+	VPAND    Y9, Y10, Y9       // c < 0x20
+	VPCMPEQB Y3, Y0, Y10
+	VPCMPEQB Y4, Y0, Y11
+	VPOR     Y10, Y11, Y10
+	VPOR     Y9, Y10, Y10      // one more byte each
+	VPMOVMSKB Y10, AX
+	POPCNTL AX, AX
+	ADDQ AX, DX
+	VPCMPEQB Y5, Y0, Y10
+	VPCMPEQB Y6, Y0, Y11
+	VPOR     Y10, Y11, Y10
+	VPCMPEQB Y7, Y0, Y11
+	VPOR     Y10, Y11, Y10     // tab, newline, carriage return
+	VPANDN   Y9, Y10, Y10      // other controls: four more each
+	VPMOVMSKB Y10, AX
+	POPCNTL AX, AX
+	SHLQ $2, AX
+	ADDQ AX, DX
+	ADDQ $32, SI
+	JMP  elloop
+eldone:
+	VZEROUPPER
+	MOVQ DX, ret+16(FP)
+	RET

@@ -54,3 +54,47 @@ func TestDecodeRunEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// TestScanKernels compares countRunes and escapedLenFast (the vector
+// kernels where there are some, from 64 bytes) with the byte-at-a-time
+// definitions, on random text of every byte value and on each byte value at
+// each place of a block.
+func TestScanKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	check := func(s []byte) {
+		t.Helper()
+		var runes int64
+		for _, c := range s {
+			if c&0xC0 != 0x80 {
+				runes++
+			}
+		}
+		if got := countRunes(s); got != runes {
+			t.Fatalf("countRunes(%q) = %d, want %d", s, got, runes)
+		}
+		if got, want := escapedLenFast(s), escapedLen(s); got != want {
+			t.Fatalf("escapedLenFast(%q) = %d, escapedLen %d", s, got, want)
+		}
+	}
+	for iter := 0; iter < 5000; iter++ {
+		s := make([]byte, rng.IntN(400))
+		for i := range s {
+			switch rng.IntN(4) {
+			case 0:
+				s[i] = byte(rng.IntN(256))
+			case 1:
+				s[i] = "\"\\\n\r\t\x00\x1f\x20\x7f\x80\xbf\xc0\xff"[rng.IntN(13)]
+			default:
+				s[i] = byte('a' + rng.IntN(26))
+			}
+		}
+		check(s)
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 70; pos++ {
+			s := bytes.Repeat([]byte{'x'}, 70)
+			s[pos] = byte(c)
+			check(s)
+		}
+	}
+}

@@ -26,9 +26,10 @@ func specialLanes(x uint64) uint64 {
 	return (lt | ge | q | bs) & lanes80
 }
 
-// countRunes counts the runes of valid UTF-8 text: the bytes that are not
-// continuation bytes (10xxxxxx).
-func countRunes(s []byte) int64 {
+// countRunesGo counts the runes of valid UTF-8 text: the bytes that are not
+// continuation bytes (10xxxxxx). countRunes is it, with a vector kernel for
+// long text where there is one.
+func countRunesGo(s []byte) int64 {
 	n := int64(len(s))
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
@@ -61,10 +62,11 @@ func zeroLanes(x uint64) uint64 {
 	return ^(((x & (lanes01 * 0x7f)) + lanes01*0x7f) | x) & lanes80
 }
 
-// escapedLenFast is escapedLen a word at a time: each byte below 0x20, quote
-// and backslash adds one byte (\n), and a control other than tab, newline
-// and carriage return four more (\u00XX).
-func escapedLenFast(s []byte) int {
+// escapedLenWords is escapedLen a word at a time: each byte below 0x20,
+// quote and backslash adds one byte (\n), and a control other than tab,
+// newline and carriage return four more (\u00XX). escapedLenFast is it,
+// with a vector kernel for long text where there is one.
+func escapedLenWords(s []byte) int {
 	n := len(s)
 	i := 0
 	for ; i+8 <= len(s); i += 8 {

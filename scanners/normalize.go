@@ -475,9 +475,10 @@ const (
 	swarHi = 0x8080808080808080
 )
 
-// asciiSpan returns the end of the run of bytes 0x20..0x7E, \t, \n and \r
-// that starts at s[i], eight bytes at a time.
-func asciiSpan(s []byte, i int) int {
+// asciiSpanWords returns the end of the run of bytes 0x20..0x7E, \t, \n
+// and \r that starts at s[i], eight bytes at a time. asciiSpan is it, with a
+// vector kernel for long runs where there is one.
+func asciiSpanWords(s []byte, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64(s[i:])
 		y := x ^ 0x7F*swarLo

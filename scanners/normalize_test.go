@@ -581,6 +581,23 @@ func TestAsciiSpan(t *testing.T) {
 				t.Errorf("asciiSpan with byte %#x at %d = %d, want %d", b, pos, got, want)
 			}
 		}
+		// Long enough for the vector kernel, from several starts.
+		for pos := 0; pos < 140; pos += 3 {
+			s := []byte(strings.Repeat("abc def\tghi\r\n~!", 10))
+			s[pos] = byte(b)
+			want := len(s)
+			if !kept(byte(b)) {
+				want = pos
+			}
+			for _, i := range []int{0, 1, 7, 31, 33} {
+				if i > want {
+					continue
+				}
+				if got := asciiSpan(s, i); got != want {
+					t.Errorf("asciiSpan(%d bytes, %d) with byte %#x at %d = %d, want %d", len(s), i, b, pos, got, want)
+				}
+			}
+		}
 	}
 }
 

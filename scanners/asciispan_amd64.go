@@ -1,0 +1,22 @@
+package scanners
+
+import "golang.org/x/sys/cpu"
+
+//go:noescape
+func asciiSpanAVX2(p *byte, n int) int
+
+var haveAVX2 = cpu.X86.HasAVX2
+
+// asciiSpan returns the end of the run of bytes 0x20..0x7E, \t, \n and \r
+// that starts at s[i]: 32 bytes at a time with the vector kernel from 64
+// bytes on, then asciiSpanWords.
+func asciiSpan(s []byte, i int) int {
+	if haveAVX2 && len(s)-i >= 64 {
+		k := asciiSpanAVX2(&s[i], len(s)-i)
+		if rest := (len(s) - i) &^ 31; k < rest {
+			return i + k
+		}
+		i += k
+	}
+	return asciiSpanWords(s, i)
+}
