@@ -110,7 +110,18 @@ func (r *Redactor) trackRuns(src []byte, final bool) {
 	for i < n {
 		j := i
 		found := false
-		for j+24 <= n {
+		if haveRunWindow && n-i >= 64 {
+			// With the vector kernel, the whole 32-byte blocks first: where
+			// 24 run bytes start, or where a stretch of them that the
+			// blocks end with begins; the word loop below does the rest.
+			k, from := runWindow(src[i:])
+			if k >= 0 {
+				j, found = i+k, true
+			} else {
+				j = i + from
+			}
+		}
+		for !found && j+24 <= n {
 			if !fullWord(src[j+16 : j+24]) {
 				j += 24
 				continue
@@ -386,4 +397,25 @@ func printable(b []byte) bool {
 		}
 	}
 	return utf8.Valid(b)
+}
+
+// runWindowGo looks at the whole 32-byte blocks of b for 24 consecutive
+// bytes of a run (setRunAny). k is where the first such stretch starts, or
+// -1; then from is where the stretch of run bytes that ends the blocks
+// begins (the end of the blocks when none does). It is the specification
+// of the vector kernel (runwindow_amd64.s) that trackRuns uses to skip
+// text without runs.
+func runWindowGo(b []byte) (k, from int) {
+	end := len(b) &^ 31
+	start := 0 // of the current stretch of run bytes
+	for i := 0; i < end; i++ {
+		if !setRunAny[b[i]] {
+			start = i + 1
+			continue
+		}
+		if i+1-start >= 24 {
+			return start, 0
+		}
+	}
+	return -1, start
 }

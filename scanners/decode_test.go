@@ -1,9 +1,11 @@
 package scanners
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"net/url"
 	"reflect"
 	"strings"
@@ -229,6 +231,43 @@ func TestDecodeRunShapes(t *testing.T) {
 		d, e, ok := refDecode(tt.run)
 		if ok && printable([]byte(d)) != (tt.enc != EncodingNone) && tt.enc != EncodingNone {
 			t.Errorf("reference disagrees on %q: %q %v", tt.run, d, e)
+		}
+	}
+}
+
+// TestRunWindowMatchesGo compares runWindow (the vector kernel where there
+// is one) with runWindowGo on random text made of run bytes, padding and
+// other bytes, in stretches of every length around 24 and the blocks.
+func TestRunWindowMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	runAlpha := "ABCXYZabcxyz0189+/_%-="
+	other := " \n\"'.,:;!?@#&*()[]{}<>~`\x00\x7f\x80\xc3\xa9\xff"
+	for iter := 0; iter < 20000; iter++ {
+		var b []byte
+		for len(b) < rng.IntN(300) {
+			alpha := other
+			if rng.IntN(2) == 0 {
+				alpha = runAlpha
+			}
+			for range 1 + rng.IntN(40) {
+				b = append(b, alpha[rng.IntN(len(alpha))])
+			}
+		}
+		k, from := runWindow(b)
+		wk, wfrom := runWindowGo(b)
+		if k != wk || k < 0 && from != wfrom {
+			t.Fatalf("%q: runWindow (%d, %d), runWindowGo (%d, %d)", b, k, from, wk, wfrom)
+		}
+	}
+	for c := range 256 {
+		for pos := range 80 {
+			b := bytes.Repeat([]byte("a"), 96)
+			b[pos] = byte(c)
+			k, from := runWindow(b)
+			wk, wfrom := runWindowGo(b)
+			if k != wk || k < 0 && from != wfrom {
+				t.Fatalf("byte %#x at %d: runWindow (%d, %d), runWindowGo (%d, %d)", c, pos, k, from, wk, wfrom)
+			}
 		}
 	}
 }
