@@ -20,3 +20,20 @@ func asciiSpan(s []byte, i int) int {
 	}
 	return asciiSpanWords(s, i)
 }
+
+//go:noescape
+func leadIndexAVX2(p *byte, n int) int
+
+// nextConfusableLead returns the index of the first byte of b[from:] that
+// may start a confusable (see maybeConfusable), or -1: 32 bytes at a time
+// with the vector kernel from 64 bytes on, then nextConfusableLeadWords.
+func nextConfusableLead(b []byte, from int) int {
+	if haveAVX2 && len(b)-from >= 64 {
+		k := leadIndexAVX2(&b[from], len(b)-from)
+		if rest := (len(b) - from) &^ 31; k < rest {
+			return from + k
+		}
+		from += k
+	}
+	return nextConfusableLeadWords(b, from)
+}

@@ -53,3 +53,45 @@ done:
 	SUBQ DI, SI
 	MOVQ SI, ret+16(FP)
 	RET
+
+// func leadIndexAVX2(p *byte, n int) int
+//
+// The index of the first byte of p[:n&^31] in 0xCD..0xD6 (the lead bytes
+// of the confusables, normalize_confusable.go), or n&^31. Flipping the
+// high bit maps the range to 0x4D..0x56 for two signed compares.
+TEXT ·leadIndexAVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	ANDQ $-32, CX
+	ADDQ SI, CX
+	MOVQ SI, DI
+	MOVL $0x80808080, AX
+	MOVD AX, X1
+	VPBROADCASTD X1, Y1        // 0x80
+	MOVL $0x4c4c4c4c, AX
+	MOVD AX, X2
+	VPBROADCASTD X2, Y2        // 0xCD^0x80 - 1
+	MOVL $0x57575757, AX
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3        // 0xD6^0x80 + 1
+lloop:
+	CMPQ SI, CX
+	JAE  ldone
+	VMOVDQU (SI), Y0
+	VPXOR    Y1, Y0, Y0
+	VPCMPGTB Y2, Y0, Y4        // c^0x80 > 0x4C
+	VPCMPGTB Y0, Y3, Y5        // 0x57 > c^0x80
+	VPAND    Y4, Y5, Y4
+	VPMOVMSKB Y4, AX
+	TESTL AX, AX
+	JNZ  lfound
+	ADDQ $32, SI
+	JMP  lloop
+lfound:
+	BSFL AX, AX
+	ADDQ AX, SI
+ldone:
+	VZEROUPPER
+	SUBQ DI, SI
+	MOVQ SI, ret+16(FP)
+	RET

@@ -186,10 +186,11 @@ func (n *Normalizer) foldConfusables(dst []byte, start int, final bool) []byte {
 	return dst
 }
 
-// nextConfusableLead returns the index of the first byte of b[from:] that
-// may start a confusable (see maybeConfusable), or -1. It tests eight bytes
-// at a time (leadLanes).
-func nextConfusableLead(b []byte, from int) int {
+// nextConfusableLeadWords returns the index of the first byte of b[from:]
+// that may start a confusable (see maybeConfusable), or -1. It tests eight
+// bytes at a time (leadLanes). nextConfusableLead is it, with a vector
+// kernel for long text where there is one.
+func nextConfusableLeadWords(b []byte, from int) int {
 	i := from
 	for ; i+8 <= len(b); i += 8 {
 		if m := leadLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {

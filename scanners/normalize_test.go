@@ -627,3 +627,28 @@ func TestLeadLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestNextConfusableLead compares nextConfusableLead (with the vector kernel
+// where there is one, from 64 bytes) with a byte loop: each byte value at
+// each place of long text, from several starts.
+func TestNextConfusableLead(t *testing.T) {
+	ref := func(b []byte, from int) int {
+		for i := from; i < len(b); i++ {
+			if b[i] >= confusableLead && b[i] <= confusableLast {
+				return i
+			}
+		}
+		return -1
+	}
+	for c := range 256 {
+		for pos := 0; pos < 150; pos += 1 + pos/16 {
+			b := []byte(strings.Repeat("text é ß → ", 14))[:150]
+			b[pos] = byte(c)
+			for _, from := range []int{0, 1, 5, 32, 40, 90} {
+				if got, want := nextConfusableLead(b, from), ref(b, from); got != want {
+					t.Fatalf("byte %#x at %d, from %d: %d, want %d", c, pos, from, got, want)
+				}
+			}
+		}
+	}
+}
