@@ -51,6 +51,10 @@ func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.Obj
 		if int64(len(data)) > maxEncoded {
 			return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
 		}
+		if enc == wire.EncodingIdentity || enc == "" {
+			// A plain body in the message: read in place (memBody).
+			return &memBody{data: data, max: lim.MaxDecodedBytes}, nil
+		}
 		// A bytes.Reader, never a bytes.Buffer: the zstd decoder decodes a
 		// whole *bytes.Buffer in memory at Reset instead of streaming it.
 		src = bytes.NewReader(data)
@@ -76,9 +80,100 @@ func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.Obj
 // Failure returns the *Error that ended reading r, when r came from Open
 // and a Read failed; nil otherwise.
 func Failure(r io.Reader) *Error {
-	if pr, ok := r.(*Reader); ok {
+	switch pr := r.(type) {
+	case *Reader:
+		return pr.err
+	case *memBody:
 		return pr.err
 	}
+	return nil
+}
+
+// memBody is what Open returns for a plain body carried in the message:
+// the bytes of the message are read in place. As an io.WriterTo it hands
+// them to the writer without a copy (pipeline.Engine.Sanitize feeds its
+// lexer from them), within the same bound as Reader.Read: at most the
+// decoded-bytes limit, then the error.
+type memBody struct {
+	data   []byte
+	pos    int
+	max    int64
+	err    *Error
+	closed bool
+}
+
+// Read implements io.Reader as Reader.Read does.
+func (m *memBody) Read(p []byte) (int, error) {
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	if m.pos == len(m.data) {
+		return 0, io.EOF
+	}
+	n := copy(p, m.data[m.pos:m.allowed()])
+	return m.advance(n)
+}
+
+// WriteTo implements io.WriterTo: the rest of the body, in one Write.
+func (m *memBody) WriteTo(w io.Writer) (int64, error) {
+	if err := m.check(); err != nil {
+		return 0, err
+	}
+	end, over := len(m.data), false
+	if int64(end) > m.max {
+		// The bytes up to the bound, then the error: what Read gives.
+		end, over = int(m.max), true
+	}
+	if m.pos == end && !over {
+		return 0, nil
+	}
+	n, err := w.Write(m.data[m.pos:end])
+	m.pos += n
+	if err != nil {
+		return int64(n), err
+	}
+	if over {
+		m.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		return int64(n), m.err
+	}
+	return int64(n), nil
+}
+
+func (m *memBody) check() error {
+	if m.err != nil {
+		return m.err
+	}
+	if m.closed {
+		return newErr(pipeline.CodeInternal, ReasonClosed)
+	}
+	return nil
+}
+
+// allowed is the end of what may be read: the body, or one byte past the
+// bound, so that crossing it is seen.
+func (m *memBody) allowed() int {
+	if int64(len(m.data)) > m.max {
+		return int(m.max) + 1
+	}
+	return len(m.data)
+}
+
+// advance moves past n bytes just read and fails at the bound, as
+// Reader.Read does: the bytes up to the bound are returned with the error.
+func (m *memBody) advance(n int) (int, error) {
+	m.pos += n
+	if int64(m.pos) > m.max {
+		n -= m.pos - int(m.max)
+		m.pos = int(m.max)
+		m.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		return n, m.err
+	}
+	return n, nil
+}
+
+// Close implements io.Closer.
+func (m *memBody) Close() error {
+	m.closed = true
 	return nil
 }
 

@@ -399,3 +399,64 @@ func TestReadAfterClose(t *testing.T) {
 		t.Fatalf("Read after Close: %v", err)
 	}
 }
+
+// onlyReader hides a reader's WriteTo, so io.Copy reads it.
+type onlyReader struct{ io.Reader }
+
+// shortWriter takes at most n bytes, then fails.
+type shortWriter struct {
+	bytes.Buffer
+	n int
+}
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k, _ := w.Buffer.Write(p[:w.n])
+		w.n = 0
+		return k, errors.New("short")
+	}
+	w.n -= len(p)
+	return w.Buffer.Write(p)
+}
+
+// TestMemBodyWriteTo checks that a plain body handed over in place
+// (io.WriterTo, what Sanitize uses) gives exactly what reading it gives:
+// the same bytes, the same bound error and Failure, below, at and above the
+// decoded-bytes limit; and that a writer that stops early leaves the rest
+// to Read.
+func TestMemBodyWriteTo(t *testing.T) {
+	src := sampleJSON(5000, 3)
+	for _, max := range []int64{1, 999, 4999, 5000, 5001, 1 << 20} {
+		for _, hdr := range []nats.Header{nil, hdrEnc("identity")} {
+			r1, err := Open(context.Background(), hdr, src, nil, Limits{MaxDecodedBytes: max})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2, _ := Open(context.Background(), hdr, src, nil, Limits{MaxDecodedBytes: max})
+			wt, ok := r1.(io.WriterTo)
+			if !ok {
+				t.Fatalf("a plain body is not an io.WriterTo")
+			}
+			var a, b bytes.Buffer
+			_, errA := wt.WriteTo(&a)
+			_, errB := io.Copy(&b, onlyReader{r2})
+			if !bytes.Equal(a.Bytes(), b.Bytes()) || (errA == nil) != (errB == nil) {
+				t.Fatalf("max %d: WriteTo %d bytes (%v), Read %d bytes (%v)", max, a.Len(), errA, b.Len(), errB)
+			}
+			if fa, fb := Failure(r1), Failure(r2); (fa == nil) != (fb == nil) || fa != nil && *fa != *fb {
+				t.Fatalf("max %d: Failure %v and %v", max, fa, fb)
+			}
+			r1.Close()
+			r2.Close()
+		}
+	}
+	r, _ := Open(context.Background(), nil, src, nil, Limits{})
+	w := &shortWriter{n: 1234}
+	if _, err := r.(io.WriterTo).WriteTo(w); err == nil {
+		t.Fatal("the writer's error was lost")
+	}
+	rest, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(append(w.Bytes(), rest...), src) {
+		t.Fatalf("after a short write, Read gives %d bytes (%v), want the other %d", len(rest), err, len(src)-1234)
+	}
+}

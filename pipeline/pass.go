@@ -370,6 +370,15 @@ func (p *pass) evidenceCopy() *Evidence {
 }
 
 func (p *pass) readAll(in io.Reader) {
+	if wt, ok := in.(io.WriterTo); ok {
+		// The input is in memory (a bytes.Reader, a plain message body):
+		// the lexer reads it in place, a read buffer at a time.
+		_, err := wt.WriteTo(passWriter{p})
+		if err != nil && p.fail == nil {
+			p.readFailed(err)
+		}
+		return
+	}
 	for p.fail == nil {
 		if err := p.ctx.Err(); err != nil {
 			p.failf(CodeTimeout, "deadline", p.inOff)
@@ -388,14 +397,49 @@ func (p *pass) readAll(in io.Reader) {
 			return
 		}
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				p.failf(CodeTimeout, "deadline", p.inOff)
-			} else {
-				p.failf(CodeInternal, "read-error", p.inOff)
-			}
+			p.readFailed(err)
 			return
 		}
 	}
+}
+
+// readFailed fails the pass for a read error of its input.
+func (p *pass) readFailed(err error) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		p.failf(CodeTimeout, "deadline", p.inOff)
+	} else {
+		p.failf(CodeInternal, "read-error", p.inOff)
+	}
+}
+
+// passWriter feeds a pass from memory the input's reader hands over
+// (io.WriterTo), in pieces of the read buffer's size as readAll does, so
+// that the deadline is checked as often and nothing is copied. It takes
+// what it hashed: after a failure, the rest is the drain's (finishError).
+type passWriter struct{ p *pass }
+
+var errPassStopped = errors.New("pipeline: pass stopped")
+
+func (w passWriter) Write(b []byte) (int, error) {
+	p := w.p
+	done := 0
+	for done < len(b) && p.fail == nil {
+		if err := p.ctx.Err(); err != nil {
+			p.failf(CodeTimeout, "deadline", p.inOff)
+			break
+		}
+		c := b[done:min(len(b), done+len(p.inbuf))]
+		p.inH.Write(c)
+		p.inN += int64(len(c))
+		p.feed(c)
+		p.chunkDone(c)
+		p.inOff += int64(len(c))
+		done += len(c)
+	}
+	if p.fail != nil {
+		return done, errPassStopped
+	}
+	return done, nil
 }
 
 // finishDoc checks the end of input.
