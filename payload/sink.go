@@ -121,13 +121,34 @@ func NewSink(o SinkOptions) *Sink {
 	return s
 }
 
+var _ pipeline.AppendOutput = (*Sink)(nil)
+
+// AppendBuffer implements pipeline.AppendOutput: while the output is in
+// memory and n more bytes stay within MemoryLimit, it returns the free room
+// after it (grown to n bytes if needed), and a Write of what was appended
+// there takes it in place.
+func (s *Sink) AppendBuffer(n int) []byte {
+	if s.optErr != nil || s.file != nil || len(s.mem)+n > s.o.MemoryLimit {
+		return nil
+	}
+	if cap(s.mem)-len(s.mem) < n {
+		s.mem = append(make([]byte, 0, max(2*cap(s.mem), len(s.mem)+n)), s.mem...)
+	}
+	return s.mem[len(s.mem):len(s.mem)]
+}
+
 // Write implements io.Writer.
 func (s *Sink) Write(b []byte) (int, error) {
 	if s.optErr != nil {
 		return 0, s.optErr
 	}
 	if s.file == nil && len(s.mem)+len(b) <= s.o.MemoryLimit {
-		s.mem = append(s.mem, b...)
+		if k := len(s.mem); len(b) > 0 && cap(s.mem)-k >= len(b) && &s.mem[k:cap(s.mem)][0] == &b[0] {
+			// Appended to the room AppendBuffer gave: already in place.
+			s.mem = s.mem[:k+len(b)]
+		} else {
+			s.mem = append(s.mem, b...)
+		}
 		s.n += int64(len(b))
 		return len(b), nil
 	}

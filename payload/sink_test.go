@@ -214,3 +214,87 @@ func TestSinkReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestSinkAppendBuffer checks the in-place protocol the pass uses
+// (pipeline.AppendOutput): bytes appended to the room AppendBuffer gives are
+// taken without a copy, other bytes are copied, there is no room past
+// MemoryLimit or once spooled, and the body is what was written either way.
+func TestSinkAppendBuffer(t *testing.T) {
+	s := NewSink(SinkOptions{CompressAbove: -1, MaxPayload: 8 << 20, MemoryLimit: 100 << 10, SpoolDir: t.TempDir()})
+	defer s.Close()
+	var want []byte
+	b := s.AppendBuffer(1000)
+	if b == nil || cap(b) < 1000 || len(b) != 0 {
+		t.Fatalf("AppendBuffer(1000) = len %d cap %d", len(b), cap(b))
+	}
+	b = append(b, "in place"...)
+	want = append(want, "in place"...)
+	if _, err := s.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if &s.mem[0] != &b[0] {
+		t.Fatal("bytes appended to the room were copied")
+	}
+	foreign := []byte(", copied")
+	want = append(want, foreign...)
+	if _, err := s.Write(foreign); err != nil {
+		t.Fatal(err)
+	}
+	if s.AppendBuffer(100<<10) != nil {
+		t.Fatal("room past MemoryLimit")
+	}
+	// Grown room, then past the limit: the Sink spools.
+	b = s.AppendBuffer(60 << 10)
+	b = append(b, bytes.Repeat([]byte("x"), 60<<10)...)
+	want = append(want, b...)
+	if _, err := s.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("y"), 50<<10)
+	want = append(want, big...)
+	if _, err := s.Write(big); err != nil {
+		t.Fatal(err)
+	}
+	if s.AppendBuffer(10) != nil {
+		t.Fatal("room once spooled")
+	}
+	_, body, err := s.Finish(context.Background())
+	if err != nil || !bytes.Equal(body, want) {
+		t.Fatalf("body of %d bytes (%v), want %d", len(body), err, len(want))
+	}
+}
+
+// TestSanitizeIntoSink runs documents from 1 KiB to 1.5 MiB through the
+// pass into a Sink (which lends its memory, pipeline.AppendOutput) and into
+// a pipeline.Buffer (which does not), with pooled memory and with a small
+// MemoryLimit that spools: the outputs are the same.
+func TestSanitizeIntoSink(t *testing.T) {
+	pol := pipeline.DefaultPolicy()
+	pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20, "output-bytes": 64 << 20}
+	eng, err := pipeline.NewEngine(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "t"}
+	for _, n := range []int{1 << 10, 100 << 10, 300 << 10, 1500 << 10} {
+		doc := sampleJSON(n, uint64(n))
+		var ref pipeline.Buffer
+		if _, err := eng.Sanitize(context.Background(), bytes.NewReader(doc), &ref, info); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []SinkOptions{
+			{CompressAbove: -1, MaxPayload: 8 << 20, Reuse: true},
+			{CompressAbove: -1, MaxPayload: 8 << 20, MemoryLimit: 200 << 10, SpoolDir: t.TempDir()},
+		} {
+			s := NewSink(o)
+			if _, err := eng.Sanitize(context.Background(), bytes.NewReader(doc), s, info); err != nil {
+				t.Fatal(err)
+			}
+			_, body, err := s.Finish(context.Background())
+			if err != nil || !bytes.Equal(body, ref.Bytes()) {
+				t.Fatalf("%d bytes, memory limit %d: the Sink holds %d bytes (%v), the Buffer %d", n, o.MemoryLimit, len(body), err, ref.Len())
+			}
+			s.Close()
+		}
+	}
+}

@@ -12,7 +12,10 @@ import (
 type emitter struct {
 	out  Output
 	alg  string // evidence digest algorithm (Policy.Digest)
-	buf  []byte
+	buf  []byte // where writes go: own, or room an AppendOutput gave
+	own  []byte
+	app  AppendOutput // out, when it is one
+	lent bool         // buf is the AppendOutput's room
 	side *[]byte // non-nil while redirected
 	// sideLimit bounds the side buffer; sideOver records that a write went
 	// past it (the pass then fails with meta-bytes).
@@ -52,7 +55,8 @@ func (e *emitter) popSide() bool {
 
 func (e *emitter) reset(out Output) {
 	e.out = out
-	e.buf = e.buf[:0]
+	e.app, _ = out.(AppendOutput)
+	e.takeBuffer()
 	e.side = nil
 	e.sideOver = false
 	e.outer = sideState{}
@@ -63,6 +67,24 @@ func (e *emitter) reset(out Output) {
 	}
 	e.h.Reset()
 	e.err = nil
+}
+
+// appendRoom is the room asked of an AppendOutput: a flush happens at
+// emitFlushAt, and one write may add a batch of text escaped (twice its
+// size at most) on top. Outgrowing it is correct, only slower: the Write
+// then copies.
+const appendRoom = 4 * emitFlushAt
+
+// takeBuffer points buf at the output's free room when it gives some, else
+// at the emitter's own buffer.
+func (e *emitter) takeBuffer() {
+	if e.app != nil {
+		if b := e.app.AppendBuffer(appendRoom); b != nil {
+			e.buf, e.lent = b, true
+			return
+		}
+	}
+	e.buf, e.lent = e.own[:0], false
 }
 
 func (e *emitter) target() *[]byte {
@@ -153,7 +175,10 @@ func (e *emitter) flush() {
 	if err != nil {
 		e.err = err
 	}
-	e.buf = e.buf[:0]
+	if !e.lent {
+		e.own = e.buf[:0] // it may have grown
+	}
+	e.takeBuffer()
 }
 
 var errShortWrite = &Error{Code: CodeInternal, Reason: "short-write"}

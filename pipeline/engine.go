@@ -72,6 +72,18 @@ type Output interface {
 	Discard() error
 }
 
+// An AppendOutput is an Output that keeps what is written in memory and
+// lets the pass write into that memory directly, which saves a copy of the
+// whole output. AppendBuffer returns an empty slice whose capacity is free
+// room of at least n bytes right after what was written, or nil when it has
+// none to give (the pass then writes from a buffer of its own). A Write of
+// bytes appended to that slice, within its capacity, takes them in place.
+// payload.Sink is one.
+type AppendOutput interface {
+	Output
+	AppendBuffer(n int) []byte
+}
+
 // Engine holds everything compiled from a policy: the limits, the scanner
 // catalog and the fingerprint key. It is immutable and safe for concurrent
 // use; each Sanitize call takes its own pass state from a free list.

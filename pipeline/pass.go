@@ -223,7 +223,12 @@ func newPass(e *Engine) *pass {
 // grew large so the list does not pin them.
 func (p *pass) release() {
 	const keep = 256 << 10
-	for _, b := range []*[]byte{&p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.buf, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	// The emitter's buf may be an AppendOutput's memory: never kept.
+	if !p.em.lent {
+		p.em.own = p.em.buf[:0]
+	}
+	p.em.buf, p.em.app, p.em.lent = nil, nil, false
+	for _, b := range []*[]byte{&p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
 		if cap(*b) > keep {
 			*b = nil
 		}
