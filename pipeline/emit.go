@@ -16,7 +16,7 @@ type emitter struct {
 	own  []byte
 	app  AppendOutput // out, when it is one
 	lent bool         // buf is the AppendOutput's room
-	side *[]byte // non-nil while redirected
+	side *[]byte      // non-nil while redirected
 	// sideLimit bounds the side buffer; sideOver records that a write went
 	// past it (the pass then fails with meta-bytes).
 	sideLimit int
