@@ -36,6 +36,10 @@ type Metrics struct {
 	ConsumerAckPend  prometheus.Gauge
 	ConsumerPending  prometheus.Gauge
 	ConsumerRedelivd prometheus.Gauge
+
+	// The in-flight gauges of the two paths, looked up once: they change
+	// twice per message.
+	inFlightInline, inFlightDurable prometheus.Gauge
 }
 
 // Label values of Metrics.
@@ -141,9 +145,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			}
 		}
 	}
-	for _, p := range []string{PathInline, PathDurable} {
-		m.InFlight.WithLabelValues(p)
-	}
+	m.inFlightInline = m.InFlight.WithLabelValues(PathInline)
+	m.inFlightDurable = m.InFlight.WithLabelValues(PathDurable)
 	return m, nil
 }
 

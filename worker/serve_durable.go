@@ -131,8 +131,8 @@ func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, maxB
 
 func (s *Service) handleDurable(m jetstream.Msg) {
 	start := time.Now()
-	s.m.InFlight.WithLabelValues(PathDurable).Inc()
-	defer s.m.InFlight.WithLabelValues(PathDurable).Dec()
+	s.m.inFlightDurable.Inc()
+	defer s.m.inFlightDurable.Dec()
 	defer s.processed.Add(1)
 	meta, err := m.Metadata()
 	if err != nil {

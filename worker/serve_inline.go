@@ -71,8 +71,8 @@ func (s *Service) handleInline(m *nats.Msg) {
 		s.log.Debug("inline request without a reply subject ignored")
 		return
 	}
-	s.m.InFlight.WithLabelValues(PathInline).Inc()
-	defer s.m.InFlight.WithLabelValues(PathInline).Dec()
+	s.m.inFlightInline.Inc()
+	defer s.m.inFlightInline.Dec()
 	kind := strings.TrimPrefix(m.Subject, wire.SanitizePrefix+".")
 	hdr := m.Header
 	if hdr == nil {
