@@ -2,15 +2,9 @@ package pipeline
 
 import "golang.org/x/sys/cpu"
 
-//go:noescape
-func decodeRunAVX2(src *byte, n int, dst *byte, room int, esc *[256]byte) (consumed, written int)
-
-// haveDecodeRun reports whether decodeRun has a vector kernel here.
+// haveDecodeRun reports whether decodeRunSh and the scans have vector
+// kernels here (AVX2).
 var haveDecodeRun = cpu.X86.HasAVX2
-
-func decodeRun(src *byte, n int, dst *byte, room int, esc *[256]byte) (int, int) {
-	return decodeRunAVX2(src, n, dst, room, esc)
-}
 
 //go:noescape
 func countRunesAVX2(p *byte, n int) int
@@ -35,4 +29,11 @@ func escapedLenFast(s []byte) int {
 		return escapedLenAVX2(&s[0], len(s)) + escapedLenWords(s[k:])
 	}
 	return escapedLenWords(s)
+}
+
+//go:noescape
+func decodeRunShAVX2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool)
+
+func decodeRunSh(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (int, int, int, bool) {
+	return decodeRunShAVX2(src, n, dst, room, sh, shRoom, t)
 }

@@ -1,92 +1,5 @@
 #include "textflag.h"
 
-// func decodeRunAVX2(src *byte, n int, dst *byte, room int, esc *[256]byte) (consumed, written int)
-//
-// See decodeRunGo (decoderun.go), its specification. 32 bytes at a time:
-// each block is stored whole, then the position of its first byte that is
-// not plain (below 0x20, 0x7f and up, a quote or a backslash) is found from
-// two signed compares and two equalities. An escape the table knows is
-// decoded in place and the walk goes on; anything else ends it.
-//
-// SI src at i, R8 src end, DI dst at k, R9 dst end, R10 the table.
-TEXT ·decodeRunAVX2(SB), NOSPLIT, $0-56
-	MOVQ src+0(FP), SI
-	MOVQ n+8(FP), R8
-	ADDQ SI, R8
-	MOVQ dst+16(FP), DI
-	MOVQ room+24(FP), R9
-	ADDQ DI, R9
-	MOVQ esc+32(FP), R10
-	MOVL $0x1f1f1f1f, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x1f
-	MOVL $0x7f7f7f7f, AX
-	MOVD AX, X2
-	VPBROADCASTD X2, Y2        // 0x7f
-	MOVL $0x22222222, AX
-	MOVD AX, X3
-	VPBROADCASTD X3, Y3        // '"'
-	MOVL $0x5c5c5c5c, AX
-	MOVD AX, X4
-	VPBROADCASTD X4, Y4        // '\\'
-
-loop:
-	MOVQ R8, AX
-	SUBQ SI, AX
-	CMPQ AX, $32
-	JLT  done
-	MOVQ R9, AX
-	SUBQ DI, AX
-	CMPQ AX, $32
-	JLT  done
-	VMOVDQU (SI), Y0
-	VMOVDQU Y0, (DI)
-	VPCMPGTB Y1, Y0, Y5        // c > 0x1f (signed: not 0x80 and up)
-	VPCMPGTB Y0, Y2, Y6        // 0x7f > c
-	VPAND    Y5, Y6, Y5        // printable ASCII
-	VPCMPEQB Y3, Y0, Y6
-	VPCMPEQB Y4, Y0, Y7
-	VPOR     Y6, Y7, Y6        // quote or backslash
-	VPANDN   Y5, Y6, Y7        // plain: printable and neither
-	VPMOVMSKB Y7, AX
-	NOTL AX
-	TESTL AX, AX
-	JNZ  special
-	ADDQ $32, SI
-	ADDQ $32, DI
-	JMP  loop
-
-special:
-	BSFL AX, AX
-	ADDQ AX, SI
-	ADDQ AX, DI
-	CMPB (SI), $0x5c
-	JNE  done
-	LEAQ 2(SI), CX
-	CMPQ CX, R8
-	JAE  done                  // the escape (and the byte after it) may be cut
-	MOVBLZX 1(SI), BX
-	MOVBLZX (R10)(BX*1), CX
-	TESTL CX, CX
-	JZ   done                  // an escape the table does not take
-	CMPB BX, $0x5c
-	JNE  store
-	CMPB 2(SI), $0x75
-	JEQ  done                  // \\ then u: the caller marks the string
-store:
-	MOVB CX, (DI)
-	ADDQ $2, SI
-	INCQ DI
-	JMP  loop
-
-done:
-	VZEROUPPER
-	SUBQ src+0(FP), SI
-	MOVQ SI, consumed+40(FP)
-	SUBQ dst+16(FP), DI
-	MOVQ DI, written+48(FP)
-	RET
-
 // func countRunesAVX2(p *byte, n int) int
 //
 // The bytes of p[:n&^31] that are not UTF-8 continuation bytes (10xxxxxx,
@@ -174,4 +87,213 @@ elloop:
 eldone:
 	VZEROUPPER
 	MOVQ DX, ret+16(FP)
+	RET
+
+// func decodeRunShAVX2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool)
+//
+// See decodeRunShGo (decoderun.go), its specification: decodeRunAVX2 that
+// also writes the escaped shadow and decodes \/ and the \u escapes the
+// lexer's fast path decodes.
+//
+// SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
+// tables (esc at 0, hex at 256); R13 dirty.
+TEXT ·decodeRunShAVX2(SB), NOSPLIT, $0-81
+	MOVQ src+0(FP), SI
+	MOVQ n+8(FP), R8
+	ADDQ SI, R8
+	MOVQ dst+16(FP), DI
+	MOVQ room+24(FP), R9
+	ADDQ DI, R9
+	MOVQ sh+32(FP), R11
+	MOVQ shRoom+40(FP), R12
+	ADDQ R11, R12
+	MOVQ t+48(FP), R10
+	XORQ R13, R13
+	MOVL $0x1f1f1f1f, AX
+	MOVD AX, X1
+	VPBROADCASTD X1, Y1        // 0x1f
+	MOVL $0x7f7f7f7f, AX
+	MOVD AX, X2
+	VPBROADCASTD X2, Y2        // 0x7f
+	MOVL $0x22222222, AX
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3        // '"'
+	MOVL $0x5c5c5c5c, AX
+	MOVD AX, X4
+	VPBROADCASTD X4, Y4        // '\\'
+
+sloop:
+	MOVQ R8, AX
+	SUBQ SI, AX
+	CMPQ AX, $32
+	JLT  sdone
+	MOVQ R9, AX
+	SUBQ DI, AX
+	CMPQ AX, $40
+	JLT  sdone
+	MOVQ R12, AX
+	SUBQ R11, AX
+	CMPQ AX, $40
+	JLT  sdone
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y0, (R11)
+	VPCMPGTB Y1, Y0, Y5
+	VPCMPGTB Y0, Y2, Y6
+	VPAND    Y5, Y6, Y5
+	VPCMPEQB Y3, Y0, Y6
+	VPCMPEQB Y4, Y0, Y7
+	VPOR     Y6, Y7, Y6
+	VPANDN   Y5, Y6, Y7
+	VPMOVMSKB Y7, AX
+	NOTL AX
+	TESTL AX, AX
+	JNZ  sspecial
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R11
+	JMP  sloop
+
+sspecial:
+	BSFL AX, AX
+	ADDQ AX, SI
+	ADDQ AX, DI
+	ADDQ AX, R11
+	CMPB (SI), $0x5c
+	JNE  sdone
+	LEAQ 2(SI), CX
+	CMPQ CX, R8
+	JAE  sdone
+	MOVBLZX 1(SI), BX
+	CMPL BX, $0x2f             // '/'
+	JEQ  sslash
+	CMPL BX, $0x75             // 'u'
+	JEQ  suesc
+	MOVBLZX (R10)(BX*1), CX    // esc
+	TESTL CX, CX
+	JZ   sdone
+	CMPL BX, $0x5c
+	JNE  scanon
+	CMPB 2(SI), $0x75
+	JEQ  sdone                 // \\ then u: the caller marks the string
+scanon:
+	MOVB CX, (DI)
+	MOVW (SI), DX
+	MOVW DX, (R11)
+	ADDQ $2, SI
+	INCQ DI
+	ADDQ $2, R11
+	JMP  sloop
+
+sslash:
+	MOVB $0x2f, (DI)
+	MOVB $0x2f, (R11)
+	ADDQ $2, SI
+	INCQ DI
+	INCQ R11
+	JMP  sloop
+
+suesc:
+	LEAQ 6(SI), CX
+	CMPQ CX, R8
+	JA   sdone
+	MOVBLZX 2(SI), BX
+	MOVBLZX 256(R10)(BX*1), AX
+	MOVBLZX 3(SI), BX
+	MOVBLZX 256(R10)(BX*1), CX
+	MOVBLZX 4(SI), BX
+	MOVBLZX 256(R10)(BX*1), DX
+	MOVBLZX 5(SI), BX
+	MOVBLZX 256(R10)(BX*1), BX
+	MOVL AX, R14
+	ORL  CX, R14
+	ORL  DX, R14
+	ORL  BX, R14
+	TESTL $0xf0, R14
+	JNZ  sdone                 // not hex: the lexer fails it
+	SHLL $12, AX
+	SHLL $8, CX
+	SHLL $4, DX
+	ORL  CX, AX
+	ORL  DX, AX
+	ORL  BX, AX                // v
+	CMPL AX, $0x20
+	JB   sdone
+	CMPL AX, $0x7f
+	JAE  snonascii
+	CMPL AX, $0x5c
+	JEQ  sdone                 // \u005c: the lexer's general path
+	MOVB AL, (DI)
+	INCQ DI
+	CMPL AX, $0x22
+	JNE  splain
+	MOVW $0x225c, (R11)        // \"
+	ADDQ $2, R11
+	ADDQ $6, SI
+	JMP  sloop
+splain:
+	MOVB AL, (R11)
+	INCQ R11
+	CMPL AX, $0x75
+	JNE  snotu
+	MOVQ $1, R13               // a decoded u may complete a spelled \u
+snotu:
+	ADDQ $6, SI
+	JMP  sloop
+
+snonascii:
+	CMPL AX, $0x80
+	JB   sdone                 // DEL
+	CMPL AX, $0xd800
+	JB   sutf8
+	CMPL AX, $0xdfff
+	JBE  sdone                 // a surrogate: the lexer pairs them
+sutf8:
+	MOVQ $1, R13
+	CMPL AX, $0x800
+	JAE  sthree
+	MOVL AX, CX
+	SHRL $6, CX
+	ORL  $0xc0, CX
+	MOVL AX, DX
+	ANDL $0x3f, DX
+	ORL  $0x80, DX
+	MOVB CX, (DI)
+	MOVB DX, 1(DI)
+	MOVB CX, (R11)
+	MOVB DX, 1(R11)
+	ADDQ $2, DI
+	ADDQ $2, R11
+	ADDQ $6, SI
+	JMP  sloop
+sthree:
+	MOVL AX, CX
+	SHRL $12, CX
+	ORL  $0xe0, CX
+	MOVL AX, DX
+	SHRL $6, DX
+	ANDL $0x3f, DX
+	ORL  $0x80, DX
+	ANDL $0x3f, AX
+	ORL  $0x80, AX
+	MOVB CX, (DI)
+	MOVB DX, 1(DI)
+	MOVB AX, 2(DI)
+	MOVB CX, (R11)
+	MOVB DX, 1(R11)
+	MOVB AX, 2(R11)
+	ADDQ $3, DI
+	ADDQ $3, R11
+	ADDQ $6, SI
+	JMP  sloop
+
+sdone:
+	VZEROUPPER
+	SUBQ src+0(FP), SI
+	MOVQ SI, consumed+56(FP)
+	SUBQ dst+16(FP), DI
+	MOVQ DI, written+64(FP)
+	SUBQ sh+32(FP), R11
+	MOVQ R11, shw+72(FP)
+	MOVB R13, dirty+80(FP)
 	RET

@@ -6,49 +6,21 @@ import (
 	"testing"
 )
 
-// TestDecodeRunMatchesGo compares decodeRun (the vector kernel where there
-// is one) with decodeRunGo on random text of every kind the lexer sees:
-// plain runs, every escape, quotes, controls, non-ASCII, \\ before u, with
-// random lengths of source and destination.
-func TestDecodeRunMatchesGo(t *testing.T) {
-	if !haveDecodeRun {
-		t.Skip("no vector kernel here: decodeRun is decodeRunGo")
-	}
-	pieces := []string{"a", "plain text ", `\"`, `\\`, `\n`, `\r`, `\t`, `\/`, `\b`, `\u0041`, `\\u`, `"`, "\x01", "\x1f", "\x7f", "é", "\xff", " ", "~", "\\", "0123456789abcdef0123456789abcdef"}
-	rng := rand.New(rand.NewPCG(5, 6))
-	for iter := 0; iter < 20000; iter++ {
-		var b bytes.Buffer
-		for b.Len() < rng.IntN(300) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		src := b.Bytes()
-		room := rng.IntN(400)
-		d1 := make([]byte, room+1)
-		d2 := make([]byte, room+1)
-		var c1, w1, c2, w2 int
-		if len(src) > 0 && room > 0 {
-			c1, w1 = decodeRun(&src[0], len(src), &d1[0], room, &runEscape)
-			c2, w2 = decodeRunGo(&src[0], len(src), &d2[0], room, &runEscape)
-		}
-		if c1 != c2 || w1 != w2 || !bytes.Equal(d1, d2) {
-			t.Fatalf("src %q room %d: kernel (%d, %d) %q, Go (%d, %d) %q", src, room, c1, w1, d1[:w1], c2, w2, d2[:w2])
-		}
-	}
-}
-
-// TestDecodeRunEveryByte puts each byte value at each place of a block.
-func TestDecodeRunEveryByte(t *testing.T) {
+// TestDecodeRunShEveryByte puts each byte value at each place of a block,
+// before each kind of byte that may follow a backslash.
+func TestDecodeRunShEveryByte(t *testing.T) {
 	for c := 0; c < 256; c++ {
 		for pos := 0; pos < 64; pos++ {
-			for _, next := range []byte{'n', 'u', '"', '/', 'x'} {
-				src := bytes.Repeat([]byte{'a'}, 96)
+			for _, next := range []string{"n", "u0041", "u00e9", "u0075", "\\u", "\"", "/", "x"} {
+				src := bytes.Repeat([]byte{'a'}, 100)
 				src[pos] = byte(c)
-				src[pos+1] = next
+				copy(src[pos+1:], next)
 				d1, d2 := make([]byte, 128), make([]byte, 128)
-				c1, w1 := decodeRun(&src[0], len(src), &d1[0], len(d1), &runEscape)
-				c2, w2 := decodeRunGo(&src[0], len(src), &d2[0], len(d2), &runEscape)
-				if c1 != c2 || w1 != w2 || !bytes.Equal(d1, d2) {
-					t.Fatalf("byte %#x then %q at %d: kernel (%d, %d), Go (%d, %d)", c, next, pos, c1, w1, c2, w2)
+				h1, h2 := make([]byte, 128), make([]byte, 128)
+				c1, w1, s1, x1 := decodeRunSh(&src[0], len(src), &d1[0], len(d1), &h1[0], len(h1), &runTabs)
+				c2, w2, s2, x2 := decodeRunShGo(&src[0], len(src), &d2[0], len(d2), &h2[0], len(h2), &runTabs)
+				if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
+					t.Fatalf("byte %#x then %q at %d: kernel (%d, %d, %d, %v), Go (%d, %d, %d, %v)", c, next, pos, c1, w1, s1, x1, c2, w2, s2, x2)
 				}
 			}
 		}
@@ -95,6 +67,40 @@ func TestScanKernels(t *testing.T) {
 			s := bytes.Repeat([]byte{'x'}, 70)
 			s[pos] = byte(c)
 			check(s)
+		}
+	}
+}
+
+// TestDecodeRunShMatchesGo compares decodeRunSh (the vector kernel where
+// there is one) with decodeRunShGo on random text with every escape the
+// lexer's fast path decodes and every one it does not, with random room
+// in src, dst and sh.
+func TestDecodeRunShMatchesGo(t *testing.T) {
+	if !haveDecodeRun {
+		t.Skip("no vector kernel here: decodeRunSh is decodeRunShGo")
+	}
+	pieces := []string{"a", "plain text ", `\"`, `\\`, `\n`, `\r`, `\t`, `\/`, `\b`, `\f`, `\u0041`, `\u003c`, `\u0022`, `\u005c`, `\u0075`,
+		`\u007f`, `\u0080`, `\u00e9`, `\u07ff`, `\u0800`, `\u20ac`, `\ud83d`, `\ude00`, `\uffff`, `\u00E9`, `\u00g9`, `\u001f`, `\\u`, `\u`,
+		`"`, "\x01", "\x7f", "é", "\xff", "\\", "0123456789abcdef0123456789abcdef"}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for iter := 0; iter < 30000; iter++ {
+		var b bytes.Buffer
+		for b.Len() < rng.IntN(300) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := b.Bytes()
+		room, shRoom := rng.IntN(400), rng.IntN(400)
+		d1, d2 := make([]byte, room+1), make([]byte, room+1)
+		h1, h2 := make([]byte, shRoom+1), make([]byte, shRoom+1)
+		var c1, w1, s1, c2, w2, s2 int
+		var x1, x2 bool
+		if len(src) > 0 && room > 0 && shRoom > 0 {
+			c1, w1, s1, x1 = decodeRunSh(&src[0], len(src), &d1[0], room, &h1[0], shRoom, &runTabs)
+			c2, w2, s2, x2 = decodeRunShGo(&src[0], len(src), &d2[0], room, &h2[0], shRoom, &runTabs)
+		}
+		if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
+			t.Fatalf("src %q room %d/%d: kernel (%d, %d, %d, %v) %q %q, Go (%d, %d, %d, %v) %q %q", src, room, shRoom,
+				c1, w1, s1, x1, d1[:w1], h1[:s1], c2, w2, s2, x2, d2[:w2], h2[:s2])
 		}
 	}
 }

@@ -319,11 +319,32 @@ func (p *pass) lexString(b []byte, i int) int {
 			// escapes end a run and go in as the escaper writes them.
 			k0, run := k, i
 			for i < n && k < decodeFlushAt {
-				// The vector kernel takes plain runs and the common
-				// escapes 32 bytes at a time (decoderun.go); the word loop
-				// below does the rest.
+				// The vector kernel takes plain runs and the escapes this
+				// loop decodes 32 bytes at a time, and writes their
+				// escaped shadow itself (decoderun.go); the word loop below
+				// does the rest.
 				if haveDecodeRun && n-i >= 64 && decodeFlushAt-k >= 64 {
-					c, w := decodeRun(&b[i], n-i, &d[k], decodeFlushAt-k, &runEscape)
+					var c, w int
+					var dirty bool
+					if p.shOn {
+						p.sh = append(p.sh, b[run:i]...)
+						if need := 2*(decodeFlushAt-k) + 64; cap(p.sh)-len(p.sh) < need {
+							p.sh = append(make([]byte, 0, len(p.sh)+need+decodeFlushAt), p.sh...)
+						}
+						h := p.sh[len(p.sh):cap(p.sh)]
+						var sw int
+						c, w, sw, dirty = decodeRunSh(&b[i], n-i, &d[k], decodeFlushAt-k, &h[0], len(h), &runTabs)
+						p.sh = p.sh[:len(p.sh)+sw]
+						run = i + c
+					} else {
+						if len(p.shTmp) < 2*decodeFlushAt+64 {
+							p.shTmp = make([]byte, 2*decodeFlushAt+64)
+						}
+						c, w, _, dirty = decodeRunSh(&b[i], n-i, &d[k], decodeFlushAt-k, &p.shTmp[0], len(p.shTmp), &runTabs)
+					}
+					if dirty {
+						p.strDirty = true
+					}
 					i += c
 					k += w
 				}

@@ -169,6 +169,7 @@ type pass struct {
 	planLen   int     // its length once written; -1: no plan, the escaper writes it
 	offs      []int   // scratch for shadowSettle
 	shOn      bool    // the shadow is kept for the current string
+	shTmp     []byte  // where decodeRunSh writes the shadow while it is off
 	nbuf      []byte
 	rbuf      []byte
 	keyBuf    []byte
