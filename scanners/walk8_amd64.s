@@ -10,9 +10,10 @@
 // A step is s = tp[s<<8 | b]: the byte is written into the low byte of the
 // shifted state, so each lane needs its state register only. Registers:
 // AX BX CX DX R8 R9 R10 R11 the eight states; SI lane 0 at j, DI lane 4 at
-// j; R12 q; R13 3q; R14 the table; R15 the end of lane 0. m is compared in
-// memory.
-TEXT ·walk8(SB), NOSPLIT, $0-56
+// j; R12 q; R13 3q; R14 the table; R15 m. The end of lane 0 is on the
+// stack: one load per eight bytes, where m in memory was eight (with the
+// sixteen loads of the walk itself, the load ports were the limit).
+TEXT ·walk8(SB), NOSPLIT, $8-56
 	MOVQ st+32(FP), R15
 	MOVL 0(R15), AX
 	MOVL 4(R15), BX
@@ -26,13 +27,15 @@ TEXT ·walk8(SB), NOSPLIT, $0-56
 	MOVQ q+16(FP), R12
 	LEAQ (R12)(R12*2), R13
 	MOVQ p+8(FP), SI
-	LEAQ (SI)(R12*1), R15      // end of lane 0
+	LEAQ (SI)(R12*1), R15
+	MOVQ R15, end-8(SP)        // end of lane 0
+	MOVL m+40(FP), R15
 	MOVQ i+24(FP), DI
 	ADDQ DI, SI                // lane 0 at j = i
 	LEAQ (SI)(R12*4), DI       // lane 4 at j
 
 loop:
-	CMPQ SI, R15
+	CMPQ SI, end-8(SP)
 	JAE  done
 	SHLL $8, AX
 	MOVB (SI), AL
@@ -60,21 +63,21 @@ loop:
 	MOVWLZX (R14)(R11*2), R11
 	INCQ SI
 	INCQ DI
-	CMPL AX, m+40(FP)
+	CMPL AX, R15
 	JAE  hit
-	CMPL BX, m+40(FP)
+	CMPL BX, R15
 	JAE  hit
-	CMPL CX, m+40(FP)
+	CMPL CX, R15
 	JAE  hit
-	CMPL DX, m+40(FP)
+	CMPL DX, R15
 	JAE  hit
-	CMPL R8, m+40(FP)
+	CMPL R8, R15
 	JAE  hit
-	CMPL R9, m+40(FP)
+	CMPL R9, R15
 	JAE  hit
-	CMPL R10, m+40(FP)
+	CMPL R10, R15
 	JAE  hit
-	CMPL R11, m+40(FP)
+	CMPL R11, R15
 	JAE  hit
 	JMP  loop
 
