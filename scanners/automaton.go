@@ -310,6 +310,18 @@ func walk8Go(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int {
 	return i
 }
 
+// warm8Go is what warm8 (walk8_amd64.s) does, in Go: lanes 1-7 of walk8
+// step over p[l*q-back+i] for i < back from their states in st, with no
+// check; lane 0 is left as it is.
+func warm8Go(tp *uint16, p *byte, q int, back int, st *[8]uint32) {
+	t := unsafe.Pointer(tp)
+	for i := 0; i < back; i++ {
+		for l := 1; l < 8; l++ {
+			st[l] = step(t, st[l], *(*byte)(unsafe.Add(unsafe.Pointer(p), l*q-back+i)))
+		}
+	}
+}
+
 // collect8Min is the shortest block collect walks in eight lanes with the
 // assembly kernel (walk8_amd64.s). Each of lanes 1-7 warms up over maxKw-1
 // bytes first; from 4 KiB that is at most a tenth of the walk, and eight
@@ -428,11 +440,7 @@ func (a *automaton) collect8(s uint32, p []byte, hits []acRec) (uint32, int, []a
 	// state depends on at most the last maxKw-1 bytes).
 	var st [8]uint32
 	st[0] = s
-	for i := 0; i < back; i++ {
-		for l := 1; l < 8; l++ {
-			st[l] = step(tp, st[l], p[l*q-back+i])
-		}
-	}
+	warm8((*uint16)(tp), unsafe.SliceData(p), q, back, &st)
 	var n [8]int
 	base := unsafe.SliceData(p)
 	for j := 0; j < q; j++ {

@@ -319,3 +319,30 @@ func TestCollect8Boundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestWarm8MatchesGo compares warm8 (the kernel where there is one) with
+// warm8Go from random states over random text.
+func TestWarm8MatchesGo(t *testing.T) {
+	a := newTestCatalog(t, CatalogOptions{}).ac
+	tp := unsafe.SliceData(a.trans)
+	rng := rand.New(rand.NewPCG(13, 14))
+	const alpha = "abAB<-_s token=ghp_ password:\n\"\xc3\xa9\x00\xff"
+	for iter := 0; iter < 2000; iter++ {
+		back := rng.IntN(64)
+		q := back + 1 + rng.IntN(200)
+		p := make([]byte, 8*q)
+		for i := range p {
+			p[i] = alpha[rng.IntN(len(alpha))]
+		}
+		var st, stGo [8]uint32
+		for l := range st {
+			st[l] = uint32(rng.IntN(len(a.outputs)))
+		}
+		stGo = st
+		warm8(tp, &p[0], q, back, &st)
+		warm8Go(tp, &p[0], q, back, &stGo)
+		if st != stGo {
+			t.Fatalf("q=%d back=%d: warm8 %v, warm8Go %v", q, back, st, stGo)
+		}
+	}
+}

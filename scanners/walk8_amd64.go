@@ -8,3 +8,8 @@ func walk8(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int
 
 // haveWalk8 reports whether walk8 is the assembly kernel.
 const haveWalk8 = true
+
+// warm8 is warm8Go (automaton.go) in assembly.
+//
+//go:noescape
+func warm8(tp *uint16, p *byte, q int, back int, st *[8]uint32)

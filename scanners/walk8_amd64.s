@@ -97,3 +97,64 @@ done:
 	MOVL R10, 24(R15)
 	MOVL R11, 28(R15)
 	RET
+
+// func warm8(tp *uint16, p *byte, q int, back int, st *[8]uint32)
+//
+// The warm-up of lanes 1-7 of walk8: lane l steps over p[l*q-back+i] for
+// i < back, with no check (its records would lie before its stretch).
+// Lane 0 is left as it is. Registers as in walk8, SI and DI at lane 0 and
+// lane 4 less back, R15 the end of the warm-up of lane 0.
+TEXT ·warm8(SB), NOSPLIT, $0-40
+	MOVQ st+32(FP), R15
+	MOVL 4(R15), BX
+	MOVL 8(R15), CX
+	MOVL 12(R15), DX
+	MOVL 16(R15), R8
+	MOVL 20(R15), R9
+	MOVL 24(R15), R10
+	MOVL 28(R15), R11
+	MOVQ tp+0(FP), R14
+	MOVQ q+16(FP), R12
+	LEAQ (R12)(R12*2), R13
+	MOVQ p+8(FP), SI
+	SUBQ back+24(FP), SI       // lane 0 less back (never read)
+	LEAQ (SI)(R12*4), DI       // lane 4 less back
+	MOVQ SI, R15
+	ADDQ back+24(FP), R15
+wloop:
+	CMPQ SI, R15
+	JAE  wdone
+	SHLL $8, BX
+	MOVB (SI)(R12*1), BL
+	MOVWLZX (R14)(BX*2), BX
+	SHLL $8, CX
+	MOVB (SI)(R12*2), CL
+	MOVWLZX (R14)(CX*2), CX
+	SHLL $8, DX
+	MOVB (SI)(R13*1), DL
+	MOVWLZX (R14)(DX*2), DX
+	SHLL $8, R8
+	MOVB (DI), R8B
+	MOVWLZX (R14)(R8*2), R8
+	SHLL $8, R9
+	MOVB (DI)(R12*1), R9B
+	MOVWLZX (R14)(R9*2), R9
+	SHLL $8, R10
+	MOVB (DI)(R12*2), R10B
+	MOVWLZX (R14)(R10*2), R10
+	SHLL $8, R11
+	MOVB (DI)(R13*1), R11B
+	MOVWLZX (R14)(R11*2), R11
+	INCQ SI
+	INCQ DI
+	JMP  wloop
+wdone:
+	MOVQ st+32(FP), R15
+	MOVL BX, 4(R15)
+	MOVL CX, 8(R15)
+	MOVL DX, 12(R15)
+	MOVL R8, 16(R15)
+	MOVL R9, 20(R15)
+	MOVL R10, 24(R15)
+	MOVL R11, 28(R15)
+	RET
