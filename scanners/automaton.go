@@ -323,10 +323,11 @@ func warm8Go(tp *uint16, p *byte, q int, back int, st *[8]uint32) {
 }
 
 // collect8Min is the shortest block collect walks in eight lanes with the
-// assembly kernel (walk8_amd64.s). Each of lanes 1-7 warms up over maxKw-1
-// bytes first; from 4 KiB that is at most a tenth of the walk, and eight
-// lanes walk about twice as fast per byte as four (BenchmarkKeywordScan).
-const collect8Min = 4 << 10
+// assembly kernels (walk8_amd64.s). Each of lanes 1-7 first warms up over
+// maxKw-1 bytes (warm8, the eight lanes' cost of about 63 bytes); from 1 KiB
+// the eight lanes beat the four of Go (search results, strings of a few
+// KiB: +5-10%).
+const collect8Min = 1 << 10
 
 // collectLanesMin is the shortest block collect walks in four lanes. Each
 // lane after the first warms up over maxKw-1 bytes, so a lane must be at
