@@ -185,6 +185,7 @@ type hitItem struct {
 	rule  RuleID
 	kwLen int32
 	form  *form
+	wsEnd bool // the keyword ends with whitespace (form.afterSpace applies)
 }
 
 var ruleIDRe = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -268,7 +269,7 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 					keywords = append(keywords, kw)
 					kwItems = append(kwItems, nil)
 				}
-				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f})
+				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f, wsEnd: setSpace[kw[len(kw)-1]]})
 				if !containsString(info.Keywords, kw) {
 					info.Keywords = append(info.Keywords, kw)
 				}

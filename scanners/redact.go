@@ -276,6 +276,21 @@ func (r *Redactor) byteAt(p int64) byte {
 
 // checkHit evaluates the pending hit's remaining items. It returns false if a
 // check needs bytes that have not arrived yet.
+// afterSpaceLook bounds how far afterSpaceOK looks past whitespace.
+const afterSpaceLook = 64
+
+// afterSpaceOK reports whether the first byte after the whitespace that
+// follows the current hit may go on a match of a form with afterSpace set:
+// true when it is in the set, and when it is not there yet or the
+// whitespace runs on past afterSpaceLook (the check decides).
+func (r *Redactor) afterSpaceOK(set *byteSet, end int64) bool {
+	p, lim := r.scan, min(end, r.scan+afterSpaceLook)
+	for p < lim && setSpace[r.byteAt(p)] {
+		p++
+	}
+	return p == lim || set[r.byteAt(p)]
+}
+
 func (r *Redactor) checkHit(end int64) bool {
 	c := r.c
 	items := c.items[c.ac.stateIndex(r.state)]
@@ -290,6 +305,9 @@ func (r *Redactor) checkHit(end int64) bool {
 			if p := r.scan + int64(f.fixedAt); p < end && r.byteAt(p) != f.fixedByte {
 				continue
 			}
+		}
+		if it.wsEnd && f.afterSpace != nil && !r.afterSpaceOK(f.afterSpace, end) {
+			continue
 		}
 		lo := max(0, ks-int64(f.back))
 		hi := min(end, ks+int64(f.ahead))

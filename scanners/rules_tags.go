@@ -60,6 +60,21 @@ func isWordByte(c byte) bool { return setWord[c] }
 // tagSpace is RE2's \s, the whitespace tolerated inside markers.
 var tagSpace = []string{" ", "\t", "\n", "\r", "\f"}
 
+// afterSpaceSet is form.afterSpace for a marker of the shape triggers
+// covers: after the opener's whitespace, a '/' or the first letter of one
+// of the words, in either case.
+func afterSpaceSet(words ...string) *byteSet {
+	var s byteSet
+	s['/'] = true
+	for _, w := range words {
+		s[lowerASCII(w[0])] = true
+		if c := w[0]; c >= 'a' && c <= 'z' {
+			s[c-'a'+'A'] = true
+		}
+	}
+	return &s
+}
+
 // triggers returns keywords that cover every way a marker of the shape
 // open ws* ("/" ws*)? word can begin: open+word, open+"/"+word,
 // open+"/"+ws, open+ws+word, open+ws+"/", open+ws+ws. A long run of
@@ -115,9 +130,10 @@ func pseudoTagForm() form {
 		longest = max(longest, len(n))
 	}
 	return form{
-		keywords: kws,
-		back:     1,
-		ahead:    1 + tagMaxSpace + 1 + tagMaxSpace + longest + 1 + tagMaxAttrs,
+		keywords:   kws,
+		afterSpace: afterSpaceSet(pseudoTagNames...),
+		back:       1,
+		ahead:      1 + tagMaxSpace + 1 + tagMaxSpace + longest + 1 + tagMaxAttrs,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			i, ok := skipSpace(d, ks+1, tagMaxSpace)
@@ -317,9 +333,10 @@ func escPipeForm() form {
 // chatPipeForm: < ws* | ws* name ws* | ws* >, name 1..40 of [A-Za-z0-9_].
 func chatPipeForm() form {
 	return form{
-		keywords: triggers("<", "|"),
-		back:     1,
-		ahead:    1 + 4*tmplMaxWS + tmplMaxName + 4,
+		keywords:   triggers("<", "|"),
+		afterSpace: afterSpaceSet("|"),
+		back:       1,
+		ahead:      1 + 4*tmplMaxWS + tmplMaxName + 4,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			steps := [...]byte{'|', 0, '|', '>'}
@@ -358,9 +375,10 @@ func chatPipeForm() form {
 // bracketForm: open ws* (/ ws*)? word ws* close, word in any case.
 func bracketForm(open, word, close string, kws []string) form {
 	return form{
-		keywords: kws,
-		back:     1,
-		ahead:    len(open) + 3*tmplMaxWS + 1 + len(word) + len(close) + 1,
+		keywords:   kws,
+		afterSpace: afterSpaceSet(word),
+		back:       1,
+		ahead:      len(open) + 3*tmplMaxWS + 1 + len(word) + len(close) + 1,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if string(d[ks:ks+len(open)]) != open {

@@ -54,6 +54,12 @@ type form struct {
 	fixed     bool
 	fixedAt   int
 	fixedByte byte
+	// afterSpace, if set, lets the Redactor reject a hit of a keyword that
+	// ends with whitespace without calling check when the first byte after
+	// that whitespace is not in it (check must reject those too): the
+	// triggers of tags and chat-template markers include an opener and two
+	// whitespace bytes, and "[\n  " opens every pretty-printed JSON array.
+	afterSpace *byteSet
 }
 
 // view is a window of the string being scanned.
