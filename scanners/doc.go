@@ -18,6 +18,11 @@
 //     of base64, hex and percent-encoded text are decoded (bounded in size
 //     and depth) and scanned with the same catalog (decode.go).
 //
+// On amd64 the keyword automaton walks long blocks in eight lanes in
+// assembly (walk8_amd64.s), and the normalizer's ASCII spans, its search for
+// look-alike lead bytes and the start of encoded runs are AVX2 kernels; each
+// has a Go specification it is tested against (docs/kernels.md).
+//
 // Findings carry a rule id, an offset and a length in the normalized string,
 // and a keyed fingerprint (HMAC-SHA256) of the matched bytes; never the
 // matched bytes themselves.
