@@ -112,3 +112,44 @@ func decodeRunShGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, 
 	}
 	return i, k, o, dirty
 }
+
+// escapeRunGo is what the vector kernel escapeRunAVX2 does, in Go: it
+// copies src[:n] to dst[:room] escaped as the inside of a JSON string (a
+// quote, a backslash, a newline, a carriage return and a tab as their
+// two-byte escapes), 32 bytes at a time, until another control byte (the
+// caller writes its six-byte escape) or until fewer than 32 bytes of src or
+// 64 of dst are left. Whole 32-byte blocks of dst may be written past what
+// it reports. It returns how many bytes of src it consumed and of dst it
+// wrote.
+func escapeRunGo(src *byte, n int, dst *byte, room int) (consumed, written int) {
+	s := unsafe.Slice(src, n)
+	d := unsafe.Slice(dst, room)
+	i, k := 0, 0
+	for n-i >= 32 && room-k >= 64 {
+		copy(d[k:k+32], s[i:i+32])
+		z := 0
+		for z < 32 && !escTable[s[i+z]] {
+			z++
+		}
+		i, k = i+z, k+z
+		if z == 32 {
+			continue
+		}
+		var e byte
+		switch c := s[i]; c {
+		case '"', '\\':
+			e = c
+		case '\n':
+			e = 'n'
+		case '\r':
+			e = 'r'
+		case '\t':
+			e = 't'
+		default:
+			return i, k
+		}
+		d[k], d[k+1] = '\\', e
+		i, k = i+1, k+2
+	}
+	return i, k
+}

@@ -37,3 +37,10 @@ func decodeRunShAVX2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int
 func decodeRunSh(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (int, int, int, bool) {
 	return decodeRunShAVX2(src, n, dst, room, sh, shRoom, t)
 }
+
+//go:noescape
+func escapeRunAVX2(src *byte, n int, dst *byte, room int) (consumed, written int)
+
+func escapeRun(src *byte, n int, dst *byte, room int) (int, int) {
+	return escapeRunAVX2(src, n, dst, room)
+}

@@ -297,3 +297,88 @@ sdone:
 	MOVQ R11, shw+72(FP)
 	MOVB R13, dirty+80(FP)
 	RET
+
+// func escapeRunAVX2(src *byte, n int, dst *byte, room int) (consumed, written int)
+//
+// See escapeRunGo (decoderun.go), its specification: the escaper 32 bytes
+// at a time. Each block is stored whole; at its first byte that needs an
+// escape, a quote, a backslash, a newline, a carriage return or a tab gets
+// its two-byte escape and the walk goes on; another control ends it.
+//
+// SI src, R8 its end less 32; DI dst, R9 its end less 64.
+TEXT ·escapeRunAVX2(SB), NOSPLIT, $0-48
+	MOVQ src+0(FP), SI
+	MOVQ n+8(FP), R8
+	LEAQ -32(SI)(R8*1), R8
+	MOVQ dst+16(FP), DI
+	MOVQ room+24(FP), R9
+	LEAQ -64(DI)(R9*1), R9
+	MOVL $0x20202020, AX
+	MOVD AX, X1
+	VPBROADCASTD X1, Y1        // 0x20
+	VPCMPEQB Y2, Y2, Y2        // -1
+	MOVL $0x22222222, AX
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3        // '"'
+	MOVL $0x5c5c5c5c, AX
+	MOVD AX, X4
+	VPBROADCASTD X4, Y4        // '\\'
+eloop:
+	CMPQ SI, R8
+	JGT  edone
+	CMPQ DI, R9
+	JGT  edone
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, (DI)
+	VPCMPGTB Y0, Y1, Y5        // 0x20 > c (signed)
+	VPCMPGTB Y2, Y0, Y6        // c > -1: not 0x80 and up
+	VPAND    Y5, Y6, Y5        // a control
+	VPCMPEQB Y3, Y0, Y6
+	VPOR     Y5, Y6, Y5
+	VPCMPEQB Y4, Y0, Y6
+	VPOR     Y5, Y6, Y5        // needs an escape
+	VPMOVMSKB Y5, AX
+	TESTL AX, AX
+	JNZ  especial
+	ADDQ $32, SI
+	ADDQ $32, DI
+	JMP  eloop
+especial:
+	BSFL AX, AX
+	ADDQ AX, SI
+	ADDQ AX, DI
+	MOVBLZX (SI), BX
+	CMPL BX, $0x22
+	JEQ  eself
+	CMPL BX, $0x5c
+	JEQ  eself
+	CMPL BX, $0x0a
+	JEQ  enl
+	CMPL BX, $0x0d
+	JEQ  ecr
+	CMPL BX, $0x09
+	JEQ  etab
+	JMP  edone                 // another control: six bytes, the caller's
+eself:
+	MOVB $0x5c, (DI)
+	MOVB BX, 1(DI)
+	JMP  etwo
+enl:
+	MOVW $0x6e5c, (DI)         // \n
+	JMP  etwo
+ecr:
+	MOVW $0x725c, (DI)         // \r
+	JMP  etwo
+etab:
+	MOVW $0x745c, (DI)         // \t
+etwo:
+	INCQ SI
+	ADDQ $2, DI
+	JMP  eloop
+edone:
+	VZEROUPPER
+	SUBQ src+0(FP), SI
+	MOVQ SI, consumed+32(FP)
+	SUBQ dst+16(FP), DI
+	MOVQ DI, written+40(FP)
+	RET

@@ -104,3 +104,40 @@ func TestDecodeRunShMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapeRunMatchesGo compares escapeRun (the vector kernel where there
+// is one) with escapeRunGo, and appendEscaped with the byte-at-a-time
+// appendEscapedString, on random text of every kind and each byte value at
+// each place of a block.
+func TestEscapeRunMatchesGo(t *testing.T) {
+	check := func(src []byte, room int) {
+		t.Helper()
+		if len(src) > 0 && room > 0 {
+			d1, d2 := make([]byte, room), make([]byte, room)
+			c1, w1 := escapeRun(&src[0], len(src), &d1[0], room)
+			c2, w2 := escapeRunGo(&src[0], len(src), &d2[0], room)
+			if c1 != c2 || w1 != w2 || !bytes.Equal(d1, d2) {
+				t.Fatalf("%q room %d: kernel (%d, %d), Go (%d, %d)", src, room, c1, w1, c2, w2)
+			}
+		}
+		if got, want := appendEscaped([]byte("x"), src), appendEscapedString([]byte("x"), string(src)); !bytes.Equal(got, want) {
+			t.Fatalf("appendEscaped(%q) = %q, want %q", src, got, want)
+		}
+	}
+	pieces := []string{"a", "plain text ", `"`, `\`, "\n", "\r", "\t", "\x00", "\x01", "\x1f", "\x7f", "é", "\xff", "/", "<>&"}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for iter := 0; iter < 20000; iter++ {
+		var b bytes.Buffer
+		for b.Len() < rng.IntN(300) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		check(b.Bytes(), rng.IntN(700))
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 70; pos++ {
+			src := bytes.Repeat([]byte{'a'}, 100)
+			src[pos] = byte(c)
+			check(src, 300)
+		}
+	}
+}

@@ -200,11 +200,17 @@ const hexDigits = "0123456789abcdef"
 // copies up to that byte (escLanes is exact for the first flagged lane).
 func appendEscaped(dst, s []byte) []byte {
 	n := len(dst)
-	if need := n + 2*len(s) + 8; cap(dst) < need {
+	if need := n + 2*len(s) + 64; cap(dst) < need {
 		dst = append(dst[:cap(dst)], make([]byte, need-cap(dst))...)
 	}
 	d := dst[:cap(dst)]
 	i := 0
+	if haveDecodeRun && len(s) >= 64 {
+		// The vector kernel does the bulk (decoderun.go); the loop below
+		// the rest, and the controls it leaves.
+		c, w := escapeRun(&s[0], len(s), &d[n], len(d)-n)
+		i, n = c, n+w
+	}
 	for i < len(s) {
 		for i+8 <= len(s) {
 			x := binary.LittleEndian.Uint64(s[i:])
