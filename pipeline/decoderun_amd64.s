@@ -1,5 +1,12 @@
 #include "textflag.h"
 
+// BCAST puts the 32-bit constant c, a byte repeated four times, in every
+// lane of y (through x and AX).
+#define BCAST(c, x, y) \
+	MOVL $c, AX; \
+	MOVD AX, x; \
+	VPBROADCASTD x, y
+
 // func countRunesAVX2(p *byte, n int) int
 //
 // The bytes of p[:n&^31] that are not UTF-8 continuation bytes (10xxxxxx,
@@ -10,9 +17,7 @@ TEXT ·countRunesAVX2(SB), NOSPLIT, $0-24
 	ANDQ $-32, CX
 	ADDQ SI, CX
 	XORQ DX, DX
-	MOVL $0xbfbfbfbf, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // -65
+	BCAST(0xbfbfbfbf, X1, Y1)        // -65
 crloop:
 	CMPQ SI, CX
 	JAE  crdone
@@ -39,25 +44,13 @@ TEXT ·escapedLenAVX2(SB), NOSPLIT, $0-24
 	ANDQ $-32, CX
 	MOVQ CX, DX                // the bytes themselves
 	ADDQ SI, CX
-	MOVL $0x20202020, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x20
+	BCAST(0x20202020, X1, Y1)        // 0x20
 	VPCMPEQB Y8, Y8, Y8        // -1
-	MOVL $0x22222222, AX
-	MOVD AX, X3
-	VPBROADCASTD X3, Y3        // '"'
-	MOVL $0x5c5c5c5c, AX
-	MOVD AX, X4
-	VPBROADCASTD X4, Y4        // '\\'
-	MOVL $0x09090909, AX
-	MOVD AX, X5
-	VPBROADCASTD X5, Y5        // '\t'
-	MOVL $0x0a0a0a0a, AX
-	MOVD AX, X6
-	VPBROADCASTD X6, Y6        // '\n'
-	MOVL $0x0d0d0d0d, AX
-	MOVD AX, X7
-	VPBROADCASTD X7, Y7        // '\r'
+	BCAST(0x22222222, X3, Y3)        // '"'
+	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
+	BCAST(0x09090909, X5, Y5)        // '\t'
+	BCAST(0x0a0a0a0a, X6, Y6)        // '\n'
+	BCAST(0x0d0d0d0d, X7, Y7)        // '\r'
 elloop:
 	CMPQ SI, CX
 	JAE  eldone
@@ -109,18 +102,10 @@ TEXT ·decodeRunShAVX2(SB), NOSPLIT, $0-81
 	ADDQ R11, R12
 	MOVQ t+48(FP), R10
 	XORQ R13, R13
-	MOVL $0x1f1f1f1f, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x1f
-	MOVL $0x7f7f7f7f, AX
-	MOVD AX, X2
-	VPBROADCASTD X2, Y2        // 0x7f
-	MOVL $0x22222222, AX
-	MOVD AX, X3
-	VPBROADCASTD X3, Y3        // '"'
-	MOVL $0x5c5c5c5c, AX
-	MOVD AX, X4
-	VPBROADCASTD X4, Y4        // '\\'
+	BCAST(0x1f1f1f1f, X1, Y1)        // 0x1f
+	BCAST(0x7f7f7f7f, X2, Y2)        // 0x7f
+	BCAST(0x22222222, X3, Y3)        // '"'
+	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
 
 sloop:
 	MOVQ R8, AX
@@ -313,16 +298,10 @@ TEXT ·escapeRunAVX2(SB), NOSPLIT, $0-48
 	MOVQ dst+16(FP), DI
 	MOVQ room+24(FP), R9
 	LEAQ -64(DI)(R9*1), R9
-	MOVL $0x20202020, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x20
+	BCAST(0x20202020, X1, Y1)        // 0x20
 	VPCMPEQB Y2, Y2, Y2        // -1
-	MOVL $0x22222222, AX
-	MOVD AX, X3
-	VPBROADCASTD X3, Y3        // '"'
-	MOVL $0x5c5c5c5c, AX
-	MOVD AX, X4
-	VPBROADCASTD X4, Y4        // '\\'
+	BCAST(0x22222222, X3, Y3)        // '"'
+	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
 eloop:
 	CMPQ SI, R8
 	JGT  edone

@@ -1,5 +1,12 @@
 #include "textflag.h"
 
+// BCAST puts the 32-bit constant c, a byte repeated four times, in every
+// lane of y (through x and AX).
+#define BCAST(c, x, y) \
+	MOVL $c, AX; \
+	MOVD AX, x; \
+	VPBROADCASTD x, y
+
 // func asciiSpanAVX2(p *byte, n int) int
 //
 // The index of the first byte of p[:n&^31] that is not 0x20..0x7e, tab,
@@ -11,21 +18,11 @@ TEXT ·asciiSpanAVX2(SB), NOSPLIT, $0-24
 	ANDQ $-32, CX
 	ADDQ SI, CX
 	MOVQ SI, DI
-	MOVL $0x1f1f1f1f, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x1f
-	MOVL $0x7f7f7f7f, AX
-	MOVD AX, X2
-	VPBROADCASTD X2, Y2        // 0x7f
-	MOVL $0x09090909, AX
-	MOVD AX, X5
-	VPBROADCASTD X5, Y5        // '\t'
-	MOVL $0x0a0a0a0a, AX
-	MOVD AX, X6
-	VPBROADCASTD X6, Y6        // '\n'
-	MOVL $0x0d0d0d0d, AX
-	MOVD AX, X7
-	VPBROADCASTD X7, Y7        // '\r'
+	BCAST(0x1f1f1f1f, X1, Y1)        // 0x1f
+	BCAST(0x7f7f7f7f, X2, Y2)        // 0x7f
+	BCAST(0x09090909, X5, Y5)        // '\t'
+	BCAST(0x0a0a0a0a, X6, Y6)        // '\n'
+	BCAST(0x0d0d0d0d, X7, Y7)        // '\r'
 loop:
 	CMPQ SI, CX
 	JAE  done
@@ -65,15 +62,9 @@ TEXT ·leadIndexAVX2(SB), NOSPLIT, $0-24
 	ANDQ $-32, CX
 	ADDQ SI, CX
 	MOVQ SI, DI
-	MOVL $0x80808080, AX
-	MOVD AX, X1
-	VPBROADCASTD X1, Y1        // 0x80
-	MOVL $0x4c4c4c4c, AX
-	MOVD AX, X2
-	VPBROADCASTD X2, Y2        // 0xCD^0x80 - 1
-	MOVL $0x57575757, AX
-	MOVD AX, X3
-	VPBROADCASTD X3, Y3        // 0xD6^0x80 + 1
+	BCAST(0x80808080, X1, Y1)        // 0x80
+	BCAST(0x4c4c4c4c, X2, Y2)        // 0xCD^0x80 - 1
+	BCAST(0x57575757, X3, Y3)        // 0xD6^0x80 + 1
 lloop:
 	CMPQ SI, CX
 	JAE  ldone

@@ -1,5 +1,13 @@
 #include "textflag.h"
 
+// STEP is one transition of a lane: the state s (its low byte sb) shifted
+// left by eight, the input byte at addr written into its low byte, then the
+// table entry at that index loaded (R14: the table).
+#define STEP(s, sb, addr) \
+	SHLL $8, s; \
+	MOVB addr, sb; \
+	MOVWLZX (R14)(s*2), s
+
 // func walk8(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int
 //
 // Eight lanes of the keyword automaton (automaton.go, walk8): lane l reads
@@ -37,30 +45,14 @@ TEXT ·walk8(SB), NOSPLIT, $8-56
 loop:
 	CMPQ SI, end-8(SP)
 	JAE  done
-	SHLL $8, AX
-	MOVB (SI), AL
-	MOVWLZX (R14)(AX*2), AX
-	SHLL $8, BX
-	MOVB (SI)(R12*1), BL
-	MOVWLZX (R14)(BX*2), BX
-	SHLL $8, CX
-	MOVB (SI)(R12*2), CL
-	MOVWLZX (R14)(CX*2), CX
-	SHLL $8, DX
-	MOVB (SI)(R13*1), DL
-	MOVWLZX (R14)(DX*2), DX
-	SHLL $8, R8
-	MOVB (DI), R8B
-	MOVWLZX (R14)(R8*2), R8
-	SHLL $8, R9
-	MOVB (DI)(R12*1), R9B
-	MOVWLZX (R14)(R9*2), R9
-	SHLL $8, R10
-	MOVB (DI)(R12*2), R10B
-	MOVWLZX (R14)(R10*2), R10
-	SHLL $8, R11
-	MOVB (DI)(R13*1), R11B
-	MOVWLZX (R14)(R11*2), R11
+	STEP(AX, AL, (SI))
+	STEP(BX, BL, (SI)(R12*1))
+	STEP(CX, CL, (SI)(R12*2))
+	STEP(DX, DL, (SI)(R13*1))
+	STEP(R8, R8B, (DI))
+	STEP(R9, R9B, (DI)(R12*1))
+	STEP(R10, R10B, (DI)(R12*2))
+	STEP(R11, R11B, (DI)(R13*1))
 	INCQ SI
 	INCQ DI
 	CMPL AX, R15
@@ -124,27 +116,13 @@ TEXT ·warm8(SB), NOSPLIT, $0-40
 wloop:
 	CMPQ SI, R15
 	JAE  wdone
-	SHLL $8, BX
-	MOVB (SI)(R12*1), BL
-	MOVWLZX (R14)(BX*2), BX
-	SHLL $8, CX
-	MOVB (SI)(R12*2), CL
-	MOVWLZX (R14)(CX*2), CX
-	SHLL $8, DX
-	MOVB (SI)(R13*1), DL
-	MOVWLZX (R14)(DX*2), DX
-	SHLL $8, R8
-	MOVB (DI), R8B
-	MOVWLZX (R14)(R8*2), R8
-	SHLL $8, R9
-	MOVB (DI)(R12*1), R9B
-	MOVWLZX (R14)(R9*2), R9
-	SHLL $8, R10
-	MOVB (DI)(R12*2), R10B
-	MOVWLZX (R14)(R10*2), R10
-	SHLL $8, R11
-	MOVB (DI)(R13*1), R11B
-	MOVWLZX (R14)(R11*2), R11
+	STEP(BX, BL, (SI)(R12*1))
+	STEP(CX, CL, (SI)(R12*2))
+	STEP(DX, DL, (SI)(R13*1))
+	STEP(R8, R8B, (DI))
+	STEP(R9, R9B, (DI)(R12*1))
+	STEP(R10, R10B, (DI)(R12*2))
+	STEP(R11, R11B, (DI)(R13*1))
 	INCQ SI
 	INCQ DI
 	JMP  wloop
