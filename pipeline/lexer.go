@@ -143,6 +143,12 @@ func (p *pass) beginValue(b []byte, i int, c byte) {
 		p.ev.DroppedKeys++
 	}
 	nx := p.nx
+	if (nx.role == roleTop || nx.role == roleResult && !nx.drop) && c != '{' && p.info.Kind == KindToolResult && valueStart(c) {
+		// A tool result is an object, at the top level or as an
+		// envelope's "result": decided at the first byte of the value.
+		p.failf(CodeInvalidContent, "result-not-object", off)
+		return
+	}
 	if nx.hold == holdStructured && !nx.drop {
 		p.beginRaw(i)
 	}
@@ -168,9 +174,15 @@ func (p *pass) beginValue(b []byte, i int, c byte) {
 	default:
 		p.failf(CodeInvalidJSON, "expected-value", off)
 	}
-	if p.fail == nil && nx.role == roleTop && c != '{' && p.info.Kind == KindToolResult {
-		p.failf(CodeInvalidContent, "result-not-object", off)
+}
+
+// valueStart reports whether c starts a JSON value (well formed or not).
+func valueStart(c byte) bool {
+	switch c {
+	case '{', '[', '"', '-', 't', 'f', 'n':
+		return true
 	}
+	return c >= '0' && c <= '9'
 }
 
 func (p *pass) beginLiteral(lit string) {

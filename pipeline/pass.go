@@ -68,6 +68,8 @@ type frame struct {
 
 	// result and block state
 	envelope  bool  // top-level object that holds a "result" or "method"
+	hasResult bool  // an envelope: a "result" member was read
+	hasError  bool  // an envelope: an "error" member was read
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
 	mimeState int8  // 0 none, 1 allowed, -1 not allowed

@@ -147,6 +147,8 @@ func TestErrors(t *testing.T) {
 		{"array-trailing-comma", `{"a":[1,]}`, CodeInvalidJSON, "expected-value"},
 		{"single-quotes", `{'a':1}`, CodeInvalidJSON, "expected-key"},
 		{"not-object", `[1,2]`, CodeInvalidContent, "result-not-object"},
+		{"envelope-result-not-object", `{"jsonrpc":"2.0","id":1,"result":"done"}`, CodeInvalidContent, "result-not-object"},
+		{"envelope-result-null", `{"jsonrpc":"2.0","id":1,"result":null}`, CodeInvalidContent, "result-not-object"},
 		{"duplicate-key", `{"a":1,"a":2}`, CodeBoundExceeded, "duplicate-key"},
 		{"duplicate-after-normalization", `{"a":1,"a\u200b":2}`, CodeBoundExceeded, "duplicate-key"},
 		{"duplicate-many", `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":3}`, CodeBoundExceeded, "duplicate-key"},
@@ -168,6 +170,12 @@ func TestErrors(t *testing.T) {
 			var r struct {
 				IsError bool           `json:"isError"`
 				Meta    map[string]any `json:"_meta"`
+			}
+			var env struct {
+				Result json.RawMessage `json:"result"`
+			}
+			if strings.HasPrefix(out, `{"jsonrpc":"2.0",`) && json.Unmarshal([]byte(out), &env) == nil {
+				out = string(env.Result) // the error result keeps the envelope
 			}
 			if err := json.Unmarshal([]byte(out), &r); err != nil || !r.IsError {
 				t.Fatalf("not an error result: %s", out)

@@ -183,16 +183,22 @@ func (r *reference) fail(code pipeline.Code, reason string) { panic(refFail{code
 // array items but the first, ':' after a key): the pass counts the node and
 // applies container bounds at that byte, before it knows whether the value
 // is well formed.
-func (r *reference) valueAhead(sep byte) bool {
+func (r *reference) valueAhead(sep byte) bool { return r.byteAhead(sep) != 0 }
+
+// byteAhead is the byte valueAhead finds, or 0.
+func (r *reference) byteAhead(sep byte) byte {
 	rest := r.in[r.dec.InputOffset():]
 	rest = bytes.TrimLeft(rest, " \t\r\n")
 	if sep != 0 {
 		if len(rest) == 0 || rest[0] != sep {
-			return false
+			return 0
 		}
 		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
 	}
-	return len(rest) > 0
+	if len(rest) == 0 {
+		return 0
+	}
+	return rest[0]
 }
 
 func (r *reference) token() json.Token {
@@ -362,6 +368,13 @@ func (r *reference) object(nx refNext) any {
 		}
 		if r.valueAhead(':') {
 			r.node()
+			// An envelope's result must be an object too, decided at
+			// the value's first byte.
+			if m.role == rResult && !m.drop && r.kind == pipeline.KindToolResult {
+				if c := r.byteAhead(':'); c != '{' && strings.IndexByte("[\"-0123456789tfn", c) >= 0 {
+					r.fail(pipeline.CodeInvalidContent, "result-not-object")
+				}
+			}
 		}
 		tok := r.token()
 		if _, ok := tok.(string); ok {

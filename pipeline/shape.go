@@ -349,6 +349,9 @@ func (p *pass) keyDone(off int64) {
 		}
 		nx.drop = true
 	}
+	if nx.role == roleResult && !nx.drop {
+		f.hasResult = true // a dropped result is a missing one
+	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {
 		return
@@ -382,7 +385,9 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 			case "id":
 				f.envelope, p.envelope = true, true
 				return next{role: roleEnvelopeID, region: regionOther}
-			case "jsonrpc", "method", "params", "error":
+			case "error":
+				f.envelope, p.envelope, f.hasError = true, true, true
+			case "jsonrpc", "method", "params":
 				f.envelope, p.envelope = true, true
 			}
 		}

@@ -299,6 +299,7 @@ func edgeCases() []splitCase {
 		{name: named("text-reject"), in: tr(strings.Repeat("t", 150)), pol: polReject, code: pipeline.CodeBoundExceeded, reason: "text-chars"},
 		{name: named("meta-string-reject"), in: []byte(`{"content":[],"_meta":{"s":"` + strings.Repeat("m", 50) + `"}}`), pol: polSmall, code: pipeline.CodeBoundExceeded, reason: "string-chars"},
 		{name: named("result-not-object"), in: []byte(`[1,2]`), code: pipeline.CodeInvalidContent, reason: "result-not-object"},
+		{name: named("envelope-result-not-object"), in: []byte(`{"jsonrpc":"2.0","id":7,"result":[{"content":[]}]}`), code: pipeline.CodeInvalidContent, reason: "result-not-object"},
 		{name: named("bad-base64"), in: []byte(`{"content":[{"type":"image","data":"a$==","mimeType":"image/png"}]}`), code: pipeline.CodeInvalidContent, reason: "bad-base64"},
 		{name: named("bad-base64-length"), in: []byte(`{"content":[{"type":"image","data":"abcde","mimeType":"image/png"}]}`), code: pipeline.CodeInvalidContent, reason: "bad-base64"},
 		{name: named("mime-not-allowed"), in: []byte(`{"content":[{"type":"image","data":"AAAA","mimeType":"text/html"}]}`), code: pipeline.CodeInvalidContent, reason: "mime-not-allowed"},
@@ -455,6 +456,12 @@ func checkExpectation(c splitCase, out []byte, ev *pipeline.Evidence) string {
 			Err  *struct {
 				Data map[string]any
 			} `json:"error"`
+		}
+		var env struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if bytes.HasPrefix(out, []byte(`{"jsonrpc":"2.0",`)) && json.Unmarshal(out, &env) == nil && env.Result != nil {
+			out = env.Result // a tool error result keeps the envelope
 		}
 		if err := json.Unmarshal(out, &r); err != nil {
 			return err.Error()

@@ -231,9 +231,16 @@ func (p *pass) finishHeld(f *frame, off int64) {
 			p.fail.Pointer = base
 		}
 		return
+	case f.role == roleTop && f.envelope && !f.hasResult && !f.hasError:
+		// An envelope with neither a result nor a JSON-RPC error: the
+		// structured result the schema asks for is missing.
+		s.rec.Outcome = "missing"
+		p.schemaFail(CodeSchemaMismatch, "structured-content-missing", "/result/structuredContent", off)
+		return
 	case f.role == roleTop && f.envelope:
 		// Not the result: what the envelope itself carries is written
-		// sanitized, unchecked (clients read result.structuredContent).
+		// sanitized, unchecked (clients read result.structuredContent). A
+		// JSON-RPC error response has no result to check.
 		p.writeHeldMember(f, "content", hr.content, hr.hasContent)
 		p.writeHeldMember(f, "structuredContent", hr.structured, hr.hasStructured)
 		return

@@ -80,11 +80,14 @@ func checkStructuredOutput(t testing.TB, e *pipeline.Engine, info pipeline.Messa
 	}
 	res := top
 	if r, ok := top["result"]; ok {
-		if err := json.Unmarshal(r, &res); err != nil {
-			return "" // an envelope whose result is no object: nothing was checked
+		if err := json.Unmarshal(r, &res); err != nil || res == nil {
+			return "a delivered envelope whose result is not an object"
 		}
-	} else if _, ok := top["jsonrpc"]; ok {
-		return "" // an envelope without a result
+	} else if envelopeKeys(top) {
+		if _, ok := top["error"]; ok {
+			return "" // a JSON-RPC error response: there is no result to check
+		}
+		return "a delivered envelope with neither a result nor an error"
 	}
 	raw, ok := res["structuredContent"]
 	if !ok {
@@ -112,6 +115,17 @@ func checkStructuredOutput(t testing.TB, e *pipeline.Engine, info pipeline.Messa
 		return fmt.Sprintf("%d mirrors recorded, %d texts carry the written structuredContent", ev.Schema.Mirrors, regenerated)
 	}
 	return ""
+}
+
+// envelopeKeys reports whether a top-level object is a JSON-RPC envelope
+// (a member the pass reads as the envelope's).
+func envelopeKeys(top map[string]json.RawMessage) bool {
+	for _, k := range []string{"jsonrpc", "id", "method", "params", "error"} {
+		if _, ok := top[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // structuredDoc builds a tool result of about size bytes whose
