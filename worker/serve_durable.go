@@ -188,11 +188,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		Data:    res.data,
 	}
 	clean.Header.Set(wire.HeaderMsgID, mc.msgID)
-	em, err := evidenceMsg(mc, res.ev, false)
-	if err != nil {
-		s.fail(m, mc, s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "evidence-encoding", true), last, start)
-		return
-	}
+	em := evidenceMsg(mc, res.ev, false)
 	em.Header.Set(wire.HeaderMsgID, mc.msgID)
 	if err := s.publishAll([]*nats.Msg{clean, em}, []string{wire.StreamClean, wire.StreamEvidence}, mc); err != nil {
 		s.fail(m, mc, s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "publish-failed", true), last, start)
@@ -263,10 +259,9 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 	dm.Header.Set("Mcp-Raw-Subject", headerToken(m.Subject()))
 	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
 	msgs, streams := []*nats.Msg{dm}, []string{wire.StreamDLQ}
-	if em, err := evidenceMsg(mc, res.ev, true); err == nil {
-		em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
-		msgs, streams = append(msgs, em), append(streams, wire.StreamEvidence)
-	}
+	em := evidenceMsg(mc, res.ev, true)
+	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
+	msgs, streams = append(msgs, em), append(streams, wire.StreamEvidence)
 	if err := s.publishAll(msgs, streams, mc); err != nil {
 		s.log.Error("DLQ publish failed; the input stays in MCP_RAW", "rawSeq", mc.rawSeq, "code", code)
 		return

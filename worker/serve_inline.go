@@ -86,12 +86,9 @@ func (s *Service) handleInline(m *nats.Msg) {
 
 	// Evidence is on its way before the reply, and its acknowledgement is
 	// checked after the reply so that it adds no latency.
-	var fut jetstream.PubAckFuture
-	if em, err := evidenceMsg(mc, res.ev, false); err == nil {
-		fut, err = s.js.PublishMsgAsync(em, jetstream.WithExpectStream(wire.StreamEvidence))
-		if err != nil {
-			s.publishFailed(wire.StreamEvidence, mc, err)
-		}
+	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), jetstream.WithExpectStream(wire.StreamEvidence))
+	if err != nil {
+		s.publishFailed(wire.StreamEvidence, mc, err)
 	}
 	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {

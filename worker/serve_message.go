@@ -3,9 +3,9 @@ package worker
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -231,6 +231,8 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 
 // evidenceRecord is the evidence message body: the pass's record and where
 // it happened. It holds no payload text (see pipeline.Evidence).
+// appendEvidenceRecord writes the bytes encoding/json gives for it, without
+// reflection (TestEvidenceRecordJSON compares the two).
 type evidenceRecord struct {
 	*pipeline.Evidence
 	Path        string `json:"path"`
@@ -241,11 +243,8 @@ type evidenceRecord struct {
 }
 
 // evidenceMsg builds the evidence message of a pass for mcp.evidence.<tenant>.
-func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) (*nats.Msg, error) {
-	b, err := json.Marshal(evidenceRecord{Evidence: ev, Path: mc.path, Traceparent: mc.traceparent, RawSequence: mc.rawSeq, Deliveries: mc.deliveries, DLQ: dlq})
-	if err != nil {
-		return nil, err
-	}
+func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) *nats.Msg {
+	b := appendEvidenceRecord(make([]byte, 0, 1024), &evidenceRecord{Evidence: ev, Path: mc.path, Traceparent: mc.traceparent, RawSequence: mc.rawSeq, Deliveries: mc.deliveries, DLQ: dlq})
 	m := nats.NewMsg(wire.Subject(wire.EvidencePrefix, mc.tenantTok))
 	m.Header.Set(wire.HeaderKind, string(mc.kind))
 	m.Header.Set(wire.HeaderOutcome, string(ev.Outcome))
@@ -257,7 +256,32 @@ func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) (*nats.Msg, er
 		m.Header.Set(wire.HeaderTraceparent, mc.traceparent)
 	}
 	m.Data = b
-	return m, nil
+	return m
+}
+
+// appendEvidenceRecord appends the JSON of r: the evidence's members, then
+// the record's own, as encoding/json orders an embedded struct's.
+func appendEvidenceRecord(b []byte, r *evidenceRecord) []byte {
+	if r.Evidence != nil {
+		b = r.Evidence.AppendOpen(b)
+		b = append(b, ',')
+	} else {
+		b = append(b, '{')
+	}
+	b = pipeline.AppendJSONString(append(b, `"path":`...), r.Path)
+	if r.Traceparent != "" {
+		b = pipeline.AppendJSONString(append(b, `,"traceparent":`...), r.Traceparent)
+	}
+	if r.RawSequence != 0 {
+		b = strconv.AppendUint(append(b, `,"rawSequence":`...), r.RawSequence, 10)
+	}
+	if r.Deliveries != 0 {
+		b = strconv.AppendUint(append(b, `,"deliveries":`...), r.Deliveries, 10)
+	}
+	if r.DLQ {
+		b = append(b, `,"dlq":true`...)
+	}
+	return append(b, '}')
 }
 
 func setToken(h nats.Header, k, v string) {

@@ -1,12 +1,16 @@
 package worker
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -100,5 +104,33 @@ func TestStreamAndConsumerConfigValidate(t *testing.T) {
 	raw := DefaultStreamsConfig().StreamConfigs()[0]
 	if raw.Name != wire.StreamRaw || raw.Discard != jetstream.DiscardNew || raw.Subjects[0] != "mcp.raw.>" {
 		t.Errorf("raw stream %+v", raw)
+	}
+}
+
+// TestEvidenceRecordJSON checks appendEvidenceRecord byte for byte against
+// encoding/json over every combination of the record's own members, with
+// and without the pass's evidence (pipeline.TestEvidenceAppendJSON covers
+// the evidence itself field by field).
+func TestEvidenceRecordJSON(t *testing.T) {
+	full := &pipeline.Evidence{Version: pipeline.EvidenceVersion, Kind: "tool-result", Tool: "t<1>", Tenant: "acme", Outcome: pipeline.OutcomeRejected,
+		Code: pipeline.CodeBoundExceeded, Reason: "depth", Input: pipeline.Digest{Bytes: 9, Digest: "sha256:00"}, Rules: map[string]int64{"b": 1, "a": 2},
+		Findings: []pipeline.FindingRecord{{Rule: "github-pat", Pointer: "/content/0/text", InKey: true, Length: 40}}, DurationNanos: 5}
+	for _, ev := range []*pipeline.Evidence{nil, {}, full} {
+		for _, path := range []string{"", PathInline, PathDurable, "a\"b<"} {
+			for _, tp := range []string{"", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"} {
+				for _, seq := range []uint64{0, 7, math.MaxUint64} {
+					for _, dlq := range []bool{false, true} {
+						r := &evidenceRecord{Evidence: ev, Path: path, Traceparent: tp, RawSequence: seq, Deliveries: seq / 2, DLQ: dlq}
+						want, err := json.Marshal(r)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got := appendEvidenceRecord(nil, r); !bytes.Equal(got, want) {
+							t.Fatalf("appendEvidenceRecord differs from encoding/json:\n got %s\nwant %s", got, want)
+						}
+					}
+				}
+			}
+		}
 	}
 }
