@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -318,5 +319,34 @@ func TestEvaluationLimit(t *testing.T) {
 	}
 	if !small.Valid(mustDecode(t, `[1]`)) {
 		t.Fatal("within budget but invalid")
+	}
+}
+
+// A panic inside the library's validator fails validation closed instead
+// of crashing the worker. Decode refuses the literals that caused one
+// (math/big cannot parse 0e10000000000000000000), so the test hands
+// Validate the number directly.
+func TestValidatorFaultFailsClosed(t *testing.T) {
+	for _, raw := range []string{`{"minimum":0,"unevaluatedProperties":false}`, `{"minimum":0,"unevaluatedItems":false}`} {
+		s, err := Compile([]byte(raw), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Fast() {
+			t.Fatalf("%s: has a fast path; the test needs the library's", raw)
+		}
+		bad := json.Number("0e10000000000000000000")
+		if s.Valid(bad) {
+			t.Fatalf("%s: a value the validator cannot evaluate is valid", raw)
+		}
+		if v := s.Validate(bad); v == nil || v.Keyword != "invalid" {
+			t.Fatalf("%s: violation %+v, want keyword invalid", raw, v)
+		}
+		if !s.Valid(json.Number("1")) || s.Validate(json.Number("1")) != nil {
+			t.Fatalf("%s: 1 is not valid", raw)
+		}
+		if _, err := Decode([]byte(bad), 0); err == nil {
+			t.Fatal("Decode accepts a literal math/big cannot parse")
+		}
 	}
 }

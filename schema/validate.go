@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,7 @@ func (s *Schema) Validate(v any) *Violation {
 			return &Violation{Keyword: KeywordEvaluationLimit, SchemaPointer: "#"}
 		}
 	}
-	err := s.s.Validate(v)
+	err := s.libValidate(v)
 	if err == nil {
 		return nil
 	}
@@ -69,7 +70,23 @@ func (s *Schema) Valid(v any) bool {
 			return false
 		}
 	}
-	return s.s.Validate(v) == nil
+	return s.libValidate(v) == nil
+}
+
+// errValidatorFault stands for a panic in the library's validator.
+var errValidatorFault = errors.New("schema: validator fault")
+
+// libValidate runs the library's validator. A panic in it (it has had
+// them on number literals math/big cannot parse; Decode refuses those now)
+// is errValidatorFault: the value counts as invalid (Validate reports the
+// keyword "invalid"), so validation fails closed.
+func (s *Schema) libValidate(v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errValidatorFault
+		}
+	}()
+	return s.s.Validate(v)
 }
 
 // Fast reports whether the schema has a fast path (fast.go): its valid

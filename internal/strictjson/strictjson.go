@@ -17,12 +17,28 @@ const (
 	DuplicateKey                   // a member name repeated in one object
 	UTF8                           // invalid UTF-8 in a string
 	Surrogate                      // a lone surrogate escape
-	Number                         // a number beyond the range of a double
+	Number                         // a number beyond the range of a double (see MaxNumberBytes, MaxExponent)
 	Depth                          // more than maxDepth nested arrays and objects
 )
 
 var reasonNames = [...]string{Syntax: "syntax", DuplicateKey: "duplicate member name", UTF8: "invalid UTF-8",
 	Surrogate: "lone surrogate", Number: "number out of range", Depth: "too deep"}
+
+// Limits on number literals. A literal the decoder accepts is also one that
+// exact arithmetic (math/big.Rat, which the JSON Schema validator uses for
+// minimum, multipleOf, enum and const) parses quickly and without failing:
+// Rat.SetString fails on an exponent beyond ±1e6 or an int64, and takes
+// about 50 ms for 1e-999999, so a value of many such numbers would stall
+// or crash validation.
+const (
+	// MaxNumberBytes is the longest number literal accepted (the pass's
+	// number-length bound is the same).
+	MaxNumberBytes = 4096
+	// MaxExponent is the largest magnitude of a literal's exponent part.
+	// Every double is written with an exponent within ±324 plus the digits
+	// of its mantissa.
+	MaxExponent = 400
+)
 
 // Error is a refused text: the reason and the byte offset where it was seen.
 type Error struct {
@@ -316,8 +332,10 @@ func (d *decoder) number() (any, error) {
 		}
 		float = true
 	}
+	expStart := 0
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
 		d.pos++
+		expStart = d.pos
 		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
 			d.pos++
 		}
@@ -325,6 +343,9 @@ func (d *decoder) number() (any, error) {
 			return nil, d.fail(Syntax)
 		}
 		float = true
+	}
+	if d.pos-start > MaxNumberBytes || expStart > 0 && !exponentOK(d.data[expStart:d.pos]) {
+		return nil, d.fail(Number)
 	}
 	lit := string(d.data[start:d.pos])
 	if float || len(lit) > 15 {
@@ -336,6 +357,21 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	return json.Number(lit), nil
+}
+
+// exponentOK reports whether the exponent digits e (sign included) are at
+// most MaxExponent in magnitude.
+func exponentOK(e []byte) bool {
+	if len(e) > 0 && (e[0] == '+' || e[0] == '-') {
+		e = e[1:]
+	}
+	n := 0
+	for _, c := range e {
+		if n = n*10 + int(c-'0'); n > MaxExponent {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *decoder) digits() int {

@@ -37,6 +37,18 @@ func TestDecodeReasons(t *testing.T) {
 		{`"\ud83d\u0041"`, 4, Surrogate},
 		{`1e400`, 4, Number},
 		{`-1e400`, 4, Number},
+		{`0.0000e-330`, 4, 0},                 // zero, however written
+		{`4.9e-324`, 4, 0},                    // the smallest subnormal
+		{`1e-320`, 4, 0},                      // a subnormal
+		{`0e10000000000000000000`, 4, Number}, // big.Rat cannot parse it
+		{`1e-999999`, 4, Number},              // big.Rat takes 50 ms for it
+		{`0E+401`, 4, Number},                 // exponent beyond MaxExponent
+		{`0E+400`, 4, 0},
+		{`1E-0000000000000000400`, 4, 0}, // leading zeros count for nothing
+		{`1E-0000000000000000401`, 4, Number},
+		{`1` + strings.Repeat("0", 300), 4, 0},        // 1e300 written out
+		{`0.` + strings.Repeat("0", 4095), 4, Number}, // beyond MaxNumberBytes
+		{`0.` + strings.Repeat("0", 4094), 4, 0},
 		{`[[[[1]]]]`, 4, 0},
 		{`[[[[[1]]]]]`, 4, Depth},
 		{`{"a":{"b":{"c":{"d":{}}}}}`, 4, Depth},
@@ -58,7 +70,7 @@ func TestDecodeReasons(t *testing.T) {
 // and decodes to the same value; valid JSON that Decode refuses breaks one
 // of the I-JSON rules or the depth.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"a":[1,{"b":null}],"c":"\u00e9"}`, `[1e400]`, `{"a":1,"a":1}`, `"\ud800"`, `[[[]]]`, "\"\xc3\x28\""} {
+	for _, s := range []string{`{"a":[1,{"b":null}],"c":"\u00e9"}`, `[1e400]`, `[0e10000000000000000000]`, `[1e-400]`, `{"a":1,"a":1}`, `"\ud800"`, `[[[]]]`, "\"\xc3\x28\""} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
