@@ -349,8 +349,11 @@ func (p *pass) keyDone(off int64) {
 		}
 		nx.drop = true
 	}
-	if nx.role == roleResult && !nx.drop {
-		f.hasResult = true // a dropped result is a missing one
+	if !nx.drop && f.role == roleTop {
+		// What the envelope carries, as far as it is written: a dropped
+		// result is a missing one.
+		f.hasResult = f.hasResult || nx.role == roleResult
+		f.hasError = f.hasError || string(key) == "error"
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {
@@ -385,9 +388,7 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 			case "id":
 				f.envelope, p.envelope = true, true
 				return next{role: roleEnvelopeID, region: regionOther}
-			case "error":
-				f.envelope, p.envelope, f.hasError = true, true, true
-			case "jsonrpc", "method", "params":
+			case "jsonrpc", "method", "params", "error":
 				f.envelope, p.envelope = true, true
 			}
 		}
