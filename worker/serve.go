@@ -371,6 +371,7 @@ type Service struct {
 	stopped  bool
 	subs     []*nats.Subscription
 	inSem    chan struct{}
+	evSem    chan struct{} // inline evidence acknowledgements outstanding
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops

@@ -29,6 +29,7 @@ const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
 	s.inSem = make(chan struct{}, s.cfg.concurrency)
+	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
 	sub, err := s.nc.QueueSubscribe(InlineSubject, wire.QueueInline, s.dispatchInline)
 	if err != nil {
 		return err
@@ -85,7 +86,13 @@ func (s *Service) handleInline(m *nats.Msg) {
 	defer res.release()
 
 	// Evidence is on its way before the reply, and its acknowledgement is
-	// checked after the reply so that it adds no latency.
+	// checked after the reply so that it adds no latency. The check does
+	// not hold the slot: a slot waiting for an acknowledgement (which queues
+	// behind other messages in the server) is a slot not sanitizing, and
+	// with the default two slots per core that left a tenth of the CPU idle
+	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
+	// when it is full the slot waits here, which pushes back as before.
+	s.evSem <- struct{}{}
 	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), jetstream.WithExpectStream(wire.StreamEvidence))
 	if err != nil {
 		s.publishFailed(wire.StreamEvidence, mc, err)
@@ -94,18 +101,31 @@ func (s *Service) handleInline(m *nats.Msg) {
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
-	if fut != nil {
-		if err := s.waitAck(fut); err != nil {
-			s.publishFailed(wire.StreamEvidence, mc, err)
-		}
-	}
 	s.m.observe(PathInline, res.ev, start)
-	s.processed.Add(1)
-	s.releaseClaim(hdr)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}
+	// The message is finished when its evidence is settled: Stop waits for
+	// that through inWG, which this Add keeps above zero until then.
+	s.inWG.Add(1)
+	go func() {
+		defer func() { <-s.evSem; s.inWG.Done() }()
+		if fut != nil {
+			if err := s.waitAck(fut); err != nil {
+				s.publishFailed(wire.StreamEvidence, mc, err)
+			}
+		}
+		s.processed.Add(1)
+		s.releaseClaim(hdr)
+	}()
 }
+
+// inlineAckBudget is how many inline evidence acknowledgements may be
+// outstanding: two per slot. With the durable path's two publishes per
+// slot it stays under the JetStream context's limit of pending
+// asynchronous publishes (4 x concurrency + 64, NewService), so a publish
+// never stalls on that limit.
+func inlineAckBudget(concurrency int) int { return 2 * concurrency }
 
 // waitAck waits for a publish acknowledgement, bounded by the publish
 // timeout (the JetStream context also times the future out).
