@@ -34,7 +34,20 @@ func escapedLenFast(s []byte) int {
 //go:noescape
 func decodeRunShAVX2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool)
 
+//go:noescape
+func decodeRunShVBMI2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool)
+
+// haveDecodeRunC reports whether decodeRunSh is decodeRunShVBMI2, which
+// decodes every two-byte escape of a 32-byte block at once (AVX-512 VBMI2's
+// VPCOMPRESSB, BMI2's BZHI): on this project's machine (Zen 4) it is faster on text
+// dense with escapes (docs/kernels.md). Elsewhere it is decodeRunShAVX2.
+var haveDecodeRunC = cpu.X86.HasAVX2 && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512VL &&
+	cpu.X86.HasAVX512BW && cpu.X86.HasBMI1 && cpu.X86.HasBMI2 && cpu.X86.HasPOPCNT
+
 func decodeRunSh(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (int, int, int, bool) {
+	if haveDecodeRunC {
+		return decodeRunShVBMI2(src, n, dst, room, sh, shRoom, t)
+	}
 	return decodeRunShAVX2(src, n, dst, room, sh, shRoom, t)
 }
 

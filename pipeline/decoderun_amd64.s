@@ -361,3 +361,329 @@ edone:
 	SUBQ dst+16(FP), DI
 	MOVQ DI, written+40(FP)
 	RET
+
+// func decodeRunShVBMI2(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool)
+//
+// See decodeRunShCGo (decoderun.go), its specification: decodeRunShAVX2
+// with every two-byte escape of a block decoded at once. The backslashes
+// that begin escapes are found with two additions on the block's mask
+// (escapeMasks), n r t turned into their controls with VPSHUFB, and the
+// backslashes dropped with VPCOMPRESSB (AVX-512 VBMI2). One escape at the
+// end of a block, and \u escapes, go through decodeRunShAVX2's code.
+//
+// SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
+// tables (esc at 0, hex at 256, nrt at 512); R13 dirty.
+TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $0-81
+	MOVQ src+0(FP), SI
+	MOVQ n+8(FP), R8
+	ADDQ SI, R8
+	MOVQ dst+16(FP), DI
+	MOVQ room+24(FP), R9
+	ADDQ DI, R9
+	MOVQ sh+32(FP), R11
+	MOVQ shRoom+40(FP), R12
+	ADDQ R11, R12
+	MOVQ t+48(FP), R10
+	XORQ R13, R13
+	BCAST(0x1f1f1f1f, X1, Y1)        // 0x1f
+	BCAST(0x7f7f7f7f, X2, Y2)        // 0x7f
+	BCAST(0x22222222, X3, Y3)        // '"'
+	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
+	BCAST(0x2f2f2f2f, X8, Y8)        // '/'
+	BCAST(0x6e6e6e6e, X9, Y9)        // 'n'
+	BCAST(0x72727272, X10, Y10)      // 'r'
+	BCAST(0x74747474, X11, Y11)      // 't'
+	BCAST(0x75757575, X12, Y12)      // 'u'
+	VMOVDQU 512(R10), Y13            // nrt
+
+vloop:
+	MOVQ R8, AX
+	SUBQ SI, AX
+	CMPQ AX, $32
+	JLT  vdone
+	MOVQ R9, AX
+	SUBQ DI, AX
+	CMPQ AX, $40
+	JLT  vdone
+	MOVQ R12, AX
+	SUBQ R11, AX
+	CMPQ AX, $40
+	JLT  vdone
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y0, (R11)
+	VPCMPGTB Y1, Y0, Y5
+	VPCMPGTB Y0, Y2, Y6
+	VPAND    Y5, Y6, Y5        // printable: 0x20..0x7e
+	VPCMPEQB Y3, Y0, Y6        // quote
+	VPCMPEQB Y4, Y0, Y7        // backslash
+	VPOR     Y6, Y7, Y14
+	VPANDN   Y5, Y14, Y14      // plain
+	VPMOVMSKB Y14, AX
+	NOTL AX
+	TESTL AX, AX
+	JNZ  vspecial
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R11
+	JMP  vloop
+
+vspecial:
+	// Escape at a time, as decodeRunShAVX2, when the first byte that is
+	// not plain is not a backslash, or begins a \u escape, or is the last
+	// of the block, or the block has one backslash.
+	BSFL AX, DX
+	CMPB (SI)(DX*1), $0x5c
+	JNE  vfirst
+	CMPL DX, $31
+	JEQ  vfirst
+	CMPB 1(SI)(DX*1), $0x75
+	JEQ  vfirst
+	VPMOVMSKB Y7, BX           // backslashes
+	BLSRL BX, CX
+	JZ   vfirst
+	// letters (CX) and starters (R14), as escapeMasks
+	MOVL BX, CX
+	SHLL $1, CX
+	NOTL CX
+	ANDL BX, CX                // starts of runs
+	MOVL CX, DX
+	ANDL $0x55555555, CX
+	ANDL $0xaaaaaaaa, DX
+	ADDL BX, CX                // even carries
+	ADDL BX, DX                // odd carries
+	XORL BX, CX
+	ANDL $0xaaaaaaaa, CX
+	XORL BX, DX
+	ANDL $0x55555555, DX
+	ORL  DX, CX                // letters
+	MOVL CX, R14
+	NOTL R14
+	ANDL BX, R14               // starters
+	ANDL CX, BX                // escaped backslashes
+	// cut (AX): stops no backslash escapes, starters of bad escapes,
+	// starters at 30 and 31
+	VPMOVMSKB Y6, AX           // quote
+	VPMOVMSKB Y5, DX           // printable
+	NOTL DX
+	ORL  DX, AX
+	MOVL CX, DX
+	NOTL DX
+	ANDL DX, AX                // stops
+	VPOR     Y6, Y7, Y7        // quote, backslash
+	VPCMPEQB Y8, Y0, Y5
+	VPMOVMSKB Y5, R15          // slash
+	VPOR     Y5, Y7, Y7
+	VPCMPEQB Y9, Y0, Y5
+	VPCMPEQB Y10, Y0, Y6
+	VPOR     Y6, Y5, Y5
+	VPCMPEQB Y11, Y0, Y6
+	VPOR     Y6, Y5, Y5        // n r t
+	VPOR     Y5, Y7, Y7        // letters an escape may have here
+	VPMOVMSKB Y7, DX
+	NOTL DX
+	ANDL CX, DX                // bad letters
+	SHRL $1, DX
+	ORL  DX, AX
+	VPCMPEQB Y12, Y0, Y6
+	VPMOVMSKB Y6, DX           // u
+	SHRL $1, DX
+	ANDL BX, DX                // \\ then u
+	SHRL $1, DX
+	ORL  DX, AX
+	MOVL R14, DX
+	ANDL $0xc0000000, DX
+	ORL  DX, AX
+	TZCNTL AX, AX              // lim
+	JZ   vone                  // (ZF: lim is 0)
+	BZHIL AX, R14, BX          // starters before lim
+	TESTL BX, BX
+	JNZ  vcompress
+	ADDQ AX, SI                // nothing to drop: the block is in place
+	ADDQ AX, DI
+	ADDQ AX, R11
+	JMP  vone
+
+vcompress:
+	MOVL $-1, DX
+	BZHIL AX, DX, DX           // the bytes before lim
+	MOVL BX, R14
+	NOTL R14
+	ANDL DX, R14               // kept in dst
+	ANDL CX, R15
+	SHRL $1, R15
+	ANDL BX, R15               // starters of \/
+	JZ   vshsame
+	NOTL R15
+	ANDL DX, R15               // kept in sh
+	KMOVD R15, K1
+	VPCOMPRESSB.Z Y0, K1, Y6
+	VMOVDQU Y6, (R11)
+	POPCNTL R15, R15
+	ADDQ R15, R11
+	JMP  vtr
+vshsame:
+	ADDQ AX, R11
+vtr:
+	VPMOVMSKB Y5, R15
+	ANDL CX, R15               // letters n r t
+	JZ   vkeep
+	KMOVD R15, K2
+	VPSHUFB Y0, Y13, Y6
+	VMOVDQU8 Y6, K2, Y0
+vkeep:
+	KMOVD R14, K1
+	VPCOMPRESSB.Z Y0, K1, Y6
+	VMOVDQU Y6, (DI)
+	POPCNTL R14, R14
+	ADDQ R14, DI
+	ADDQ AX, SI
+	CMPL AX, $32
+	JEQ  vloop
+	JMP  vone
+
+vfirst:
+	ADDQ DX, SI
+	ADDQ DX, DI
+	ADDQ DX, R11
+
+vone:
+	// The byte at SI, as decodeRunShAVX2 takes it.
+	CMPB (SI), $0x5c
+	JNE  vdone
+	LEAQ 2(SI), CX
+	CMPQ CX, R8
+	JAE  vdone
+	MOVBLZX 1(SI), BX
+	CMPL BX, $0x2f             // '/'
+	JEQ  vslash
+	CMPL BX, $0x75             // 'u'
+	JEQ  vuesc
+	MOVBLZX (R10)(BX*1), CX    // esc
+	TESTL CX, CX
+	JZ   vdone
+	CMPL BX, $0x5c
+	JNE  vcanon
+	CMPB 2(SI), $0x75
+	JEQ  vdone                 // \\ then u: the caller marks the string
+vcanon:
+	MOVB CX, (DI)
+	MOVW (SI), DX
+	MOVW DX, (R11)
+	ADDQ $2, SI
+	INCQ DI
+	ADDQ $2, R11
+	JMP  vloop
+
+vslash:
+	MOVB $0x2f, (DI)
+	MOVB $0x2f, (R11)
+	ADDQ $2, SI
+	INCQ DI
+	INCQ R11
+	JMP  vloop
+
+vuesc:
+	LEAQ 6(SI), CX
+	CMPQ CX, R8
+	JA   vdone
+	MOVBLZX 2(SI), BX
+	MOVBLZX 256(R10)(BX*1), AX
+	MOVBLZX 3(SI), BX
+	MOVBLZX 256(R10)(BX*1), CX
+	MOVBLZX 4(SI), BX
+	MOVBLZX 256(R10)(BX*1), DX
+	MOVBLZX 5(SI), BX
+	MOVBLZX 256(R10)(BX*1), BX
+	MOVL AX, R14
+	ORL  CX, R14
+	ORL  DX, R14
+	ORL  BX, R14
+	TESTL $0xf0, R14
+	JNZ  vdone                 // not hex: the lexer fails it
+	SHLL $12, AX
+	SHLL $8, CX
+	SHLL $4, DX
+	ORL  CX, AX
+	ORL  DX, AX
+	ORL  BX, AX                // v
+	CMPL AX, $0x20
+	JB   vdone
+	CMPL AX, $0x7f
+	JAE  vnonascii
+	CMPL AX, $0x5c
+	JEQ  vdone                 // \u005c: the lexer's general path
+	MOVB AL, (DI)
+	INCQ DI
+	CMPL AX, $0x22
+	JNE  vplain
+	MOVW $0x225c, (R11)        // \"
+	ADDQ $2, R11
+	ADDQ $6, SI
+	JMP  vloop
+vplain:
+	MOVB AL, (R11)
+	INCQ R11
+	CMPL AX, $0x75
+	JNE  vnotu
+	MOVQ $1, R13               // a decoded u may complete a spelled \u
+vnotu:
+	ADDQ $6, SI
+	JMP  vloop
+
+vnonascii:
+	CMPL AX, $0x80
+	JB   vdone                 // DEL
+	CMPL AX, $0xd800
+	JB   vutf8
+	CMPL AX, $0xdfff
+	JBE  vdone                 // a surrogate: the lexer pairs them
+vutf8:
+	MOVQ $1, R13
+	CMPL AX, $0x800
+	JAE  vthree
+	MOVL AX, CX
+	SHRL $6, CX
+	ORL  $0xc0, CX
+	MOVL AX, DX
+	ANDL $0x3f, DX
+	ORL  $0x80, DX
+	MOVB CX, (DI)
+	MOVB DX, 1(DI)
+	MOVB CX, (R11)
+	MOVB DX, 1(R11)
+	ADDQ $2, DI
+	ADDQ $2, R11
+	ADDQ $6, SI
+	JMP  vloop
+vthree:
+	MOVL AX, CX
+	SHRL $12, CX
+	ORL  $0xe0, CX
+	MOVL AX, DX
+	SHRL $6, DX
+	ANDL $0x3f, DX
+	ORL  $0x80, DX
+	ANDL $0x3f, AX
+	ORL  $0x80, AX
+	MOVB CX, (DI)
+	MOVB DX, 1(DI)
+	MOVB AX, 2(DI)
+	MOVB CX, (R11)
+	MOVB DX, 1(R11)
+	MOVB AX, 2(R11)
+	ADDQ $3, DI
+	ADDQ $3, R11
+	ADDQ $6, SI
+	JMP  vloop
+
+vdone:
+	VZEROUPPER
+	SUBQ src+0(FP), SI
+	MOVQ SI, consumed+56(FP)
+	SUBQ dst+16(FP), DI
+	MOVQ DI, written+64(FP)
+	SUBQ sh+32(FP), R11
+	MOVQ R11, shw+72(FP)
+	MOVB R13, dirty+80(FP)
+	RET

@@ -6,21 +6,38 @@ import (
 	"testing"
 )
 
+// decodeRunFn is the signature of decodeRunSh, its kernels and their
+// specifications.
+type decodeRunFn func(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (int, int, int, bool)
+
+// decodeKernel is a vector kernel of decodeRunSh and its specification in
+// Go; decodeKernels (per architecture) lists those this machine runs.
+type decodeKernel struct {
+	name         string
+	kernel, spec decodeRunFn
+}
+
 // TestDecodeRunShEveryByte puts each byte value at each place of a block,
-// before each kind of byte that may follow a backslash.
+// before each kind of byte that may follow a backslash, and compares each
+// kernel with its specification.
 func TestDecodeRunShEveryByte(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for pos := 0; pos < 64; pos++ {
-			for _, next := range []string{"n", "u0041", "u00e9", "u0075", "\\u", "\"", "/", "x"} {
-				src := bytes.Repeat([]byte{'a'}, 100)
-				src[pos] = byte(c)
-				copy(src[pos+1:], next)
-				d1, d2 := make([]byte, 128), make([]byte, 128)
-				h1, h2 := make([]byte, 128), make([]byte, 128)
-				c1, w1, s1, x1 := decodeRunSh(&src[0], len(src), &d1[0], len(d1), &h1[0], len(h1), &runTabs)
-				c2, w2, s2, x2 := decodeRunShGo(&src[0], len(src), &d2[0], len(d2), &h2[0], len(h2), &runTabs)
-				if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
-					t.Fatalf("byte %#x then %q at %d: kernel (%d, %d, %d, %v), Go (%d, %d, %d, %v)", c, next, pos, c1, w1, s1, x1, c2, w2, s2, x2)
+	if len(decodeKernels) == 0 {
+		t.Skip("no vector kernel here: decodeRunSh is decodeRunShGo")
+	}
+	for _, dk := range decodeKernels {
+		for c := 0; c < 256; c++ {
+			for pos := 0; pos < 64; pos++ {
+				for _, next := range []string{"n", "u0041", "u00e9", "u0075", "\\u", "\\n", "\"", "/", "x", "t\\r"} {
+					src := bytes.Repeat([]byte{'a'}, 100)
+					src[pos] = byte(c)
+					copy(src[pos+1:], next)
+					d1, d2 := make([]byte, 128), make([]byte, 128)
+					h1, h2 := make([]byte, 128), make([]byte, 128)
+					c1, w1, s1, x1 := dk.kernel(&src[0], len(src), &d1[0], len(d1), &h1[0], len(h1), &runTabs)
+					c2, w2, s2, x2 := dk.spec(&src[0], len(src), &d2[0], len(d2), &h2[0], len(h2), &runTabs)
+					if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
+						t.Fatalf("%s: byte %#x then %q at %d: kernel (%d, %d, %d, %v), Go (%d, %d, %d, %v)", dk.name, c, next, pos, c1, w1, s1, x1, c2, w2, s2, x2)
+					}
 				}
 			}
 		}
@@ -71,36 +88,119 @@ func TestScanKernels(t *testing.T) {
 	}
 }
 
-// TestDecodeRunShMatchesGo compares decodeRunSh (the vector kernel where
-// there is one) with decodeRunShGo on random text with every escape the
-// lexer's fast path decodes and every one it does not, with random room
-// in src, dst and sh.
+// decodePieces are the pieces of random text for the decodeRunSh tests:
+// every escape the lexer's fast path decodes and every one it does not,
+// runs of backslashes, and the bytes that end a run.
+var decodePieces = []string{"a", "plain text ", `\"`, `\\`, `\n`, `\r`, `\t`, `\/`, `\b`, `\f`, `\u0041`, `\u003c`, `\u0022`, `\u005c`, `\u0075`,
+	`\u007f`, `\u0080`, `\u00e9`, `\u07ff`, `\u0800`, `\u20ac`, `\ud83d`, `\ude00`, `\uffff`, `\u00E9`, `\u00g9`, `\u001f`, `\\u`, `\u`,
+	`"`, "\x01", "\x7f", "é", "\xff", "\\", "0123456789abcdef0123456789abcdef", `\\\\\\`, `\\\"`, `\"\"\"`, "n", "u", "/"}
+
+// randomDecodeInput returns random text of decodePieces (most of it dense
+// with escapes, some plain) and random room in dst and sh.
+func randomDecodeInput(rng *rand.Rand) (src []byte, room, shRoom int) {
+	var b bytes.Buffer
+	plain := rng.IntN(4) == 0
+	for b.Len() < rng.IntN(300) {
+		if plain && rng.IntN(3) > 0 {
+			b.WriteString("0123456789abcdef")
+			continue
+		}
+		b.WriteString(decodePieces[rng.IntN(len(decodePieces))])
+	}
+	return b.Bytes(), rng.IntN(400), rng.IntN(400)
+}
+
+// TestDecodeRunShMatchesGo compares each vector kernel of decodeRunSh with
+// its specification on random text with random room in src, dst and sh.
 func TestDecodeRunShMatchesGo(t *testing.T) {
-	if !haveDecodeRun {
+	if len(decodeKernels) == 0 {
 		t.Skip("no vector kernel here: decodeRunSh is decodeRunShGo")
 	}
-	pieces := []string{"a", "plain text ", `\"`, `\\`, `\n`, `\r`, `\t`, `\/`, `\b`, `\f`, `\u0041`, `\u003c`, `\u0022`, `\u005c`, `\u0075`,
-		`\u007f`, `\u0080`, `\u00e9`, `\u07ff`, `\u0800`, `\u20ac`, `\ud83d`, `\ude00`, `\uffff`, `\u00E9`, `\u00g9`, `\u001f`, `\\u`, `\u`,
-		`"`, "\x01", "\x7f", "é", "\xff", "\\", "0123456789abcdef0123456789abcdef"}
-	rng := rand.New(rand.NewPCG(11, 12))
+	for _, dk := range decodeKernels {
+		rng := rand.New(rand.NewPCG(11, 12))
+		for iter := 0; iter < 30000; iter++ {
+			src, room, shRoom := randomDecodeInput(rng)
+			d1, d2 := make([]byte, room+1), make([]byte, room+1)
+			h1, h2 := make([]byte, shRoom+1), make([]byte, shRoom+1)
+			var c1, w1, s1, c2, w2, s2 int
+			var x1, x2 bool
+			if len(src) > 0 && room > 0 && shRoom > 0 {
+				c1, w1, s1, x1 = dk.kernel(&src[0], len(src), &d1[0], room, &h1[0], shRoom, &runTabs)
+				c2, w2, s2, x2 = dk.spec(&src[0], len(src), &d2[0], room, &h2[0], shRoom, &runTabs)
+			}
+			if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
+				t.Fatalf("%s: src %q room %d/%d: kernel (%d, %d, %d, %v) %q %q, Go (%d, %d, %d, %v) %q %q", dk.name, src, room, shRoom,
+					c1, w1, s1, x1, d1[:w1], h1[:s1], c2, w2, s2, x2, d2[:w2], h2[:s2])
+			}
+		}
+	}
+}
+
+// TestDecodeRunShCDecodesAlike checks the specification of the
+// compressing kernel against the one of the escape-at-a-time kernel: both
+// decode from the start of the text, so on what both consumed they wrote
+// the same bytes and the same shadow, and each consumed at least a block
+// whenever the other did. This runs on every architecture.
+func TestDecodeRunShCDecodesAlike(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const room = 512
 	for iter := 0; iter < 30000; iter++ {
-		var b bytes.Buffer
-		for b.Len() < rng.IntN(300) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
+		src, _, _ := randomDecodeInput(rng)
+		if len(src) == 0 {
+			continue
 		}
-		src := b.Bytes()
-		room, shRoom := rng.IntN(400), rng.IntN(400)
-		d1, d2 := make([]byte, room+1), make([]byte, room+1)
-		h1, h2 := make([]byte, shRoom+1), make([]byte, shRoom+1)
-		var c1, w1, s1, c2, w2, s2 int
-		var x1, x2 bool
-		if len(src) > 0 && room > 0 && shRoom > 0 {
-			c1, w1, s1, x1 = decodeRunSh(&src[0], len(src), &d1[0], room, &h1[0], shRoom, &runTabs)
-			c2, w2, s2, x2 = decodeRunShGo(&src[0], len(src), &d2[0], room, &h2[0], shRoom, &runTabs)
+		d1, d2 := make([]byte, room), make([]byte, room)
+		h1, h2 := make([]byte, room), make([]byte, room)
+		c1, w1, s1, x1 := decodeRunShGo(&src[0], len(src), &d1[0], room, &h1[0], room, &runTabs)
+		c2, w2, s2, x2 := decodeRunShCGo(&src[0], len(src), &d2[0], room, &h2[0], room, &runTabs)
+		// The one that consumed less decoded a prefix of what the other did.
+		a, b := struct {
+			c, w, s int
+			d, h    []byte
+		}{c1, w1, s1, d1, h1}, struct {
+			c, w, s int
+			d, h    []byte
+		}{c2, w2, s2, d2, h2}
+		if a.c > b.c {
+			a, b = b, a
 		}
-		if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
-			t.Fatalf("src %q room %d/%d: kernel (%d, %d, %d, %v) %q %q, Go (%d, %d, %d, %v) %q %q", src, room, shRoom,
-				c1, w1, s1, x1, d1[:w1], h1[:s1], c2, w2, s2, x2, d2[:w2], h2[:s2])
+		if a.w > b.w || a.s > b.s || !bytes.Equal(a.d[:a.w], b.d[:a.w]) || !bytes.Equal(a.h[:a.s], b.h[:a.s]) {
+			t.Fatalf("src %q: Go (%d, %d, %d) %q %q, C (%d, %d, %d) %q %q", src, c1, w1, s1, d1[:w1], h1[:s1], c2, w2, s2, d2[:w2], h2[:s2])
+		}
+		if c1 == c2 && (w1 != w2 || s1 != s2 || x1 != x2) {
+			t.Fatalf("src %q: same input consumed, Go (%d, %d, %v), C (%d, %d, %v)", src, w1, s1, x1, w2, s2, x2)
+		}
+		// Neither stops in a run of plain bytes the other takes.
+		if len(src)-min(c1, c2) >= 64 && (c1 == 0) != (c2 == 0) {
+			t.Fatalf("src %q: consumed %d and %d", src, c1, c2)
+		}
+	}
+}
+
+// TestEscapeMasks compares escapeMasks with a walk over the backslashes.
+func TestEscapeMasks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for iter := 0; iter < 200000; iter++ {
+		bs := rng.Uint32()
+		switch iter % 3 {
+		case 0:
+			bs &= rng.Uint32() // sparser
+		case 1:
+			bs |= rng.Uint32() // denser
+		}
+		var letters, starters uint32
+		for z := 0; z < 32; z++ {
+			if bs>>z&1 == 0 {
+				continue
+			}
+			starters |= 1 << z
+			if z+1 < 32 {
+				letters |= 1 << (z + 1)
+			}
+			z++ // the escaped byte, a backslash or not
+		}
+		if l, s := escapeMasks(bs); l != letters || s != starters {
+			t.Fatalf("escapeMasks(%032b) = %032b, %032b; want %032b, %032b", bs, l, s, letters, starters)
 		}
 	}
 }
@@ -140,4 +240,26 @@ func TestEscapeRunMatchesGo(t *testing.T) {
 			check(src, 300)
 		}
 	}
+}
+
+// FuzzDecodeRunSh compares each vector kernel of decodeRunSh with its
+// specification on the fuzzer's text and room.
+func FuzzDecodeRunSh(f *testing.F) {
+	for _, s := range []string{`a\"b\\c\/d\ne\rf\tg\u00e9h\u0041` + "0123456789abcdef0123456789abcdef", `\\\\\\\"\\u\u0075\\\/\/\/` + "0123456789abcdef0123456789abcdef"} {
+		f.Add([]byte(s), uint16(100), uint16(100))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, room, shRoom uint16) {
+		if len(decodeKernels) == 0 || len(src) == 0 || room == 0 || shRoom == 0 {
+			return
+		}
+		for _, dk := range decodeKernels {
+			d1, d2 := make([]byte, room), make([]byte, room)
+			h1, h2 := make([]byte, shRoom), make([]byte, shRoom)
+			c1, w1, s1, x1 := dk.kernel(&src[0], len(src), &d1[0], len(d1), &h1[0], len(h1), &runTabs)
+			c2, w2, s2, x2 := dk.spec(&src[0], len(src), &d2[0], len(d2), &h2[0], len(h2), &runTabs)
+			if c1 != c2 || w1 != w2 || s1 != s2 || x1 != x2 || !bytes.Equal(d1, d2) || !bytes.Equal(h1, h2) {
+				t.Fatalf("%s: src %q room %d/%d: kernel (%d, %d, %d, %v), Go (%d, %d, %d, %v)", dk.name, src, room, shRoom, c1, w1, s1, x1, c2, w2, s2, x2)
+			}
+		}
+	})
 }
