@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -706,4 +707,56 @@ func counterValue(c prometheus.Counter) float64 {
 		return -1
 	}
 	return m.GetCounter().GetValue()
+}
+
+// TestInlineStopSettlesEvidence: inline slots do not wait for evidence
+// acknowledgements, Stop does. Right after Stop returns, every request
+// answered has its evidence stored and counts as processed, with more
+// requests in flight than slots and acknowledgements allowed.
+func TestInlineStopSettlesEvidence(t *testing.T) {
+	s := serveTestServer(t)
+	nc, js := serveConnect(t, s.ClientURL())
+	ensureStreams(t, js)
+	svc, err := NewService(nc, testEngine(t), WithDurable(false), WithConcurrency(2), WithConsumerStatsEvery(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const n = 60
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := nats.NewMsg("mcp.sanitize.tool-result")
+			m.Header.Set(wire.HeaderTenant, "acme")
+			m.Data = testMessage(i)
+			r, err := nc.RequestMsg(m, 20*time.Second)
+			if err == nil && r.Header.Get(wire.HeaderOutcome) != "sanitized" {
+				err = fmt.Errorf("outcome %q", r.Header.Get(wire.HeaderOutcome))
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := svc.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.Processed(); got != n {
+		t.Errorf("processed %d after Stop, want %d", got, n)
+	}
+	if got, err := streamCount(js, wire.StreamEvidence); err != nil || got != n {
+		t.Errorf("%d evidence records right after Stop (%v), want %d", got, err, n)
+	}
 }
