@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bench"
 )
 
 // decodeRunFn is the signature of decodeRunSh, its kernels and their
@@ -262,4 +264,38 @@ func FuzzDecodeRunSh(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkDecodeRunSh runs each kernel of decodeRunSh over the documents
+// of bench/natsbench's five shapes, as the lexer's fast path calls it: from
+// each place it stops, the byte there is stepped over. It measures the
+// kernel alone (docs/kernels.md).
+func BenchmarkDecodeRunSh(b *testing.B) {
+	shapes := []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
+	kernels := append([]decodeKernel{{"GoSpec", decodeRunShGo, decodeRunShGo}}, decodeKernels...)
+	for si, shape := range shapes {
+		var docs [][]byte
+		total := 0
+		for i := range 4 {
+			d := bench.Generate(bench.Options{Seed: uint64(i*len(shapes) + si + 1), Shape: shape, Size: 64 << 10, Secrets: 1}).JSON
+			docs = append(docs, d)
+			total += len(d)
+		}
+		for _, dk := range kernels {
+			b.Run(shape.String()+"/"+dk.name, func(b *testing.B) {
+				dst := make([]byte, 64<<10)
+				sh := make([]byte, 140<<10)
+				b.SetBytes(int64(total))
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, d := range docs {
+						for i := 0; i < len(d)-64; {
+							c, _, _, _ := dk.kernel(&d[i], len(d)-i, &dst[0], len(dst), &sh[0], len(sh), &runTabs)
+							i += c + 1
+						}
+					}
+				}
+			})
+		}
+	}
 }
