@@ -190,3 +190,30 @@ func BenchmarkShadow(b *testing.B) {
 		})
 	}
 }
+
+// TestLexerKernelsAgree runs the shadow, edge, structured and generated
+// cases through the lexer with each string kernel this machine has (the
+// word loop of other architectures included) and compares output and
+// evidence with the default choice, whole and in reads of 7 and 4099
+// bytes.
+func TestLexerKernelsAgree(t *testing.T) {
+	cases := shadowCases(3<<10, 80<<10)
+	cases = append(cases, structuredCases()...)
+	cases = append(cases, generatedCases(20<<10)...)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantOut, wantEv, _ := runCase(t, engine(t, c.policy(), 64<<10), c, 0, false)
+			for _, k := range pipeline.LexerKernels() {
+				restore := pipeline.UseLexerKernel(k)
+				for _, reads := range []int{0, 7, 4099} {
+					out, evj, _ := runCase(t, engine(t, c.policy(), 64<<10), c, reads, reads%2 == 0)
+					if !bytes.Equal(out, wantOut) || !bytes.Equal(evj, wantEv) {
+						restore()
+						t.Fatalf("kernel %s, reads of %d: output or evidence differs\n got: %.600q %s\nwant: %.600q %s", k, reads, out, evj, wantOut, wantEv)
+					}
+				}
+				restore()
+			}
+		})
+	}
+}
