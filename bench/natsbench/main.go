@@ -196,7 +196,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			}
 		}
 		e, w := res[0].done(), res[1].done()
-		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.2f | %.1f | %s | %s | %.2f / %.2f cores |\n", human(size), e.rate, ms(e.p50), ms(e.p99),
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", human(size), e.rate, ms(e.p50), ms(e.p99),
 			w.rate, ms(w.p50), ms(w.p99), w.rate/e.rate, w.rate*avg/1e6, us(e.cpuPerMsg), us(w.cpuPerMsg),
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
 		if w.rejected > 0 || w.other > 0 {
