@@ -70,9 +70,6 @@ func decodeRunShGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, 
 		if z == 32 {
 			continue
 		}
-		if s[i] != '\\' || i+2 >= n {
-			break
-		}
 		var ok bool
 		i, k, o, dirty, ok = decodeOneEscape(s, d, h, i, k, o, dirty, t)
 		if !ok {
@@ -82,13 +79,17 @@ func decodeRunShGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, 
 	return i, k, o, dirty
 }
 
-// decodeOneEscape is how decodeRunShGo takes the escape at s[i] (a
-// backslash with at least two bytes after it): \/, a \u escape of
-// printable ASCII but the backslash or of a character from U+0080 up
-// outside the surrogates, or an escape of runEscape but \\ followed by u.
-// ok is false, and nothing taken, for any other.
+// decodeOneEscape is how decodeRunShGo takes the byte at s[i] when it is
+// not plain (the assembly kernels' ESCAPE_ONE): a backslash with at least
+// two bytes after it that begins \/, a \u escape of printable ASCII but
+// the backslash or of a character from U+0080 up outside the surrogates,
+// or an escape of runEscape but \\ followed by u. ok is false, and nothing
+// taken, for any other byte.
 func decodeOneEscape(s, d, h []byte, i, k, o int, dirty bool, t *runTables) (int, int, int, bool, bool) {
 	n := len(s)
+	if s[i] != '\\' || i+2 >= n {
+		return i, k, o, dirty, false
+	}
 	switch e := s[i+1]; e {
 	case '/':
 		d[k], h[o] = '/', '/'
@@ -242,9 +243,6 @@ func decodeRunShCGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int,
 			// then that byte, when it is not a backslash, begins a \u
 			// escape, is the last of the block, or is the only backslash.
 			i, k, o = i+z, k+z, o+z
-			if s[i] != '\\' || i+2 >= n {
-				break
-			}
 			var ok bool
 			i, k, o, dirty, ok = decodeOneEscape(s, d, h, i, k, o, dirty, t)
 			if !ok {
@@ -299,9 +297,6 @@ func decodeRunShCGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int,
 			continue
 		}
 		// The byte at lim, as decodeRunShGo takes it.
-		if s[i] != '\\' || i+2 >= n {
-			break
-		}
 		var ok bool
 		i, k, o, dirty, ok = decodeOneEscape(s, d, h, i, k, o, dirty, t)
 		if !ok {

@@ -7,6 +7,132 @@
 	MOVD AX, x; \
 	VPBROADCASTD x, y
 
+// ESCAPE_ONE takes the escape at SI as decodeOneEscape (decoderun.go)
+// does and jumps to loop, or to done when it takes nothing: \/, a \u
+// escape of printable ASCII but the backslash or of a character from U+0080
+// up outside the surrogates (R13 set when the string needs the normalizer:
+// non-ASCII, a decoded u), or an escape of the table at R10 but \\ then u.
+// A \u escape the input cuts, bad hex, \u005c, DEL, a control and a
+// surrogate are left to the lexer. Its labels are local to each function
+// that uses it.
+#define ESCAPE_ONE(loop, done) \
+	CMPB (SI), $0x5c; \
+	JNE  done; \
+	LEAQ 2(SI), CX; \
+	CMPQ CX, R8; \
+	JAE  done; \
+	MOVBLZX 1(SI), BX; \
+	CMPL BX, $0x2f; \
+	JEQ  eo_slash; \
+	CMPL BX, $0x75; \
+	JEQ  eo_uesc; \
+	MOVBLZX (R10)(BX*1), CX; \
+	TESTL CX, CX; \
+	JZ   done; \
+	CMPL BX, $0x5c; \
+	JNE  eo_canon; \
+	CMPB 2(SI), $0x75; \
+	JEQ  done; \
+	eo_canon: MOVB CX, (DI); \
+	MOVW (SI), DX; \
+	MOVW DX, (R11); \
+	ADDQ $2, SI; \
+	INCQ DI; \
+	ADDQ $2, R11; \
+	JMP  loop; \
+	eo_slash: MOVB $0x2f, (DI); \
+	MOVB $0x2f, (R11); \
+	ADDQ $2, SI; \
+	INCQ DI; \
+	INCQ R11; \
+	JMP  loop; \
+	eo_uesc: LEAQ 6(SI), CX; \
+	CMPQ CX, R8; \
+	JA   done; \
+	MOVBLZX 2(SI), BX; \
+	MOVBLZX 256(R10)(BX*1), AX; \
+	MOVBLZX 3(SI), BX; \
+	MOVBLZX 256(R10)(BX*1), CX; \
+	MOVBLZX 4(SI), BX; \
+	MOVBLZX 256(R10)(BX*1), DX; \
+	MOVBLZX 5(SI), BX; \
+	MOVBLZX 256(R10)(BX*1), BX; \
+	MOVL AX, R14; \
+	ORL  CX, R14; \
+	ORL  DX, R14; \
+	ORL  BX, R14; \
+	TESTL $0xf0, R14; \
+	JNZ  done; \
+	SHLL $12, AX; \
+	SHLL $8, CX; \
+	SHLL $4, DX; \
+	ORL  CX, AX; \
+	ORL  DX, AX; \
+	ORL  BX, AX; \
+	CMPL AX, $0x20; \
+	JB   done; \
+	CMPL AX, $0x7f; \
+	JAE  eo_nonascii; \
+	CMPL AX, $0x5c; \
+	JEQ  done; \
+	MOVB AL, (DI); \
+	INCQ DI; \
+	CMPL AX, $0x22; \
+	JNE  eo_plain; \
+	MOVW $0x225c, (R11); \
+	ADDQ $2, R11; \
+	ADDQ $6, SI; \
+	JMP  loop; \
+	eo_plain: MOVB AL, (R11); \
+	INCQ R11; \
+	CMPL AX, $0x75; \
+	JNE  eo_notu; \
+	MOVQ $1, R13; \
+	eo_notu: ADDQ $6, SI; \
+	JMP  loop; \
+	eo_nonascii: CMPL AX, $0x80; \
+	JB   done; \
+	CMPL AX, $0xd800; \
+	JB   eo_utf8; \
+	CMPL AX, $0xdfff; \
+	JBE  done; \
+	eo_utf8: MOVQ $1, R13; \
+	CMPL AX, $0x800; \
+	JAE  eo_three; \
+	MOVL AX, CX; \
+	SHRL $6, CX; \
+	ORL  $0xc0, CX; \
+	MOVL AX, DX; \
+	ANDL $0x3f, DX; \
+	ORL  $0x80, DX; \
+	MOVB CX, (DI); \
+	MOVB DX, 1(DI); \
+	MOVB CX, (R11); \
+	MOVB DX, 1(R11); \
+	ADDQ $2, DI; \
+	ADDQ $2, R11; \
+	ADDQ $6, SI; \
+	JMP  loop; \
+	eo_three: MOVL AX, CX; \
+	SHRL $12, CX; \
+	ORL  $0xe0, CX; \
+	MOVL AX, DX; \
+	SHRL $6, DX; \
+	ANDL $0x3f, DX; \
+	ORL  $0x80, DX; \
+	ANDL $0x3f, AX; \
+	ORL  $0x80, AX; \
+	MOVB CX, (DI); \
+	MOVB DX, 1(DI); \
+	MOVB AX, 2(DI); \
+	MOVB CX, (R11); \
+	MOVB DX, 1(R11); \
+	MOVB AX, 2(R11); \
+	ADDQ $3, DI; \
+	ADDQ $3, R11; \
+	ADDQ $6, SI; \
+	JMP  loop;
+
 // func countRunesAVX2(p *byte, n int) int
 //
 // The bytes of p[:n&^31] that are not UTF-8 continuation bytes (10xxxxxx,
@@ -144,133 +270,7 @@ sspecial:
 	ADDQ AX, SI
 	ADDQ AX, DI
 	ADDQ AX, R11
-	CMPB (SI), $0x5c
-	JNE  sdone
-	LEAQ 2(SI), CX
-	CMPQ CX, R8
-	JAE  sdone
-	MOVBLZX 1(SI), BX
-	CMPL BX, $0x2f             // '/'
-	JEQ  sslash
-	CMPL BX, $0x75             // 'u'
-	JEQ  suesc
-	MOVBLZX (R10)(BX*1), CX    // esc
-	TESTL CX, CX
-	JZ   sdone
-	CMPL BX, $0x5c
-	JNE  scanon
-	CMPB 2(SI), $0x75
-	JEQ  sdone                 // \\ then u: the caller marks the string
-scanon:
-	MOVB CX, (DI)
-	MOVW (SI), DX
-	MOVW DX, (R11)
-	ADDQ $2, SI
-	INCQ DI
-	ADDQ $2, R11
-	JMP  sloop
-
-sslash:
-	MOVB $0x2f, (DI)
-	MOVB $0x2f, (R11)
-	ADDQ $2, SI
-	INCQ DI
-	INCQ R11
-	JMP  sloop
-
-suesc:
-	LEAQ 6(SI), CX
-	CMPQ CX, R8
-	JA   sdone
-	MOVBLZX 2(SI), BX
-	MOVBLZX 256(R10)(BX*1), AX
-	MOVBLZX 3(SI), BX
-	MOVBLZX 256(R10)(BX*1), CX
-	MOVBLZX 4(SI), BX
-	MOVBLZX 256(R10)(BX*1), DX
-	MOVBLZX 5(SI), BX
-	MOVBLZX 256(R10)(BX*1), BX
-	MOVL AX, R14
-	ORL  CX, R14
-	ORL  DX, R14
-	ORL  BX, R14
-	TESTL $0xf0, R14
-	JNZ  sdone                 // not hex: the lexer fails it
-	SHLL $12, AX
-	SHLL $8, CX
-	SHLL $4, DX
-	ORL  CX, AX
-	ORL  DX, AX
-	ORL  BX, AX                // v
-	CMPL AX, $0x20
-	JB   sdone
-	CMPL AX, $0x7f
-	JAE  snonascii
-	CMPL AX, $0x5c
-	JEQ  sdone                 // \u005c: the lexer's general path
-	MOVB AL, (DI)
-	INCQ DI
-	CMPL AX, $0x22
-	JNE  splain
-	MOVW $0x225c, (R11)        // \"
-	ADDQ $2, R11
-	ADDQ $6, SI
-	JMP  sloop
-splain:
-	MOVB AL, (R11)
-	INCQ R11
-	CMPL AX, $0x75
-	JNE  snotu
-	MOVQ $1, R13               // a decoded u may complete a spelled \u
-snotu:
-	ADDQ $6, SI
-	JMP  sloop
-
-snonascii:
-	CMPL AX, $0x80
-	JB   sdone                 // DEL
-	CMPL AX, $0xd800
-	JB   sutf8
-	CMPL AX, $0xdfff
-	JBE  sdone                 // a surrogate: the lexer pairs them
-sutf8:
-	MOVQ $1, R13
-	CMPL AX, $0x800
-	JAE  sthree
-	MOVL AX, CX
-	SHRL $6, CX
-	ORL  $0xc0, CX
-	MOVL AX, DX
-	ANDL $0x3f, DX
-	ORL  $0x80, DX
-	MOVB CX, (DI)
-	MOVB DX, 1(DI)
-	MOVB CX, (R11)
-	MOVB DX, 1(R11)
-	ADDQ $2, DI
-	ADDQ $2, R11
-	ADDQ $6, SI
-	JMP  sloop
-sthree:
-	MOVL AX, CX
-	SHRL $12, CX
-	ORL  $0xe0, CX
-	MOVL AX, DX
-	SHRL $6, DX
-	ANDL $0x3f, DX
-	ORL  $0x80, DX
-	ANDL $0x3f, AX
-	ORL  $0x80, AX
-	MOVB CX, (DI)
-	MOVB DX, 1(DI)
-	MOVB AX, 2(DI)
-	MOVB CX, (R11)
-	MOVB DX, 1(R11)
-	MOVB AX, 2(R11)
-	ADDQ $3, DI
-	ADDQ $3, R11
-	ADDQ $6, SI
-	JMP  sloop
+	ESCAPE_ONE(sloop, sdone)
 
 sdone:
 	VZEROUPPER
@@ -549,133 +549,7 @@ vfirst:
 
 vone:
 	// The byte at SI, as decodeRunShAVX2 takes it.
-	CMPB (SI), $0x5c
-	JNE  vdone
-	LEAQ 2(SI), CX
-	CMPQ CX, R8
-	JAE  vdone
-	MOVBLZX 1(SI), BX
-	CMPL BX, $0x2f             // '/'
-	JEQ  vslash
-	CMPL BX, $0x75             // 'u'
-	JEQ  vuesc
-	MOVBLZX (R10)(BX*1), CX    // esc
-	TESTL CX, CX
-	JZ   vdone
-	CMPL BX, $0x5c
-	JNE  vcanon
-	CMPB 2(SI), $0x75
-	JEQ  vdone                 // \\ then u: the caller marks the string
-vcanon:
-	MOVB CX, (DI)
-	MOVW (SI), DX
-	MOVW DX, (R11)
-	ADDQ $2, SI
-	INCQ DI
-	ADDQ $2, R11
-	JMP  vloop
-
-vslash:
-	MOVB $0x2f, (DI)
-	MOVB $0x2f, (R11)
-	ADDQ $2, SI
-	INCQ DI
-	INCQ R11
-	JMP  vloop
-
-vuesc:
-	LEAQ 6(SI), CX
-	CMPQ CX, R8
-	JA   vdone
-	MOVBLZX 2(SI), BX
-	MOVBLZX 256(R10)(BX*1), AX
-	MOVBLZX 3(SI), BX
-	MOVBLZX 256(R10)(BX*1), CX
-	MOVBLZX 4(SI), BX
-	MOVBLZX 256(R10)(BX*1), DX
-	MOVBLZX 5(SI), BX
-	MOVBLZX 256(R10)(BX*1), BX
-	MOVL AX, R14
-	ORL  CX, R14
-	ORL  DX, R14
-	ORL  BX, R14
-	TESTL $0xf0, R14
-	JNZ  vdone                 // not hex: the lexer fails it
-	SHLL $12, AX
-	SHLL $8, CX
-	SHLL $4, DX
-	ORL  CX, AX
-	ORL  DX, AX
-	ORL  BX, AX                // v
-	CMPL AX, $0x20
-	JB   vdone
-	CMPL AX, $0x7f
-	JAE  vnonascii
-	CMPL AX, $0x5c
-	JEQ  vdone                 // \u005c: the lexer's general path
-	MOVB AL, (DI)
-	INCQ DI
-	CMPL AX, $0x22
-	JNE  vplain
-	MOVW $0x225c, (R11)        // \"
-	ADDQ $2, R11
-	ADDQ $6, SI
-	JMP  vloop
-vplain:
-	MOVB AL, (R11)
-	INCQ R11
-	CMPL AX, $0x75
-	JNE  vnotu
-	MOVQ $1, R13               // a decoded u may complete a spelled \u
-vnotu:
-	ADDQ $6, SI
-	JMP  vloop
-
-vnonascii:
-	CMPL AX, $0x80
-	JB   vdone                 // DEL
-	CMPL AX, $0xd800
-	JB   vutf8
-	CMPL AX, $0xdfff
-	JBE  vdone                 // a surrogate: the lexer pairs them
-vutf8:
-	MOVQ $1, R13
-	CMPL AX, $0x800
-	JAE  vthree
-	MOVL AX, CX
-	SHRL $6, CX
-	ORL  $0xc0, CX
-	MOVL AX, DX
-	ANDL $0x3f, DX
-	ORL  $0x80, DX
-	MOVB CX, (DI)
-	MOVB DX, 1(DI)
-	MOVB CX, (R11)
-	MOVB DX, 1(R11)
-	ADDQ $2, DI
-	ADDQ $2, R11
-	ADDQ $6, SI
-	JMP  vloop
-vthree:
-	MOVL AX, CX
-	SHRL $12, CX
-	ORL  $0xe0, CX
-	MOVL AX, DX
-	SHRL $6, DX
-	ANDL $0x3f, DX
-	ORL  $0x80, DX
-	ANDL $0x3f, AX
-	ORL  $0x80, AX
-	MOVB CX, (DI)
-	MOVB DX, 1(DI)
-	MOVB AX, 2(DI)
-	MOVB CX, (R11)
-	MOVB DX, 1(R11)
-	MOVB AX, 2(R11)
-	ADDQ $3, DI
-	ADDQ $3, R11
-	ADDQ $6, SI
-	JMP  vloop
+	ESCAPE_ONE(vloop, vdone)
 
 vdone:
 	VZEROUPPER
