@@ -369,7 +369,7 @@ edone:
 // that begin escapes are found with two additions on the block's mask
 // (escapeMasks), n r t turned into their controls with VPSHUFB, and the
 // backslashes dropped with VPCOMPRESSB (AVX-512 VBMI2). One escape at the
-// end of a block, and \u escapes, go through decodeRunShAVX2's code.
+// end of a block, and \u escapes, go through ESCAPE_ONE, as in decodeRunShAVX2.
 //
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256, nrt at 512); R13 dirty.
@@ -548,7 +548,7 @@ vfirst:
 	ADDQ DX, R11
 
 vone:
-	// The byte at SI, as decodeRunShAVX2 takes it.
+	// The byte at SI, one escape, as decodeRunShAVX2 takes it.
 	ESCAPE_ONE(vloop, vdone)
 
 vdone:
