@@ -52,13 +52,16 @@ func TestAgainstWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The message timeout is generous: this test checks what the client and
+	// the worker exchange, not how fast (a 3 s timeout once cut a 300 KiB
+	// claim short in CI, under -race beside other packages' tests).
 	streams := worker.DefaultStreamsConfig()
-	streams.Duplicates = time.Minute
+	streams.Duplicates = 2 * time.Minute
 	cons := worker.DefaultConsumerConfig()
-	cons.BackOff = []time.Duration{5 * time.Second, 5 * time.Second}
+	cons.BackOff = []time.Duration{30 * time.Second, 30 * time.Second}
 	cons.MaxDeliver = 3
 	svc, err := worker.NewService(wnc, eng, worker.WithStreams(streams), worker.WithConsumer(cons),
-		worker.WithMessageTimeout(3*time.Second), worker.WithConsumerStatsEvery(0),
+		worker.WithMessageTimeout(20*time.Second), worker.WithConsumerStatsEvery(0),
 		worker.WithFetch(16, 1<<20, 200*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
