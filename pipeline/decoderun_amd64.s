@@ -7,6 +7,53 @@
 	MOVD AX, x; \
 	VPBROADCASTD x, y
 
+// DECODE_ENTRY, DECODE_ROOM and DECODE_RETURN are the frame of the
+// decodeRunSh kernels: the arguments into SI, R8 (end of src), DI, R9 (end
+// of dst), R11, R12 (end of sh), R10 (tables) and R13 (dirty, cleared), and
+// the constants 0x1f, 0x7f, '"' and '\\' in Y1-Y4; the room a block needs
+// (32 bytes of src, 40 of dst and sh), else a jump to done; the results.
+#define DECODE_ENTRY \
+	MOVQ src+0(FP), SI; \
+	MOVQ n+8(FP), R8; \
+	ADDQ SI, R8; \
+	MOVQ dst+16(FP), DI; \
+	MOVQ room+24(FP), R9; \
+	ADDQ DI, R9; \
+	MOVQ sh+32(FP), R11; \
+	MOVQ shRoom+40(FP), R12; \
+	ADDQ R11, R12; \
+	MOVQ t+48(FP), R10; \
+	XORQ R13, R13; \
+	BCAST(0x1f1f1f1f, X1, Y1); \
+	BCAST(0x7f7f7f7f, X2, Y2); \
+	BCAST(0x22222222, X3, Y3); \
+	BCAST(0x5c5c5c5c, X4, Y4)
+
+#define DECODE_ROOM(done) \
+	MOVQ R8, AX; \
+	SUBQ SI, AX; \
+	CMPQ AX, $32; \
+	JLT  done; \
+	MOVQ R9, AX; \
+	SUBQ DI, AX; \
+	CMPQ AX, $40; \
+	JLT  done; \
+	MOVQ R12, AX; \
+	SUBQ R11, AX; \
+	CMPQ AX, $40; \
+	JLT  done
+
+#define DECODE_RETURN \
+	VZEROUPPER; \
+	SUBQ src+0(FP), SI; \
+	MOVQ SI, consumed+56(FP); \
+	SUBQ dst+16(FP), DI; \
+	MOVQ DI, written+64(FP); \
+	SUBQ sh+32(FP), R11; \
+	MOVQ R11, shw+72(FP); \
+	MOVB R13, dirty+80(FP); \
+	RET
+
 // ESCAPE_ONE takes the escape at SI as decodeOneEscape (decoderun.go)
 // does and jumps to loop, or to done when it takes nothing: \/, a \u
 // escape of printable ASCII but the backslash or of a character from U+0080
@@ -217,35 +264,10 @@ eldone:
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256); R13 dirty.
 TEXT ·decodeRunShAVX2(SB), NOSPLIT, $0-81
-	MOVQ src+0(FP), SI
-	MOVQ n+8(FP), R8
-	ADDQ SI, R8
-	MOVQ dst+16(FP), DI
-	MOVQ room+24(FP), R9
-	ADDQ DI, R9
-	MOVQ sh+32(FP), R11
-	MOVQ shRoom+40(FP), R12
-	ADDQ R11, R12
-	MOVQ t+48(FP), R10
-	XORQ R13, R13
-	BCAST(0x1f1f1f1f, X1, Y1)        // 0x1f
-	BCAST(0x7f7f7f7f, X2, Y2)        // 0x7f
-	BCAST(0x22222222, X3, Y3)        // '"'
-	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
+	DECODE_ENTRY
 
 sloop:
-	MOVQ R8, AX
-	SUBQ SI, AX
-	CMPQ AX, $32
-	JLT  sdone
-	MOVQ R9, AX
-	SUBQ DI, AX
-	CMPQ AX, $40
-	JLT  sdone
-	MOVQ R12, AX
-	SUBQ R11, AX
-	CMPQ AX, $40
-	JLT  sdone
+	DECODE_ROOM(sdone)
 	VMOVDQU (SI), Y0
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y0, (R11)
@@ -273,15 +295,7 @@ sspecial:
 	ESCAPE_ONE(sloop, sdone)
 
 sdone:
-	VZEROUPPER
-	SUBQ src+0(FP), SI
-	MOVQ SI, consumed+56(FP)
-	SUBQ dst+16(FP), DI
-	MOVQ DI, written+64(FP)
-	SUBQ sh+32(FP), R11
-	MOVQ R11, shw+72(FP)
-	MOVB R13, dirty+80(FP)
-	RET
+	DECODE_RETURN
 
 // func escapeRunAVX2(src *byte, n int, dst *byte, room int) (consumed, written int)
 //
@@ -374,21 +388,7 @@ edone:
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256, nrt at 512); R13 dirty.
 TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $0-81
-	MOVQ src+0(FP), SI
-	MOVQ n+8(FP), R8
-	ADDQ SI, R8
-	MOVQ dst+16(FP), DI
-	MOVQ room+24(FP), R9
-	ADDQ DI, R9
-	MOVQ sh+32(FP), R11
-	MOVQ shRoom+40(FP), R12
-	ADDQ R11, R12
-	MOVQ t+48(FP), R10
-	XORQ R13, R13
-	BCAST(0x1f1f1f1f, X1, Y1)        // 0x1f
-	BCAST(0x7f7f7f7f, X2, Y2)        // 0x7f
-	BCAST(0x22222222, X3, Y3)        // '"'
-	BCAST(0x5c5c5c5c, X4, Y4)        // '\\'
+	DECODE_ENTRY
 	BCAST(0x2f2f2f2f, X8, Y8)        // '/'
 	BCAST(0x6e6e6e6e, X9, Y9)        // 'n'
 	BCAST(0x72727272, X10, Y10)      // 'r'
@@ -397,18 +397,7 @@ TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $0-81
 	VMOVDQU 512(R10), Y13            // nrt
 
 vloop:
-	MOVQ R8, AX
-	SUBQ SI, AX
-	CMPQ AX, $32
-	JLT  vdone
-	MOVQ R9, AX
-	SUBQ DI, AX
-	CMPQ AX, $40
-	JLT  vdone
-	MOVQ R12, AX
-	SUBQ R11, AX
-	CMPQ AX, $40
-	JLT  vdone
+	DECODE_ROOM(vdone)
 	VMOVDQU (SI), Y0
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y0, (R11)
@@ -552,12 +541,4 @@ vone:
 	ESCAPE_ONE(vloop, vdone)
 
 vdone:
-	VZEROUPPER
-	SUBQ src+0(FP), SI
-	MOVQ SI, consumed+56(FP)
-	SUBQ dst+16(FP), DI
-	MOVQ DI, written+64(FP)
-	SUBQ sh+32(FP), R11
-	MOVQ R11, shw+72(FP)
-	MOVB R13, dirty+80(FP)
-	RET
+	DECODE_RETURN
