@@ -614,7 +614,7 @@ func TestStopDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := NewService(nc, testEngine(t), WithInline(false), WithConsumer(fastConsumer(3*time.Second)),
+	svc, err := NewService(nc, testEngine(t), WithInline(false), WithConsumer(fastConsumer(30*time.Second)),
 		WithStreams(fastStreams()), WithMessageTimeout(2*time.Second), WithFetch(32, 1<<20, 200*time.Millisecond), WithConsumerStatsEvery(0),
 		WithMetrics(m))
 	if err != nil {
@@ -639,36 +639,53 @@ func TestStopDrains(t *testing.T) {
 	}
 	// Everything delivered was finished: nothing waits for an ack, and each
 	// input is either still in MCP_RAW or has its clean output.
+	//
+	// Stop returns once the acknowledgements are flushed, that is received
+	// by the server; the server applies them from a queue of the consumer's
+	// own, a moment later (under load, tens of milliseconds). So the counts
+	// are polled. A lost acknowledgement would keep its input pending for
+	// the whole AckWait (30 s here, and no worker pulls any more), far past
+	// the 10 s polled.
 	cons, err := js.Consumer(ctx, wire.StreamRaw, wire.ConsumerDurable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := cons.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A pass whose publish failed (on a heavily loaded machine a flooded
-	// asynchronous publish can stall) is handed back with a delayed NAK:
-	// it stays pending on the consumer, and its clean output may already be
-	// stored (a retry is deduplicated by Nats-Msg-Id). Only those may be
-	// outstanding; with none, the accounting is exact.
-	naks := 0
-	mfs, _ := reg.Gather()
-	for _, mf := range mfs {
-		if mf.GetName() == "mcp_sanitize_naks_total" {
-			for _, c := range mf.GetMetric() {
-				naks += int(c.GetCounter().GetValue())
+	checkFor(t, 10*time.Second, func() error {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			return err
+		}
+		// A pass whose publish failed (on a heavily loaded machine a
+		// flooded asynchronous publish can stall) is handed back with a
+		// delayed NAK: it stays pending on the consumer, and its clean
+		// output may already be stored (a retry is deduplicated by
+		// Nats-Msg-Id). Only those may be outstanding; with none, the
+		// accounting is exact.
+		naks := 0
+		mfs, _ := reg.Gather()
+		for _, mf := range mfs {
+			if mf.GetName() == "mcp_sanitize_naks_total" {
+				for _, c := range mf.GetMetric() {
+					naks += int(c.GetCounter().GetValue())
+				}
 			}
 		}
-	}
-	if info.NumAckPending > naks {
-		t.Errorf("%d messages left unacknowledged by a drained worker (%d handed back)", info.NumAckPending, naks)
-	}
-	raw, _ := streamCount(js, wire.StreamRaw)
-	clean, _ := streamCount(js, wire.StreamClean)
-	if raw+clean < n || raw+clean > uint64(n+naks) {
-		t.Errorf("raw %d + clean %d for %d inputs (%d handed back)", raw, clean, n, naks)
-	}
+		if info.NumAckPending > naks {
+			return fmt.Errorf("%d messages left unacknowledged by a drained worker (%d handed back)", info.NumAckPending, naks)
+		}
+		raw, err := streamCount(js, wire.StreamRaw)
+		if err != nil {
+			return err
+		}
+		clean, err := streamCount(js, wire.StreamClean)
+		if err != nil {
+			return err
+		}
+		if raw+clean < n || raw+clean > uint64(n+naks) {
+			return fmt.Errorf("raw %d + clean %d for %d inputs (%d handed back)", raw, clean, n, naks)
+		}
+		return nil
+	})
 }
 
 func TestServiceOptionsValidate(t *testing.T) {
