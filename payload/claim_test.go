@@ -230,3 +230,78 @@ func (p *patternReader) Read(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// stallingIter delivers what its iterator delivers until after chunks
+// chunks, then nothing: a pull request lost between client and server (or
+// nats.go skipping its refill, docs/payloads.md).
+type stallingIter struct {
+	jetstream.MessagesContext
+	chunks int
+}
+
+func (s *stallingIter) Next(opts ...jetstream.NextOpt) (jetstream.Msg, error) {
+	if s.chunks == 0 {
+		// As Next with no message, until the poll's context ends.
+		time.Sleep(chunkPoll)
+		return nil, context.DeadlineExceeded
+	}
+	s.chunks--
+	return s.MessagesContext.Next(opts...)
+}
+
+func TestChunkReaderResumesAfterStall(t *testing.T) {
+	_, obs := startStore(t)
+	st := obs.(*Store)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	defer func(p, s time.Duration) { chunkPoll, chunkStall = p, s }(chunkPoll, chunkStall)
+	chunkPoll, chunkStall = 20*time.Millisecond, 150*time.Millisecond
+
+	src := sampleJSON(1<<20+777, 9) // nine chunks of 128 KiB
+	if _, err := obs.PutBytes(ctx, "stall", src); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		after       []int // chunks delivered before each stall
+		wantErr     bool
+		wantRestart int
+	}{
+		{"first chunk", []int{0}, false, 1},
+		{"middle", []int{3}, false, 1},
+		{"twice", []int{2, 4}, false, 2},
+		{"at the end", []int{8}, false, 1},
+		// Never a chunk again: the read fails after chunkStalls stalls
+		// rather than wait for its context.
+		{"gone", []int{5, 0, 0}, true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan := tc.after
+			testHookIter = func(it jetstream.MessagesContext) jetstream.MessagesContext {
+				if len(plan) == 0 {
+					return it
+				}
+				n := plan[0]
+				plan = plan[1:]
+				return &stallingIter{MessagesContext: it, chunks: n}
+			}
+			defer func() { testHookIter = nil }()
+			c, e := st.open(ctx, "stall")
+			if e != nil {
+				t.Fatal(e)
+			}
+			defer c.Close()
+			got, err := io.ReadAll(c)
+			if tc.wantErr {
+				if !errors.Is(err, &Error{Code: pipeline.CodeInternal, Reason: ReasonClaimStore}) {
+					t.Fatalf("err %v after %d bytes", err, len(got))
+				}
+			} else if err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("err %v, %d of %d bytes, equal %v", err, len(got), len(src), bytes.Equal(got, src))
+			}
+			if c.restarts != tc.wantRestart {
+				t.Fatalf("%d restarts, want %d", c.restarts, tc.wantRestart)
+			}
+		})
+	}
+}

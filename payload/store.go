@@ -7,6 +7,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -64,31 +65,54 @@ func (s *Store) open(ctx context.Context, name string) (*chunkReader, *Error) {
 	if info.Size == 0 {
 		return c, nil
 	}
-	cons, err := s.js.OrderedConsumer(ctx, "OBJ_"+s.bucket, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"$O." + s.bucket + ".C." + info.NUID},
-	})
-	if err != nil {
-		return nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+	c.js, c.stream, c.subject = s.js, "OBJ_"+s.bucket, "$O."+s.bucket+".C."+info.NUID
+	if err := c.start(); err != nil {
+		return nil, err
 	}
-	it, err := cons.Messages(jetstream.PullMaxMessages(ReadAheadChunks))
-	if err != nil {
-		return nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
-	}
-	c.it = it
 	return c, nil
 }
+
+// How a claimed object's read waits for its next chunk. nats.go (v1.55.0)
+// sends the next pull request of a Messages iterator from a goroutine of
+// its own and skips the refill while that goroutine has not yet marked its
+// previous request sent; a Next that skipped it and then finds no chunk
+// buffered waits for two missed heartbeats (10 s) before the ordered
+// consumer resets. Under load that happened in about 1 object read of 20
+// (docs/payloads.md). So Next waits at most chunkPoll at a time, and each
+// new call checks the refill again; and if no chunk comes for chunkStall,
+// the read starts a new ordered consumer at the chunk after the last one
+// read, which also stands in for the iterator's own heartbeat check (a
+// Next that returns early never reaches it).
+// A read that stalls chunkStalls times in a row without a chunk fails
+// (ReasonClaimStore): the object's chunks are gone, or the server does not
+// serve them.
+var (
+	chunkPoll   = 200 * time.Millisecond
+	chunkStall  = 5 * time.Second
+	chunkStalls = 3
+	// testHookIter, set by tests only, wraps each iterator started.
+	testHookIter func(jetstream.MessagesContext) jetstream.MessagesContext
+)
 
 // chunkReader reads an object's chunks in order and checks its size and
 // SHA-256 digest at the end.
 type chunkReader struct {
-	ctx    context.Context
-	it     jetstream.MessagesContext
-	size   uint64
-	n      uint64
-	digest string
-	h      hash.Hash
-	cur    []byte
-	err    error
+	ctx     context.Context
+	js      jetstream.JetStream
+	stream  string // OBJ_<bucket>
+	subject string // the object's chunk subject
+	it      jetstream.MessagesContext
+	seq     uint64        // stream sequence of the last chunk read
+	waited  time.Duration // waited for the next chunk
+	stalls  int           // stalls since the last chunk
+	// restarts counts the ordered consumers started after a stall.
+	restarts int
+	size     uint64
+	n        uint64
+	digest   string
+	h        hash.Hash
+	cur      []byte
+	err      error
 }
 
 func (c *chunkReader) Read(p []byte) (int, error) {
@@ -105,9 +129,9 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 			}
 			return 0, c.err
 		}
-		msg, err := c.it.Next(jetstream.NextContext(c.ctx))
+		msg, err := c.next()
 		if err != nil {
-			c.err = ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+			c.err = err
 			return 0, c.err
 		}
 		d := msg.Data()
@@ -122,6 +146,64 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	n := copy(p, c.cur)
 	c.cur = c.cur[n:]
 	return n, nil
+}
+
+// start begins (or, after a stall, resumes) the read with an ordered
+// consumer from the chunk after c.seq, keeping at most ReadAheadChunks
+// chunks in flight.
+func (c *chunkReader) start() *Error {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{c.subject}}
+	if c.seq > 0 {
+		cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+		cfg.OptStartSeq = c.seq + 1
+	}
+	cons, err := c.js.OrderedConsumer(c.ctx, c.stream, cfg)
+	if err != nil {
+		return ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+	}
+	it, err := cons.Messages(jetstream.PullMaxMessages(ReadAheadChunks))
+	if err != nil {
+		return ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+	}
+	if testHookIter != nil {
+		it = testHookIter(it)
+	}
+	c.it = it
+	return nil
+}
+
+// next returns the next chunk, waiting chunkPoll at a time and restarting
+// the consumer after chunkStall without one.
+func (c *chunkReader) next() (jetstream.Msg, *Error) {
+	for {
+		wctx, cancel := context.WithTimeout(c.ctx, chunkPoll)
+		t0 := time.Now()
+		msg, err := c.it.Next(jetstream.NextContext(wctx))
+		cancel()
+		if err == nil {
+			meta, merr := msg.Metadata()
+			if merr != nil {
+				return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+			}
+			c.seq, c.waited, c.stalls = meta.Sequence.Stream, 0, 0
+			return msg, nil
+		}
+		if c.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return nil, ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		}
+		if c.waited += time.Since(t0); c.waited < chunkStall {
+			continue
+		}
+		c.it.Stop()
+		c.it, c.waited = nil, 0
+		if c.stalls++; c.stalls >= chunkStalls {
+			return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+		}
+		c.restarts++
+		if err := c.start(); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Close stops the consumer.
