@@ -78,7 +78,7 @@ func (s *Store) open(ctx context.Context, name string) (*chunkReader, *Error) {
 // previous request sent; a Next that skipped it and then finds no chunk
 // buffered waits for two missed heartbeats (10 s) before the ordered
 // consumer resets. Under load that happened in about 1 by-reference round
-// trip (two object reads) of 30 (docs/payloads.md). So Next waits at most
+// trip (two object reads) of 40 (docs/payloads.md). So Next waits at most
 // chunkPoll at a time, and each new call checks the refill again; and if
 // no chunk comes for chunkStall, the read starts a new ordered consumer at
 // the chunk after the last one read, which also stands in for the
