@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"hash"
@@ -81,6 +82,12 @@ type Redactor struct {
 
 	v view // the view handed to checks (a field so that it does not escape per hit)
 
+	// Every occurrence (repeats): the secrets committed so far in the
+	// current string; each later occurrence of the same bytes is a match of
+	// the same rule, context or not (token = 'v' | 'v').
+	reps []repeat
+	seam [2 * repMaxLen]byte // a repeat's occurrences across the held bytes and src
+
 	// Current call.
 	src     []byte
 	srcBase int64
@@ -118,6 +125,7 @@ func (r *Redactor) Reset() {
 	r.v = view{}
 	r.src, r.srcBase, r.final = nil, 0, false
 	r.ctxLo, r.ctxHi = 0, maxOffset
+	r.reps = r.reps[:0]
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -398,15 +406,37 @@ func (r *Redactor) frontier(end int64) int64 {
 	if r.rs >= 0 && !r.rlong {
 		f = min(f, r.rs) // an open run may still become a match
 	}
+	for i := range r.reps {
+		f = min(f, r.reps[i].pos) // a repeat may still start there
+	}
 	return f
 }
 
 // settle extends an open private-key match, commits decided candidates and
-// emits final text.
+// emits final text. A committed secret becomes a repeat (addRep); its later
+// occurrences are searched before anything after it is committed.
 func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Finding) {
+	for {
+		r.searchReps(end)
+		var again bool
+		dst, fs, again = r.commit(dst, fs, end)
+		if !again {
+			break
+		}
+	}
+	if front := r.frontier(end); !r.cont && front > r.out {
+		dst = r.emit(dst, r.out, front)
+		r.out = front
+	}
+	return dst, fs
+}
+
+// commit commits the candidates before the frontier; again reports that it
+// stopped after a new repeat, whose occurrences must be searched first.
+func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Finding, again bool) {
 	front := r.frontier(end)
 	head := 0
-	for {
+	for !again {
 		if r.cont {
 			fs = r.extend(fs, end)
 		}
@@ -458,6 +488,10 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 			}
 			fs = append(fs, r.finding(x.rule, x.start, x.end, x.cs))
 			r.out, r.lastEnd = x.end, x.end
+			if r.addRep(x) {
+				again = true
+				break
+			}
 		}
 		if !opened {
 			break
@@ -466,11 +500,95 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 	// Drop the consumed candidates, keep capacity.
 	n := copy(r.cands, r.cands[head:])
 	r.cands = r.cands[:n]
-	if !r.cont && front > r.out {
-		dst = r.emit(dst, r.out, front)
-		r.out = front
+	return dst, fs, again
+}
+
+// Repeats: at most repMax per string, of repMinLen..repMaxLen bytes.
+const (
+	repMax    = 16
+	repMinLen = 8
+	repMaxLen = 256
+)
+
+// repeat is a committed secret whose later occurrences are matches: b its
+// bytes, pos the first start not yet searched.
+type repeat struct {
+	b    []byte
+	rule RuleID
+	cs   ChecksumResult
+	pos  int64
+}
+
+// addRep makes the committed secret x a repeat, unless there are repMax
+// already, its length is out of range or the same bytes are one.
+func (r *Redactor) addRep(x candidate) bool {
+	n := x.end - x.start
+	if len(r.reps) >= repMax || n < repMinLen || n > repMaxLen {
+		return false
 	}
-	return dst, fs
+	b := r.window(x.start, x.end)
+	for i := range r.reps {
+		if string(r.reps[i].b) == string(b) {
+			return false
+		}
+	}
+	k := len(r.reps)
+	if k < cap(r.reps) {
+		r.reps = r.reps[:k+1]
+		r.reps[k].b = append(r.reps[k].b[:0], b...)
+	} else {
+		r.reps = append(r.reps, repeat{b: append([]byte(nil), b...)})
+	}
+	r.reps[k].rule, r.reps[k].cs, r.reps[k].pos = x.rule, x.cs, x.end
+	return true
+}
+
+// searchReps adds a candidate for every occurrence of a repeat that starts
+// at or after its pos and lies in the input so far. It reads the held bytes
+// and src where they are (no copy of src behind the held bytes: that would
+// grow the hold with the input).
+func (r *Redactor) searchReps(end int64) {
+	for i := range r.reps {
+		rp := &r.reps[i]
+		n := int64(len(rp.b))
+		if rp.pos+n <= end {
+			lo := rp.pos
+			if lo < r.srcBase {
+				// Wholly in the held bytes before src.
+				r.findRep(rp, r.buf[lo-r.bufBase:r.srcBase-r.bufBase], lo)
+				// Straddling the seam: starts in [srcBase-n+1, srcBase).
+				a := max(lo, r.srcBase-n+1)
+				b := min(r.srcBase+n-1, end)
+				if a < r.srcBase && b-a >= n {
+					k := copy(r.seam[:], r.buf[a-r.bufBase:r.srcBase-r.bufBase])
+					k += copy(r.seam[k:], r.src[:b-r.srcBase])
+					r.findRep(rp, r.seam[:k], a)
+				}
+				lo = r.srcBase
+			}
+			r.findRep(rp, r.src[lo-r.srcBase:end-r.srcBase], lo)
+		}
+		if r.final {
+			rp.pos = end
+		} else {
+			rp.pos = max(rp.pos, end-n+1)
+		}
+	}
+}
+
+// findRep adds a candidate for each occurrence of rp in w (string[base:]),
+// once per start: a start already searched in a previous part is skipped by
+// the callers' ranges.
+func (r *Redactor) findRep(rp *repeat, w []byte, base int64) {
+	for off := 0; off+len(rp.b) <= len(w); {
+		j := bytes.Index(w[off:], rp.b)
+		if j < 0 {
+			return
+		}
+		p := base + int64(off+j)
+		r.addCand(candidate{start: p, end: p + int64(len(rp.b)), rule: rp.rule, cs: rp.cs})
+		off += j + 1
+	}
 }
 
 func (r *Redactor) finding(id RuleID, start, end int64, cs ChecksumResult) Finding {

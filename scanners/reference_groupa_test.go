@@ -75,7 +75,7 @@ func refGitLab(prefix string, min, max int) refForm {
 	suffix := regexp.MustCompile(`^\.[0-9a-z]{2}\.[0-9a-z]{9}`)
 	bound := regexp.MustCompile(`^[A-Za-z0-9_=-]`)
 	return refForm{keywords: base.keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
-		a, e, cs, ok := base.at(s, p)
+		a, e, cs, ok := base.atKw(s, p, len(prefix))
 		if !ok {
 			return 0, 0, 0, false
 		}

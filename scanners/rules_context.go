@@ -47,6 +47,7 @@ const (
 	classPassword assignClass = iota
 	classSecret
 	classToken
+	classKey
 )
 
 // Limits of the context rules.
