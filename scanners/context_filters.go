@@ -21,6 +21,8 @@ func placeholder(b []byte) bool {
 		return true
 	case b[0] == '$' && (n > 1 && b[1] == '(' || isIdent(b[1:])):
 		return true
+	case b[0] == '{' && (b[n-1] == '}' && n > 2 && isIdent(b[1:n-1]) || isIdent(b[1:])):
+		return true // a template reference: {SumoAccessKey} (unquoted, the value stops before the '}')
 	case n == 2 && b[0] == '%':
 		return true
 	}

@@ -131,6 +131,8 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 		op = ""
 	}
 	switch {
+	case op == ":" && strings.Contains(name, ".") && kq == 0 && sp == 0 && len(rest) > 1 && !strings.ContainsRune(" \t\"'`", rune(rest[1])):
+		return 0, 0, 0, false
 	case op != "":
 		i += len(op)
 	case kq > 0 && strings.HasPrefix(rest, ","):
@@ -187,7 +189,14 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 		}
 		a, e = i, i+len(v)
 	}
-	if !plausibleValue([]byte(s[a:e]), q != 0, cls, weak) {
+	if q == '`' && strings.Contains(s[a:e], " ") {
+		return 0, 0, 0, false
+	}
+	if q != 0 && cls != classPassword && strings.Contains(s[a:e], " ") {
+		if !bracedPlausible([]byte(s[a:e]), cls, weak) {
+			return 0, 0, 0, false
+		}
+	} else if !plausibleValue([]byte(s[a:e]), q != 0, cls, weak) {
 		return 0, 0, 0, false
 	}
 	return a, e, ChecksumNone, true

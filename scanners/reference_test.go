@@ -197,6 +197,8 @@ func refForms() map[string][]refForm {
 				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
 				junit := regexp.MustCompile(`(?i)system$`)
 				junitEnd := regexp.MustCompile(`^(?i:-out|-err)(?:[^A-Za-z0-9_-]|$)`)
+				qualified := regexp.MustCompile(`^:[A-Za-z]`)
+				keepQualified := regexp.MustCompile(`(?i)(?:system|instructions)$`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
 					m := rx.FindStringIndex(s[p:])
 					if m == nil {
@@ -206,6 +208,9 @@ func refForms() map[string][]refForm {
 						return 0, 0, 0, false
 					}
 					e := p + m[1]
+					if s[e-1] != '_' && qualified.MatchString(s[e:]) && !keepQualified.MatchString(s[p:e]) {
+						return 0, 0, 0, false
+					}
 					if j := strings.IndexByte(s[e:min(len(s), e+512)], '>'); j >= 0 {
 						return p, e + j + 1, ChecksumNone, true
 					}

@@ -133,8 +133,14 @@ func keyNameOK(prefix, suffix []byte, last byte) bool {
 			return false
 		}
 	}
-	return true
+	return !nameHasWord(prefix, nameDeny)
 }
+
+// nameDeny are words of a key name that say its value is no live secret:
+// test fixtures (nonMatchingToken, fakeSecret, invalid_token), published
+// values (publicToken) and anti-forgery tokens (csrf-token,
+// authenticity_token), which are per-session and shown in every page.
+var nameDeny = []string{"non", "nonmatching", "invalid", "fake", "dummy", "mock", "example", "sample", "public", "csrf", "xsrf", "authenticity"}
 
 // nameHasWord splits an identifier at _ - . digits and lower-to-upper case
 // changes, and reports whether one of its words (lower-cased) is in list.
@@ -232,7 +238,7 @@ func assignForm(cls assignClass, keywords []string) form {
 			if xml {
 				start, end, braced, st = xmlValue(v, i)
 			} else {
-				start, end, quoted, st = assignValue(v, i, flag, dollar)
+				start, end, quoted, st = assignValue(v, i, flag, dollar, bytes.IndexByte(d[p:i], '.') >= 0)
 			}
 			if st != resMatch {
 				return result{status: st}
@@ -246,6 +252,13 @@ func assignForm(cls assignClass, keywords []string) form {
 				}
 				weak = !qual
 			}
+			// A quoted value with spaces is a password, or words of which
+			// one may be the token (' v ', 'v | v').
+			spaced := quoted && bytes.IndexByte(d[start:end], ' ') >= 0
+			if spaced && d[start-1] == '`' {
+				return noMatch // `vault read …`: a shell command substitution
+			}
+			braced = braced || spaced && cls != classPassword
 			if braced && !bracedPlausible(d[start:end], cls, weak) || !braced && !plausibleValue(d[start:end], quoted, cls, weak) {
 				return noMatch
 			}
@@ -258,6 +271,9 @@ func assignForm(cls assignClass, keywords []string) form {
 // Jenkins credential <secret>{AQAAABAAAAAQ…}</secret>, holds a plausible
 // value among its space-separated words; then all of it is replaced.
 func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
+	if len(b) == 0 || placeholder(b) {
+		return false // template syntax, a URL, a PEM block: other rules' or none
+	}
 	for len(b) > 0 {
 		j := bytes.IndexByte(b, ' ')
 		if j < 0 {
@@ -445,7 +461,11 @@ func xmlValue(v *view, i int) (start, end int, braced bool, st resStatus) {
 // assignValue parses from i (just after the key name) the optional closing
 // quote, the operator and the value; it returns the value's bounds, resMore
 // or resNo.
-func assignValue(v *view, i int, flag, dollar bool) (start, end int, quoted bool, st resStatus) {
+//
+// A dotted name glued to ':' and its value (io.jsonwebtoken:jjwt-api,
+// com.example.token:1.2) is a Maven coordinate or a qualified name, no
+// assignment.
+func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quoted bool, st resStatus) {
 	d := v.data
 	if v.more(i + maxTypeSkip + ctxMaxSpace + 2) {
 		return 0, 0, false, resMore
@@ -470,6 +490,8 @@ func assignValue(v *view, i int, flag, dollar bool) (start, end int, quoted bool
 		return 0, 0, false, resNo
 	}
 	switch n := opLen(d[i:], dollar); {
+	case n == 1 && d[i] == ':' && dotted && kq == 0 && i == s && i+1 < len(d) && !setCtxSpace[d[i+1]] && d[i+1] != '"' && d[i+1] != '\'' && d[i+1] != '`':
+		return 0, 0, false, resNo
 	case n > 0:
 		i += n
 	case kq > 0 && i < len(d) && d[i] == ',':
@@ -569,6 +591,9 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	}
 	if placeholder(b) {
 		return false
+	}
+	if cls != classPassword && bytes.IndexByte(b, ' ') >= 0 {
+		return false // words or markup (<xsd:element name=), no token or key
 	}
 	// A value that is itself an sk- key is left to generic-sk, which comes
 	// after this family in RuleID order and would lose on the same span.

@@ -57,6 +57,8 @@ func TestAssignmentSyntaxes(t *testing.T) {
 		// Every occurrence of a found secret, context or not.
 		{"svc token = '" + tok + "' | '" + tok + "' and " + tok, "svc token = '" + T + "' | '" + T + "' and " + T},
 		{"password=" + tok + " echo " + tok + tok, "password=" + P + " echo " + P + P},
+		// A quoted value of words: the whole value goes when one is a token.
+		{"svc token = ' " + tok + " '", "svc token = '" + T + "'"},
 	}
 	for _, tt := range tests {
 		for _, n := range []int{0, 1, 5} {
@@ -87,6 +89,15 @@ func TestAssignmentSyntaxes(t *testing.T) {
 		"<apiToken>\n  " + tok + "\n<other/>",
 		"password: string;",
 		"discord_token = 12345678901234567890",
+		// Names and values that say the value is no live secret.
+		`nonMatchingToken := "` + tok + `"`,
+		`publicToken = "` + tok + `"`,
+		"csrf-token=" + tok,
+		`<input type="hidden" name="authenticity_token" value="` + tok + `">`,
+		"SUMO_ACCESS_KEY={SumoAccessKey}",
+		"SUMO_ACCESS_KEY=`vault read -field=key secret/sumo`",
+		`notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"`,
+		`api_token = "<xsd:element name="Code" type="clm84437:CodeContentType"/>"`,
 	}
 	for _, s := range keep {
 		for _, n := range []int{0, 1, 5} {
