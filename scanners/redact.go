@@ -82,9 +82,10 @@ type Redactor struct {
 
 	v view // the view handed to checks (a field so that it does not escape per hit)
 
-	// Every occurrence (repeats): the secrets committed so far in the
-	// current string; each later occurrence of the same bytes is a match of
-	// the same rule, context or not (token = 'v' | 'v').
+	// Every occurrence (repeats): the secrets committed so far on the
+	// current line of the string; each later occurrence of the same bytes
+	// on that line is a match of the same rule, context or not
+	// (token = 'v' | 'v').
 	reps []repeat
 	seam [2 * repMaxLen]byte // a repeat's occurrences across the held bytes and src
 
@@ -510,18 +511,31 @@ const (
 	repMaxLen = 256
 )
 
-// repeat is a committed secret whose later occurrences are matches: b its
-// bytes, pos the first start not yet searched.
+// repeat is a committed secret whose later occurrences up to the end of its
+// line are matches: b its bytes, pos the first start not yet searched.
 type repeat struct {
-	b    []byte
-	rule RuleID
-	cs   ChecksumResult
-	pos  int64
+	b       []byte
+	rule    RuleID
+	cs      ChecksumResult
+	pos     int64
+	done    bool  // its line has ended at lineEnd (a line feed)
+	lineEnd int64 // set when done
 }
 
 // addRep makes the committed secret x a repeat, unless there are repMax
-// already, its length is out of range or the same bytes are one.
+// (on lines not yet ended) already, its length is out of range or the same
+// bytes are one.
 func (r *Redactor) addRep(x candidate) bool {
+	// Repeats whose line ended before x are over.
+	for i := 0; i < len(r.reps); {
+		if rp := &r.reps[i]; rp.done && rp.lineEnd <= x.start {
+			last := len(r.reps) - 1
+			r.reps[i], r.reps[last] = r.reps[last], r.reps[i]
+			r.reps = r.reps[:last]
+			continue
+		}
+		i++
+	}
 	n := x.end - x.start
 	if len(r.reps) >= repMax || n < repMinLen || n > repMaxLen {
 		return false
@@ -539,26 +553,36 @@ func (r *Redactor) addRep(x candidate) bool {
 	} else {
 		r.reps = append(r.reps, repeat{b: append([]byte(nil), b...)})
 	}
-	r.reps[k].rule, r.reps[k].cs, r.reps[k].pos = x.rule, x.cs, x.end
+	r.reps[k].rule, r.reps[k].cs, r.reps[k].pos, r.reps[k].done = x.rule, x.cs, x.end, false
 	return true
 }
 
 // searchReps adds a candidate for every occurrence of a repeat that starts
-// at or after its pos and lies in the input so far. It reads the held bytes
-// and src where they are (no copy of src behind the held bytes: that would
-// grow the hold with the input).
+// at or after its pos, ends before the line feed that ends its line, and
+// lies in the input so far; a repeat whose line has ended is dropped. It
+// reads the held bytes and src where they are (no copy of src behind the
+// held bytes: that would grow the hold with the input).
 func (r *Redactor) searchReps(end int64) {
-	for i := range r.reps {
+	for i := 0; i < len(r.reps); {
 		rp := &r.reps[i]
+		if rp.done {
+			i++
+			continue
+		}
 		n := int64(len(rp.b))
-		if rp.pos+n <= end {
+		nl := r.indexLF(rp.pos, end)
+		hi := end
+		if nl >= 0 {
+			hi = nl
+		}
+		if rp.pos+n <= hi {
 			lo := rp.pos
 			if lo < r.srcBase {
 				// Wholly in the held bytes before src.
-				r.findRep(rp, r.buf[lo-r.bufBase:r.srcBase-r.bufBase], lo)
+				r.findRep(rp, r.buf[lo-r.bufBase:min(hi, r.srcBase)-r.bufBase], lo)
 				// Straddling the seam: starts in [srcBase-n+1, srcBase).
 				a := max(lo, r.srcBase-n+1)
-				b := min(r.srcBase+n-1, end)
+				b := min(r.srcBase+n-1, hi)
 				if a < r.srcBase && b-a >= n {
 					k := copy(r.seam[:], r.buf[a-r.bufBase:r.srcBase-r.bufBase])
 					k += copy(r.seam[k:], r.src[:b-r.srcBase])
@@ -566,14 +590,35 @@ func (r *Redactor) searchReps(end int64) {
 				}
 				lo = r.srcBase
 			}
-			r.findRep(rp, r.src[lo-r.srcBase:end-r.srcBase], lo)
+			if lo < hi {
+				r.findRep(rp, r.src[lo-r.srcBase:hi-r.srcBase], lo)
+			}
 		}
-		if r.final {
-			rp.pos = end
+		if nl >= 0 {
+			// Its line is over: searched to its end, it holds nothing back;
+			// addRep drops it once a later line's secret is committed.
+			rp.done, rp.lineEnd, rp.pos = true, nl, maxOffset
 		} else {
 			rp.pos = max(rp.pos, end-n+1)
 		}
+		i++
 	}
+}
+
+// indexLF returns the offset of the first line feed in string[lo:end), or -1.
+func (r *Redactor) indexLF(lo, end int64) int64 {
+	if lo < r.srcBase {
+		if j := bytes.IndexByte(r.buf[lo-r.bufBase:r.srcBase-r.bufBase], '\n'); j >= 0 {
+			return lo + int64(j)
+		}
+		lo = r.srcBase
+	}
+	if lo < end {
+		if j := bytes.IndexByte(r.src[lo-r.srcBase:end-r.srcBase], '\n'); j >= 0 {
+			return lo + int64(j)
+		}
+	}
+	return -1
 }
 
 // findRep adds a candidate for each occurrence of rp in w (string[base:]),

@@ -41,6 +41,7 @@ func refContextForms() map[string][]refForm {
 		"authorization-header": {{keywords: []string{"authorization"}, at: refAuthHeader}},
 		"basic-auth":           {{keywords: []string{"basic"}, at: refBasic}},
 		"url-credentials":      {{keywords: []string{"://", `:\/\/`}, atKw: refURLCred}},
+		"cli-user-password":    {{keywords: []string{" -u ", " --user ", " --user="}, atKw: refCLIUser}},
 	}
 }
 
@@ -136,6 +137,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	case op != "":
 		i += len(op)
 	case kq > 0 && strings.HasPrefix(rest, ","):
+		i++
+		needQuote = true
+	case kq == 0 && sp > 0 && strings.HasPrefix(rest, "- "):
 		i++
 		needQuote = true
 	case kq > 0 && strings.HasPrefix(rest, "value="):
@@ -330,4 +334,32 @@ func refURLCred(s string, p, k int) (int, int, ChecksumResult, bool) {
 
 func refURLUserRune(r rune) bool {
 	return r < 0x80 && (refAlnum(byte(r)) || strings.ContainsRune("-._~!$&'()*+,;=%", r))
+}
+
+var refCLIUserRE = regexp.MustCompile("^(['\"]?)([!#-&(-9;-Z^-~\\\\]+):([^\\x00- \"'`\\x7f\\[\\]]+)")
+
+func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
+	m := refCLIUserRE.FindStringSubmatchIndex(s[p+k:])
+	if m == nil {
+		return 0, 0, 0, false
+	}
+	q := s[p+k+m[2] : p+k+m[3]]
+	user := s[p+k+m[4] : p+k+m[5]]
+	a, e := p+k+m[6], p+k+m[7]
+	if len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") || e-a > cliMaxPass {
+		return 0, 0, 0, false
+	}
+	if q != "" && (e >= len(s) || s[e:e+1] != q) {
+		return 0, 0, 0, false
+	}
+	pass := s[a:e]
+	for _, w := range []string{"password", "pass", "passwd", "pwd", "pw", "secret", "user", "username", "changeme"} {
+		if strings.EqualFold(pass, w) {
+			return 0, 0, 0, false
+		}
+	}
+	if !plausibleValue([]byte(pass), q != "", classPassword, false) || user[0] == '$' || user[0] == '<' {
+		return 0, 0, 0, false
+	}
+	return a, e, ChecksumNone, true
 }

@@ -447,9 +447,14 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 		return a, max(a, b)
 	}
 	// Every occurrence: a committed secret of repMinLen..repMaxLen bytes
-	// (at most repMax different ones) makes each later occurrence of its
-	// bytes a match of the same rule.
-	var reps []string
+	// (at most repMax different ones whose line has not ended) makes each
+	// later occurrence of its bytes before the next line feed a match of
+	// the same rule.
+	type refRep struct {
+		b   string
+		end int // where its line ends (a '\n' or len(s))
+	}
+	var reps []refRep
 	for ci := 0; ci < len(cands); ci++ {
 		c := cands[ci]
 		if c.start < pos {
@@ -475,10 +480,25 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 			mac := hmac.New(sha256.New, key)
 			mac.Write([]byte(info.ID + "\x00" + s[vs:ve]))
 			copy(f.Fingerprint[:], mac.Sum(nil))
-			if b := s[c.start:c.end]; len(reps) < repMax && len(b) >= repMinLen && len(b) <= repMaxLen && !containsString(reps, b) {
-				reps = append(reps, b)
+			live := reps[:0]
+			for _, rp := range reps {
+				if rp.end > c.start {
+					live = append(live, rp)
+				}
+			}
+			reps = live
+			dup := false
+			for _, rp := range reps {
+				dup = dup || rp.b == s[c.start:c.end]
+			}
+			if b := s[c.start:c.end]; len(reps) < repMax && len(b) >= repMinLen && len(b) <= repMaxLen && !dup {
+				lineEnd := len(s)
+				if j := strings.IndexByte(s[c.end:], '\n'); j >= 0 {
+					lineEnd = c.end + j
+				}
+				reps = append(reps, refRep{b: b, end: lineEnd})
 				for q := c.end; ; {
-					j := strings.Index(s[q:], b)
+					j := strings.Index(s[q:lineEnd], b)
 					if j < 0 {
 						break
 					}

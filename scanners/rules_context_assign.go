@@ -499,6 +499,10 @@ func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quo
 		// a comma and a quoted value.
 		i++
 		needQuote = true
+	case kq == 0 && i > s && i+1 < len(d) && d[i] == '-' && d[i+1] == ' ':
+		// "svc token - 'v'": a dash between spaces, then a quoted value.
+		i++
+		needQuote = true
 	case kq > 0 && len(d)-i >= 6 && string(d[i:i+6]) == "value=":
 		// <add key="ClearTextPassword" value="..."/>: .NET and NuGet
 		// configuration.

@@ -57,6 +57,7 @@ func TestAssignmentSyntaxes(t *testing.T) {
 		// Every occurrence of a found secret, context or not.
 		{"svc token = '" + tok + "' | '" + tok + "' and " + tok, "svc token = '" + T + "' | '" + T + "' and " + T},
 		{"password=" + tok + " echo " + tok + tok, "password=" + P + " echo " + P + P},
+		{"onepage token - '" + tok + "'", "onepage token - '" + T + "'"},
 		// A quoted value of words: the whole value goes when one is a token.
 		{"svc token = ' " + tok + " '", "svc token = '" + T + "'"},
 	}
@@ -88,6 +89,7 @@ func TestAssignmentSyntaxes(t *testing.T) {
 		"<apiToken>{{ .Values.token }}</apiToken>",
 		"<apiToken>\n  " + tok + "\n<other/>",
 		"password: string;",
+		"token - " + tok,
 		"discord_token = 12345678901234567890",
 		// Names and values that say the value is no live secret.
 		`nonMatchingToken := "` + tok + `"`,
@@ -110,8 +112,8 @@ func TestAssignmentSyntaxes(t *testing.T) {
 }
 
 // TestRepeatsAcrossChunks: a repeat found across the seam between held
-// bytes and new input, far from the first occurrence, and the limit of
-// repMax different repeats per string.
+// bytes and new input, far from the first occurrence on the same line; the
+// limit of repMax different repeats; a repeat's line ending ends it.
 func TestRepeatsAcrossChunks(t *testing.T) {
 	c := newTestCatalog(t, CatalogOptions{})
 	tok := fakeChars(base62Alphabet, 40, 111)
@@ -128,15 +130,24 @@ func TestRepeatsAcrossChunks(t *testing.T) {
 	for i := 0; i < repMax+2; i++ {
 		tk := fakeChars(base62Alphabet, 24, uint32(200+i))
 		toks = append(toks, tk)
-		b.WriteString("token_" + string(rune('a'+i)) + "=" + tk + "\n")
+		b.WriteString("token_" + string(rune('a'+i)) + "=" + tk + " ")
 	}
 	for _, tk := range toks {
-		b.WriteString(tk + "\n")
+		b.WriteString(tk + " ")
 	}
+	// The next line: a repeat's line has ended, only context finds it.
+	b.WriteString("\n" + toks[0] + " token_z=" + toks[1] + " " + toks[1])
 	got, _ := redactChunks(t, c.NewRedactor(testKey), b.String(), 0)
 	for i, tk := range toks {
-		if left := strings.Count(got, tk); i < repMax && left != 0 || i >= repMax && left != 1 {
-			t.Errorf("token %d: %d occurrences left", i, left)
+		want := 0 // every occurrence on the first line
+		switch {
+		case i == 0:
+			want = 1 // and the one on the second line without context
+		case i >= repMax:
+			want = 1 // beyond repMax, the repeat without context stays
+		}
+		if left := strings.Count(got, tk); left != want {
+			t.Errorf("token %d: %d occurrences left, want %d", i, left, want)
 		}
 	}
 	checkAgainstReference(t, c, CatalogOptions{}, b.String(), 1, 64)

@@ -2,12 +2,30 @@ package scanners
 
 // URL user information: scheme://user:password@host.
 
-// urlCredRules is url-credentials.
+// urlCredRules are cli-user-password and url-credentials.
 func urlCredRules() []ruleDef {
 	pw := base62Alphabet + "!@%^*+=-_"
 	// mixed: a password-like value that surely mixes classes.
 	mixed := func(n int, seed uint32) string { return fakeChars(pw, n-2, seed) + "7!" }
 	return []ruleDef{
+		{
+			id: "cli-user-password", provider: "generic", kind: KindSecret, confidence: "medium",
+			desc:  "password of user:password after a -u or --user flag (curl -u user:password, --user=user:password); the password is replaced, the user stays",
+			forms: []form{cliUserForm()},
+			tp: []string{
+				"curl -u deploy:" + mixed(14, 31) + " https://x.io",
+				"curl -k --user elastic:" + mixed(12, 32) + " https://es:9200",
+				"wget --user=svc:" + mixed(16, 33) + " https://f.io/a",
+				`curl -u "api:` + mixed(18, 34) + `" https://x`,
+			},
+			fp: []string{
+				"docker run -u 1000:1000 image",
+				"curl -u user:password https://x",
+				"curl -u <user:password> https://test.com/endpoint",
+				"curl -u $USER:$PASS https://x",
+				"ps -u root:root",
+			},
+		},
 		{
 			id: "url-credentials", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  "password in the user information of a URL (any scheme://user:password@host); the password is replaced, user and host stay",
@@ -101,6 +119,69 @@ func urlCredForm() form {
 				}
 			}
 			return result{status: resMatch, start: ps, end: at}
+		},
+	}
+}
+
+// CLI user information limits.
+const (
+	cliMaxUser = 128
+	cliMaxPass = 256
+)
+
+var setCLIUser = makeSet("!#-&(-9;-Z^-~\\") // printable, no space, quote, colon, apostrophe or bracket
+
+// cliUserForm: " -u ", " --user " or " --user=", an optional quote, a user
+// (1..cliMaxUser bytes without space, quote or ':'), ':', and a password
+// (1..cliMaxPass bytes without space or quote) that passes the password
+// filters and is no URL word (user, password, ...).
+func cliUserForm() form {
+	return form{
+		keywords: []string{" -u ", " --user ", " --user="},
+		back:     1,
+		ahead:    len(" --user=") + 1 + cliMaxUser + 1 + cliMaxPass + 1 + ctxMargin,
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			i := ke
+			if v.more(i + 1) {
+				return result{status: resMore}
+			}
+			q, n := quoteAt(d, i)
+			if n == 2 {
+				return noMatch
+			}
+			i += n
+			u := i
+			for i < len(d) && i-u <= cliMaxUser && setCLIUser[d[i]] && d[i] != '"' && d[i] != '`' {
+				i++
+			}
+			if v.more(i) {
+				return result{status: resMore}
+			}
+			if i == u || i-u > cliMaxUser || i >= len(d) || d[i] != ':' {
+				return noMatch
+			}
+			ps := i + 1
+			j := ps
+			for j < len(d) && j-ps <= cliMaxPass && d[j] > ' ' && d[j] != 0x7f && d[j] != '"' && d[j] != '\'' && d[j] != '`' && d[j] != '[' && d[j] != ']' {
+				j++
+			}
+			if v.more(j) {
+				return result{status: resMore}
+			}
+			if j == ps || j-ps > cliMaxPass || q != 0 && (j >= len(d) || d[j] != q) {
+				return noMatch
+			}
+			pass := d[ps:j]
+			for _, w := range urlPasswordWords {
+				if len(pass) == len(w) && containsFold(pass, w) {
+					return noMatch
+				}
+			}
+			if !plausibleValue(pass, q != 0, classPassword, false) || d[u] == '$' || d[u] == '<' {
+				return noMatch
+			}
+			return result{status: resMatch, start: ps, end: j}
 		},
 	}
 }
