@@ -108,7 +108,7 @@ func refVCS() map[string][]refForm {
 		"atlassian-api-token": {refToken([]string{"atatt3"}, `ATATT3[A-Za-z0-9_-]{170,190}=[0-9A-F]{8}`, refWD, refWDE, func(m string) (bool, ChecksumResult) {
 			return true, refHexCRC(m)
 		})},
-		"sourcegraph-token": {refTok([]string{"sgp_"}, `sgp_(?:[0-9a-f]{16}_[0-9a-f]{40}|local_[0-9a-f]{40}|[0-9a-f]{40})`, refW, nil)},
+		"sourcegraph-token": {refTok([]string{"sgp_"}, `sgp_(?:[0-9a-fA-F]{16}_[0-9a-fA-F]{40}|local_[0-9a-fA-F]{40}|[0-9a-fA-F]{40})`, refW, nil)},
 	}
 }
 

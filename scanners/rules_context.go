@@ -52,7 +52,7 @@ const (
 
 // Limits of the context rules.
 const (
-	ctxMaxPrefix = 32  // bytes of key name before the keyword that are looked at
+	ctxMaxPrefix = 48  // bytes of key name before the keyword that are looked at
 	ctxMaxSuffix = 24  // bytes of key name after the keyword
 	ctxMaxSpace  = 8   // spaces or tabs around an operator
 	ctxMaxValue  = 200 // longest assigned value considered

@@ -386,7 +386,8 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 // placeholderBody reports a token body that is filler rather than a
 // credential, whatever its prefix promises: one byte (letters case-folded)
 // makes half or more of its letters and digits (ghp_xxxx…, glc_1111…,
-// 0000…TUVWXYZ), it holds a run of 8 ascending letters or digits (abcdefgh,
+// 0000…TUVWXYZ), 20 or more of them use fewer than a fifth as many distinct
+// bytes (of at most 64: a long base64 body has no more), it holds a run of 8 ascending letters or digits (abcdefgh,
 // 12345678), or a placeholder word (tokenFillerWords). A random body of 8
 // bytes or more is none of these but with negligible probability; a checksum
 // cannot vouch for it (GitHub's CRC32 of "xxxx…" is as easy to compute).
@@ -417,6 +418,17 @@ func placeholderBody(b []byte) bool {
 	}
 	if n >= 8 && 2*top >= n {
 		return true
+	}
+	if n >= 20 {
+		distinct := 0
+		for _, k := range counts {
+			if k != 0 {
+				distinct++
+			}
+		}
+		if 5*distinct < min(n, 64) {
+			return true // a few bytes repeated (5555555dAAAAA7777777Cccc…)
+		}
 	}
 	for _, w := range tokenFillerWords {
 		if containsFold(b, w) {
