@@ -229,7 +229,10 @@ func assignForm(cls assignClass, keywords []string) form {
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i-ke > ctxMaxSuffix || !nameOK(cls, d[p:ks], d[ke:i], d[ks:ke]) {
+			// The suffix first: it rejects most hits (keyboard, tokenizer,
+			// passwordless); the prefix's word lists only once a value is
+			// there.
+			if i-ke > ctxMaxSuffix || !keySuffixOK(cls, d[ke:i], d[ke-1]) {
 				return noMatch
 			}
 			var start, end int
@@ -242,6 +245,9 @@ func assignForm(cls assignClass, keywords []string) form {
 			}
 			if st != resMatch {
 				return result{status: st}
+			}
+			if !nameOK(cls, d[p:ks], d[ke:i], d[ks:ke]) {
+				return noMatch
 			}
 			weak := bareName(d[p:i], d[ks:ke])
 			if weak {
@@ -334,6 +340,18 @@ var qualStop = []string{
 	"the", "this", "that", "these", "those", "your", "our", "their", "his", "her", "its", "any", "each", "every",
 	"new", "old", "same", "other", "some", "set", "get", "use", "using", "used", "with", "for", "and", "not",
 	"from", "into", "let", "var", "val", "const", "export", "def", "dim", "string", "str", "final", "static", "public", "private",
+}
+
+// keySuffixOK is the part of nameOK that reads the suffix only.
+func keySuffixOK(cls assignClass, suffix []byte, last byte) bool {
+	if cls == classKey {
+		for _, c := range suffix {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return keyNameOK(nil, suffix, last)
 }
 
 // nameOK applies keyNameOK, and for the key class keyNameKeyOK.
