@@ -87,7 +87,7 @@ func assignRules() []ruleDef {
 		{
 			id: "key-assignment", provider: "generic", kind: KindSecret, confidence: "low",
 			desc:  "random value assigned to a name ending in the word key (azureKey, cashboard_key, Using Key=, LICENSE_KEY) that does not name a public, sort, cache or other non-secret key; the value is replaced",
-			forms: []form{assignForm(classKey, []string{"key"})},
+			forms: []form{keyForm()},
 			tp: []string{
 				"[DEBUG] Using Key=" + fakeChars(base62Alphabet, 32, 21),
 				"  azureKey: " + fakeChars(base62Alphabet, 52, 22),
@@ -344,14 +344,31 @@ var qualStop = []string{
 
 // keySuffixOK is the part of nameOK that reads the suffix only.
 func keySuffixOK(cls assignClass, suffix []byte, last byte) bool {
-	if cls == classKey {
-		for _, c := range suffix {
-			if c < '0' || c > '9' {
-				return false
-			}
-		}
+	if cls == classKey && len(suffix) > 0 {
+		return false
 	}
 	return keyNameOK(nil, suffix, last)
+}
+
+// keyBytesAfter are the bytes that may follow the word key where it ends a
+// key name that is assigned: a closing quote, a backslash (\"), a space or
+// tab, the first byte of an operator, the '>' of an XML element.
+const keyBytesAfter = "\"'`\\ \t:=?+>"
+
+// keyForm is assignForm for the key family, triggered by "key" and the byte
+// after it (keyBytesAfter), not by every "key" in keyboard, keys, monkey: a
+// name must end with the word (keySuffixOK), so no other hit can match, and
+// short strings holding key only inside words stay keyword-free.
+func keyForm() form {
+	f := assignForm(classKey, []string{"key"})
+	inner := f.check
+	f.keywords = nil
+	for i := 0; i < len(keyBytesAfter); i++ {
+		f.keywords = append(f.keywords, "key"+keyBytesAfter[i:i+1])
+	}
+	f.ahead++
+	f.check = func(v *view, ks, ke int) result { return inner(v, ks, ks+3) }
+	return f
 }
 
 // nameOK applies keyNameOK, and for the key class keyNameKeyOK.
@@ -663,16 +680,14 @@ func longDigits(b []byte) bool {
 	return true
 }
 
-// keyNameKeyOK: for the bare word key, the keyword ends the name (or digits
-// follow: key2) and starts a word of it (after _ - . or a digit, at a
+// keyNameKeyOK: for the bare word key, the keyword ends the name and starts
+// a word of it (after _ - . or a digit, at a
 // lower-to-upper change, or glued to one of keyGlued: licensekey); the word
 // before it is not one of keyDeny (public_key, sort_key, cacheKey name no
 // secret). It allocates nothing: it runs on every "key" in the text.
 func keyNameKeyOK(prefix, suffix, kw []byte) bool {
-	for _, c := range suffix {
-		if c < '0' || c > '9' {
-			return false
-		}
+	if len(suffix) > 0 {
+		return false
 	}
 	w := lastWord(prefix)
 	if len(prefix) > 0 {
