@@ -26,7 +26,7 @@
 //
 // # Errors
 //
-// Every failure is an *Error with a stable pipeline.Code and a stable
+// Every failure is an *Error with a stable wire.Code and a stable
 // lower-case Reason; neither carries payload text or a library's error text,
 // so it may be logged, counted and returned to the producer. The codes are
 // INVALID_ENCODING (unknown encoding, corrupt or truncated data, a claim

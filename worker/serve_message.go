@@ -154,7 +154,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 		sink.Close()
 		if pe, ok := payload.AsError(ferr); ok && !pe.Temporary() {
 			// Too large for a message and no Object Store: an error result.
-			return s.reject(eng, mc, nil, pe.Code, pe.Reason, false)
+			return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), false)
 		}
 		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-store", true)
 	}
@@ -169,7 +169,7 @@ func (s *Service) rejectPayload(eng *pipeline.Engine, mc *msgContext, err error)
 	if !ok {
 		return s.reject(eng, mc, nil, pipeline.CodeInternal, "payload", true)
 	}
-	return s.reject(eng, mc, nil, pe.Code, pe.Reason, pe.Temporary())
+	return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), pe.Temporary())
 }
 
 // storeOrNil returns the claim store as an interface that is nil when no
