@@ -43,7 +43,9 @@ const (
 	natsServer = "github.com/nats-io/nats-server"
 )
 
-func isNATSClient(path string) bool { return path == natsClient || strings.HasPrefix(path, natsClient+"/") }
+func isNATSClient(path string) bool {
+	return path == natsClient || strings.HasPrefix(path, natsClient+"/")
+}
 func isNATSServer(path string) bool { return strings.HasPrefix(path, natsServer) }
 func isNATS(path string) bool       { return strings.HasPrefix(path, "github.com/nats-io/") }
 
