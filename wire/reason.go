@@ -121,6 +121,12 @@ const (
 	ReasonResolverUnavailable Reason = "resolver-unavailable"
 	// ReasonPublishFailed: the clean or evidence publish failed (INTERNAL).
 	ReasonPublishFailed Reason = "publish-failed"
+	// ReasonOutputStore: the sanitized output could not be stored for
+	// sending by reference (INTERNAL).
+	ReasonOutputStore Reason = "output-store"
+	// ReasonPayload: reading the body failed for a cause that is not a
+	// payload.Error (INTERNAL).
+	ReasonPayload Reason = "payload"
 	// ReasonRecordTooLong: a scan --jsonl record over the record limit
 	// (BOUND_EXCEEDED).
 	ReasonRecordTooLong Reason = "record-too-long"
@@ -216,7 +222,8 @@ func Reasons() []Reason {
 		ReasonDeadline, ReasonReadError, ReasonOutputError, ReasonShortWrite, ReasonInternalFault,
 
 		ReasonInvalidSubject, ReasonUnknownKind, ReasonUnknownPolicy, ReasonUnknownTool,
-		ReasonCatalogEntry, ReasonResolverUnavailable, ReasonPublishFailed, ReasonRecordTooLong,
+		ReasonCatalogEntry, ReasonResolverUnavailable, ReasonPublishFailed, ReasonOutputStore,
+		ReasonPayload, ReasonRecordTooLong,
 		ReasonBadRecord, ReasonRecordWithoutResult,
 
 		ReasonUnknownEncoding, ReasonMultipleEncodings, ReasonCorrupt, ReasonTruncated,

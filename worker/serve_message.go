@@ -156,7 +156,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 			// Too large for a message and no Object Store: an error result.
 			return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), false)
 		}
-		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-store", true)
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, string(wire.ReasonOutputStore), true)
 	}
 	return result{ev: ev, data: odata, hdr: ohdr, done: func() { sink.Close() }, retry: retry}
 }
@@ -167,7 +167,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 func (s *Service) rejectPayload(eng *pipeline.Engine, mc *msgContext, err error) result {
 	pe, ok := payload.AsError(err)
 	if !ok {
-		return s.reject(eng, mc, nil, pipeline.CodeInternal, "payload", true)
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, string(wire.ReasonPayload), true)
 	}
 	return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), pe.Temporary())
 }
