@@ -101,11 +101,11 @@ func (e *env) respond(t *testing.T, so payload.SinkOptions) {
 			ev, err = eng.Sanitize(ctx, r, sink, info)
 			if perr := payload.Failure(r); perr != nil && err == nil {
 				sink.Discard()
-				ev, err = eng.Reject(nil, sink, info, perr.Code, perr.Reason)
+				ev, err = eng.Reject(nil, sink, info, perr.Code, string(perr.Reason))
 			}
 			r.Close()
 		} else if perr, ok := payload.AsError(err); ok {
-			ev, err = eng.Reject(nil, sink, info, perr.Code, perr.Reason)
+			ev, err = eng.Reject(nil, sink, info, perr.Code, string(perr.Reason))
 		}
 		if err != nil {
 			t.Errorf("responder: %v", err)

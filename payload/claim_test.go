@@ -142,7 +142,7 @@ func TestClaimProducer(t *testing.T) {
 		store  jetstream.ObjectStore
 		enc    string
 		code   pipeline.Code
-		reason string
+		reason wire.Reason
 	}{
 		{"no-store", nil, "", pipeline.CodeInternal, ReasonNoStore},
 		{"bad-encoding", obs, "gzip", pipeline.CodeInvalidEncoding, ReasonUnknownEncoding},

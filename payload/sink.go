@@ -10,7 +10,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -106,8 +105,6 @@ type Sink struct {
 	n      int64
 }
 
-var _ pipeline.Output = (*Sink)(nil)
-
 // NewSink returns a Sink. Options that Validate refuses make every Write
 // and Finish fail with ErrSinkOptions.
 func NewSink(o SinkOptions) *Sink {
@@ -120,8 +117,6 @@ func NewSink(o SinkOptions) *Sink {
 	}
 	return s
 }
-
-var _ pipeline.AppendOutput = (*Sink)(nil)
 
 // AppendBuffer implements pipeline.AppendOutput: while the output is in
 // memory and n more bytes stay within MemoryLimit, it returns the free room
@@ -155,19 +150,19 @@ func (s *Sink) Write(b []byte) (int, error) {
 	if s.file == nil {
 		f, err := os.CreateTemp(s.o.SpoolDir, "mcp-sanitize-sink-*")
 		if err != nil {
-			return 0, newErr(pipeline.CodeInternal, ReasonSpool)
+			return 0, newErr(wire.CodeInternal, ReasonSpool)
 		}
 		os.Remove(f.Name()) // unlinked: gone when closed, whatever happens
 		s.file = f
 		if _, err := f.Write(s.mem); err != nil {
-			return 0, newErr(pipeline.CodeInternal, ReasonSpool)
+			return 0, newErr(wire.CodeInternal, ReasonSpool)
 		}
 		s.mem = s.mem[:0]
 	}
 	n, err := s.file.Write(b)
 	s.n += int64(n)
 	if err != nil {
-		return n, newErr(pipeline.CodeInternal, ReasonSpool)
+		return n, newErr(wire.CodeInternal, ReasonSpool)
 	}
 	return n, nil
 }
@@ -263,7 +258,7 @@ func (s *Sink) Finish(ctx context.Context) (nats.Header, []byte, error) {
 		}
 		body := make([]byte, s.n)
 		if _, err := io.ReadFull(s.content(), body); err != nil {
-			return nil, nil, newErr(pipeline.CodeInternal, ReasonSpool)
+			return nil, nil, newErr(wire.CodeInternal, ReasonSpool)
 		}
 		return hdr, body, nil
 	}
@@ -296,7 +291,7 @@ func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error)
 	if s.file == nil {
 		out, err := compressBytes(s.o.Encoding, make([]byte, 0, len(s.mem)/4+64), s.mem)
 		if err != nil {
-			return nil, false, newErr(pipeline.CodeInternal, ReasonEncode)
+			return nil, false, newErr(wire.CodeInternal, ReasonEncode)
 		}
 		return out, int64(len(out)) <= maxBody, nil
 	}
@@ -307,13 +302,13 @@ func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error)
 		if errors.Is(err, errOverflow) {
 			return nil, false, nil
 		}
-		return nil, false, newErr(pipeline.CodeInternal, ReasonSpool)
+		return nil, false, newErr(wire.CodeInternal, ReasonSpool)
 	}
 	if err := c.Close(); err != nil {
 		if errors.Is(err, errOverflow) {
 			return nil, false, nil
 		}
-		return nil, false, newErr(pipeline.CodeInternal, ReasonEncode)
+		return nil, false, newErr(wire.CodeInternal, ReasonEncode)
 	}
 	return w.b, true, nil
 }
@@ -321,7 +316,7 @@ func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error)
 // claim streams what was written into the Object Store.
 func (s *Sink) claim(ctx context.Context, encoding string) (nats.Header, []byte, error) {
 	if s.o.Store == nil {
-		return nil, nil, newErr(pipeline.CodeBoundExceeded, ReasonMaxPayload)
+		return nil, nil, newErr(wire.CodeBoundExceeded, ReasonMaxPayload)
 	}
 	return putClaim(ctx, s.o.Store, s.o.Bucket, s.o.ObjectName, s.content(), encoding, encoding, s.n, uint32(min(claimChunk, s.o.MaxPayload-HeaderReserve)))
 }

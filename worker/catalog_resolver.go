@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // CatalogResolver is the Resolver that takes a tool result's outputSchema
@@ -51,11 +52,11 @@ func (r CatalogResolver) Resolve(ctx context.Context, info *pipeline.MessageInfo
 	case errors.Is(err, toolcat.ErrNotFound), errors.Is(err, toolcat.ErrName):
 		// A name that cannot be a catalog key cannot be in the catalog.
 		if r.RequireKnownTool {
-			return &pipeline.Error{Code: pipeline.CodeSchemaMismatch, Reason: "unknown-tool"}
+			return &pipeline.Error{Code: pipeline.CodeSchemaMismatch, Reason: string(wire.ReasonUnknownTool)}
 		}
 		return nil
 	case errors.Is(err, toolcat.ErrSchema), errors.Is(err, toolcat.ErrInvalid), errors.Is(err, toolcat.ErrTooLarge):
-		return &pipeline.Error{Code: pipeline.CodeSchemaInvalid, Reason: "catalog-entry"}
+		return &pipeline.Error{Code: pipeline.CodeSchemaInvalid, Reason: string(wire.ReasonCatalogEntry)}
 	default:
 		return errCatalogUnavailable
 	}
