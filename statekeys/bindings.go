@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"regexp"
 	"slices"
 	"unicode/utf8"
@@ -143,14 +144,14 @@ func argumentsDigest(args json.RawMessage, maxBytes int) (string, Reason) {
 	if len(args) > maxBytes {
 		return "", ReasonArgumentsInvalid
 	}
-	v, err := parseJSON(args, DefaultMaxDepth)
+	v, err := jcs.Parse(args, jcs.DefaultMaxDepth)
 	if err != nil {
 		return "", ReasonArgumentsInvalid
 	}
 	if _, ok := v.(map[string]any); !ok {
 		return "", ReasonArgumentsInvalid
 	}
-	c, err := appendCanonical(nil, v)
+	c, err := jcs.Append(nil, v)
 	if err != nil {
 		return "", ReasonArgumentsInvalid
 	}
@@ -183,7 +184,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 	if len(raw) > maxBytes {
 		return nil, bad("")
 	}
-	v, err := parseJSON(raw, DefaultMaxDepth)
+	v, err := jcs.Parse(raw, jcs.DefaultMaxDepth)
 	if err != nil {
 		return nil, bad("")
 	}
@@ -207,7 +208,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 		}
 		method, _ := obj["method"].(string)
 		params, _ := obj["params"].(map[string]any)
-		c, err := appendCanonical(nil, obj)
+		c, err := jcs.Append(nil, obj)
 		if err != nil {
 			return nil, bad(k)
 		}
@@ -225,7 +226,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 				if ir.schema == nil {
 					return nil, &Error{Code: CodeFormRefused, Reason: ReasonFormSchemaInvalid, InputKey: k}
 				}
-				sc, err := appendCanonical(nil, ir.schema)
+				sc, err := jcs.Append(nil, ir.schema)
 				if err != nil {
 					return nil, bad(k)
 				}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"regexp"
 	"slices"
 	"sync"
@@ -91,7 +92,7 @@ type FieldRule struct {
 // SignFormPolicy signs a policy document for reviewer tooling and tests.
 // The document is checked as VerifyFormPolicy would check it.
 func SignFormPolicy(priv ed25519.PrivateKey, keyID string, policy []byte) (SignedFormPolicy, error) {
-	c, err := Canonicalize(policy)
+	c, err := jcs.Canonicalize(policy)
 	if err != nil {
 		return SignedFormPolicy{}, formRefused(ReasonFormPolicyInvalid, "", "")
 	}
@@ -116,7 +117,7 @@ func VerifyFormPolicy(s SignedFormPolicy, trusted map[string]ed25519.PublicKey) 
 	if err != nil || len(sig) != ed25519.SignatureSize {
 		return nil, formRefused(ReasonFormPolicyForged, "", "")
 	}
-	c, err := Canonicalize(s.Policy)
+	c, err := jcs.Canonicalize(s.Policy)
 	if err != nil {
 		return nil, formRefused(ReasonFormPolicyInvalid, "", "")
 	}
@@ -168,7 +169,7 @@ type FormApproval struct {
 // CheckFormRequest checks the params of a form-mode elicitation/create
 // request (ElicitRequestFormParams) against verified policies at time now.
 func CheckFormRequest(params json.RawMessage, policies []*FormPolicy, now time.Time) (*FormApproval, error) {
-	v, err := parseJSON(params, DefaultMaxDepth)
+	v, err := jcs.Parse(params, jcs.DefaultMaxDepth)
 	if err != nil {
 		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
 	}
@@ -180,7 +181,7 @@ func CheckFormRequest(params json.RawMessage, policies []*FormPolicy, now time.T
 		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
 	}
 	schema, _ := m["requestedSchema"].(map[string]any)
-	c, err := appendCanonical(nil, schema)
+	c, err := jcs.Append(nil, schema)
 	if schema == nil || err != nil {
 		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
 	}
@@ -583,7 +584,7 @@ func validateFormResponse(v any, sch *jsonschema.Schema, maxBytes int, policyExp
 			return ElicitationResponse{}, ReasonResponseSchema
 		}
 	}
-	c, err := appendCanonical(nil, content)
+	c, err := jcs.Append(nil, content)
 	if err != nil {
 		return ElicitationResponse{}, ReasonResponseInvalid
 	}
@@ -603,12 +604,12 @@ func ValidateFormResponse(raw json.RawMessage, requestedSchema json.RawMessage, 
 	if a == nil || len(raw) > a.MaxResponseBytes+4096 {
 		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonResponseTooLarge}
 	}
-	sv, err := parseJSON(requestedSchema, DefaultMaxDepth)
+	sv, err := jcs.Parse(requestedSchema, jcs.DefaultMaxDepth)
 	schema, ok := sv.(map[string]any)
 	if err != nil || !ok {
 		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
 	}
-	c, err := appendCanonical(nil, schema)
+	c, err := jcs.Append(nil, schema)
 	if err != nil || !equalDigest(sha256Hex(c), a.SchemaDigest) {
 		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
 	}
@@ -616,7 +617,7 @@ func ValidateFormResponse(raw json.RawMessage, requestedSchema json.RawMessage, 
 	if err != nil {
 		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
 	}
-	v, err := parseJSON(raw, 8)
+	v, err := jcs.Parse(raw, 8)
 	if err != nil {
 		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonResponseInvalid}
 	}
@@ -690,10 +691,10 @@ func strictUnmarshal(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errCanonical
+		return jcs.ErrInvalid
 	}
 	if dec.More() {
-		return errCanonical
+		return jcs.ErrInvalid
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"strings"
 	"sync"
 	"testing"
@@ -42,7 +43,7 @@ const contactSchema = `{"type":"object","properties":{"name":{"type":"string","d
 
 func schemaDigest(t testing.TB, schema string) string {
 	t.Helper()
-	c, err := Canonicalize([]byte(schema))
+	c, err := jcs.Canonicalize([]byte(schema))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package statekeys
 
 import (
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"math"
 	"net/url"
 	"regexp"
@@ -47,7 +48,7 @@ type URLApproval struct {
 // CheckURLRequest checks the params of a URL-mode elicitation/create request
 // (ElicitRequestURLParams plus the elicitationId this fleet requires).
 func CheckURLRequest(params json.RawMessage) (*URLApproval, error) {
-	v, err := parseJSON(params, DefaultMaxDepth)
+	v, err := jcs.Parse(params, jcs.DefaultMaxDepth)
 	m, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return nil, urlRefused(ReasonURLInvalid, "")

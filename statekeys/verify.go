@@ -3,6 +3,7 @@ package statekeys
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"slices"
 	"time"
 )
@@ -177,7 +178,7 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 		if len(req.InputResponses) > k.o.maxInputBytes {
 			return nil, rejected(ReasonResponseTooLarge)
 		}
-		v, err := parseJSON(req.InputResponses, DefaultMaxDepth)
+		v, err := jcs.Parse(req.InputResponses, jcs.DefaultMaxDepth)
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
 			return nil, rejected(ReasonResponseInvalid)
@@ -240,7 +241,7 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 			if _, isArr := m["roots"].([]any); b.Kind == kindRoots && !isArr {
 				return nil, bad(ReasonResponseInvalid)
 			}
-			c, err := appendCanonical(nil, m)
+			c, err := jcs.Append(nil, m)
 			if err != nil {
 				return nil, bad(ReasonResponseInvalid)
 			}
