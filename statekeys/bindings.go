@@ -1,6 +1,7 @@
 package statekeys
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -171,6 +172,11 @@ type inputRequest struct {
 	elicitationID string
 }
 
+// elicitation returns the parsed elicitation for the Guard.
+func (ir *inputRequest) elicitation() Elicitation {
+	return Elicitation{Key: ir.key, Params: ir.params, Schema: ir.schema, SchemaDigest: ir.schemaDigest, ElicitationID: ir.elicitationID}
+}
+
 // parseInputRequests parses the inputRequests map of an
 // InputRequiredResult. Absent or null means none. Entries come back sorted
 // by key.
@@ -250,4 +256,22 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 		out = append(out, ir)
 	}
 	return out, nil
+}
+
+// fieldNamePattern is what a form field name must look like to be named in
+// Evidence (package elicit refuses any other name in a form).
+var fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// strictUnmarshal decodes JSON into v, refusing unknown fields and
+// trailing data. Errors carry no input.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jcs.ErrInvalid
+	}
+	if dec.More() {
+		return jcs.ErrInvalid
+	}
+	return nil
 }

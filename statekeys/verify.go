@@ -201,23 +201,23 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 		var resp InputResponse
 		switch b.Kind {
 		case kindForm:
-			ir := byKey[b.Key]
-			sch, err := k.schemas.compile(b.Sch, ir.schema)
-			if err != nil {
+			if k.o.guard == nil {
 				return nil, bad(ReasonSchemaChanged)
 			}
-			er, r := validateFormResponse(v, sch, b.Max, time.UnixMilli(b.Pex), now)
+			ir := byKey[b.Key]
+			a := FormApproval{SchemaDigest: b.Sch, MaxResponseBytes: b.Max, ExpiresAt: time.UnixMilli(b.Pex)}
+			action, content, r := k.o.guard.VerifyForm(v, ir.elicitation(), a, now)
 			if r != ReasonNone {
 				return nil, bad(r)
 			}
-			resp = InputResponse{Kind: kindForm, Action: er.Action, Content: er.Content}
+			resp = InputResponse{Kind: kindForm, Action: action, Content: content}
 		case kindURL:
-			action, content, r := parseElicitResult(v)
+			if k.o.guard == nil {
+				return nil, bad(ReasonResponseInvalid)
+			}
+			action, r := k.o.guard.VerifyURL(v)
 			if r != ReasonNone {
 				return nil, bad(r)
-			}
-			if content != nil {
-				return nil, bad(ReasonResponseInvalid)
 			}
 			if action == ActionAccept {
 				who, ok := req.URLCompletions[b.Eid]

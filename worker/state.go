@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/elicit"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
 
@@ -144,8 +145,9 @@ func WithReplayStore(s statekeys.Store) StateOption {
 	}
 }
 
-// WithKeeperOptions passes options to statekeys.New (TTL, limits, policy
-// keys, form policies).
+// WithKeeperOptions passes options to statekeys.New (TTL, limits, a Guard
+// with policy keys and form policies; by default an elicit.Guard with
+// none, which refuses form-mode elicitations and applies the URL guard).
 func WithKeeperOptions(o ...statekeys.Option) StateOption {
 	return func(c *stateConfig) error {
 		c.keeperOpts = append(c.keeperOpts, o...)
@@ -188,6 +190,13 @@ func NewStateService(nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyr
 		replay:          DefaultReplayBucketConfig(),
 		onError:         func(error) {},
 	}
+	// The elicitation guard of package elicit comes first, so that a
+	// WithKeeperOptions(statekeys.WithGuard(...)) replaces it.
+	guard, err := elicit.New()
+	if err != nil {
+		return nil, err
+	}
+	cfg.keeperOpts = append(cfg.keeperOpts, statekeys.WithGuard(guard))
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err
