@@ -84,3 +84,34 @@ func BenchmarkClaimRead(b *testing.B) {
 		r.Close()
 	}
 }
+
+// BenchmarkSinkWrite writes a 64 KiB output into a Sink in the pieces the
+// pass writes (64-byte appends into AppendBuffer's room, and plain Writes),
+// with Reuse, and finishes it inline uncompressed: the inline path of a
+// worker reply. SetBytes counts output bytes.
+func BenchmarkSinkWrite(b *testing.B) {
+	const n = 64 << 10
+	src := sampleJSON(n, 7)
+	for _, mode := range []string{"append", "write"} {
+		b.Run(mode, func(b *testing.B) {
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				s := NewSink(SinkOptions{Encoding: "identity", Reuse: true})
+				for off := 0; off < len(src); off += 64 {
+					piece := src[off:min(off+64, len(src))]
+					if mode == "append" {
+						if room := s.AppendBuffer(len(piece)); room != nil {
+							piece = append(room, piece...)
+						}
+					}
+					s.Write(piece)
+				}
+				if _, _, err := s.Finish(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
+	}
+}
