@@ -53,10 +53,9 @@ func TestAgainstWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The message timeout is generous: this test checks what the client and
-	// the worker exchange, not how fast (a 3 s timeout once cut a 300 KiB
-	// claim short in CI, under -race beside other packages' tests; the
-	// cause, a chunk read waiting 10 s on nats.go, is handled in payload
-	// since: docs/payloads.md).
+	// the worker exchange, not how fast, and under -race beside other
+	// packages' tests a by-reference round trip can take seconds
+	// (docs/payloads.md).
 	streams := worker.DefaultStreamsConfig()
 	streams.Duplicates = 2 * time.Minute
 	cons := worker.DefaultConsumerConfig()

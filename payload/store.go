@@ -77,8 +77,8 @@ func (s *Store) open(ctx context.Context, name string) (*chunkReader, *Error) {
 // its own and skips the refill while that goroutine has not yet marked its
 // previous request sent; a Next that skipped it and then finds no chunk
 // buffered waits for two missed heartbeats (10 s) before the ordered
-// consumer resets. Under load that happened in about 1 by-reference round
-// trip (two object reads) of 40 (docs/payloads.md). So Next waits at most
+// consumer resets. On a busy machine that is frequent enough to matter
+// (docs/payloads.md has the measurement). So Next waits at most
 // chunkPoll at a time, and each new call checks the refill again; and if
 // no chunk comes for chunkStall, the read starts a new ordered consumer at
 // the chunk after the last one read, which also stands in for the
