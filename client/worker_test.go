@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/client"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -36,11 +36,7 @@ func logResult(n int) []byte {
 // embedded server whose max payload is 64 KiB: inline small, compressed
 // and claim-checked messages, then the durable path.
 func TestAgainstWorker(t *testing.T) {
-	s, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort, MaxPayload: 64 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	s := testnats.RunServer(t, testnats.Options{MaxPayload: 64 << 10})
 	wnc, err := nats.Connect(s.ClientURL())
 	if err != nil {
 		t.Fatal(err)

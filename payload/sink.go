@@ -111,7 +111,7 @@ var _ pipeline.Output = (*Sink)(nil)
 func NewSink(o SinkOptions) *Sink {
 	o2, err := o.withDefaults()
 	s := &Sink{o: o2, optErr: err}
-	s.sp.Limit, s.sp.Dir, s.sp.Pattern = o2.MemoryLimit, o2.SpoolDir, "mcp-sanitize-sink-*"
+	s.sp.Limit, s.sp.Dir = o2.MemoryLimit, o2.SpoolDir
 	if o2.Reuse {
 		if b, ok := sinkMem.Get().(*[]byte); ok {
 			s.sp.SetMemory(*b)

@@ -36,7 +36,7 @@ func (s *Spool) Write(b []byte) (int, error) {
 	if s.s.Limit <= 0 {
 		s.s.Limit = DefaultSpoolMemBytes
 	}
-	s.s.Dir, s.s.Pattern = s.Dir, "mcp-sanitize-spool-*"
+	s.s.Dir = s.Dir
 	return s.s.Write(b)
 }
 

@@ -5,6 +5,10 @@ import (
 	"os"
 )
 
+// filePattern names the file (os.CreateTemp); it is unlinked at once, so
+// the name shows only while it is being created.
+const filePattern = "mcp-sanitize-spool-*"
+
 // Spool holds what is written: in memory while it fits in Limit bytes,
 // else in an unlinked temporary file in Dir. The zero value with Limit 0
 // spills at the first non-empty Write. It is not safe for concurrent use.
@@ -14,8 +18,6 @@ type Spool struct {
 	Limit int
 	// Dir is the directory of the file (os.TempDir() when empty).
 	Dir string
-	// Pattern names the file as os.CreateTemp does ("spool-*" when empty).
-	Pattern string
 
 	mem  []byte
 	file *os.File
@@ -55,11 +57,7 @@ func (s *Spool) Write(b []byte) (int, error) {
 // first) on the first call.
 func (s *Spool) writeFile(b []byte) (int, error) {
 	if s.file == nil {
-		pattern := s.Pattern
-		if pattern == "" {
-			pattern = "spool-*"
-		}
-		f, err := os.CreateTemp(s.Dir, pattern)
+		f, err := os.CreateTemp(s.Dir, filePattern)
 		if err != nil {
 			return 0, err
 		}

@@ -26,7 +26,7 @@ func TestSpoolMemoryAndSpill(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			s := &Spool{Limit: tt.limit, Dir: dir, Pattern: "test-*"}
+			s := &Spool{Limit: tt.limit, Dir: dir}
 			var want string
 			for _, w := range tt.writes {
 				if n, err := s.Write([]byte(w)); err != nil || n != len(w) {
