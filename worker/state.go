@@ -285,25 +285,9 @@ func (s *StateService) Stop() error {
 	if !s.started {
 		return nil
 	}
-	var first error
 	ctx, cancel := context.WithTimeout(context.Background(), stopDrainTimeout)
 	defer cancel()
-	for _, sub := range s.subs {
-		closed := sub.StatusChanged(nats.SubscriptionClosed)
-		if err := sub.Drain(); err != nil {
-			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-				first = err
-			}
-			continue
-		}
-		select {
-		case <-closed:
-		case <-ctx.Done():
-			if err := sub.Unsubscribe(); err != nil && first == nil && !errors.Is(err, nats.ErrBadSubscription) && !errors.Is(err, nats.ErrConnectionClosed) {
-				first = err
-			}
-		}
-	}
+	first := drainSubs(ctx, s.subs)
 	s.subs = nil
 	s.wg.Wait()
 	s.cancel()
