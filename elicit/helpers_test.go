@@ -1,8 +1,11 @@
 package elicit
 
+// Fixtures of the Keeper with this package's Guard, for the tests that
+// seal through a statekeys.Keeper (statekeys_test has its own, for the
+// Keeper's tests).
+
 import (
 	"bytes"
-	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,7 +13,6 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,8 +90,6 @@ func formInputs(schema string) json.RawMessage {
 	return json.RawMessage(`{"contact":{"method":"elicitation/create","params":{"mode":"form","message":"Please tell us how to reach you","requestedSchema":` + schema + `}}}`)
 }
 
-const urlInputs = `{"login":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in to the calendar","url":"https://auth.example.com/connect?flow=abc","elicitationId":"elic-0123456789"}}}`
-
 var (
 	alice = statekeys.Identity{Subject: "user-alice", Tenant: "acme", ClientID: "client-1"}
 	opA   = statekeys.Operation{Method: statekeys.MethodToolsCall, Name: "book_meeting", Arguments: json.RawMessage(`{"room":"A","when":"2026-12-02T10:00:00Z","size":4}`)}
@@ -133,49 +133,6 @@ func newFixture(t testing.TB, opts ...statekeys.Option) *fixture {
 	return &fixture{clock: clock, ring: ring, store: store, keeper: k}
 }
 
-func (f *fixture) seal(t testing.TB, req statekeys.SealRequest) statekeys.Sealed {
-	t.Helper()
-	s, ev, err := f.keeper.Seal(context.Background(), req)
-	if err != nil {
-		t.Fatalf("Seal: %v (reason %s, input %q, field %q)", err, statekeys.ReasonOf(err), ev.InputKey, ev.Field)
-	}
-	return s
-}
-
 func baseSeal() statekeys.SealRequest {
 	return statekeys.SealRequest{Identity: alice, Operation: opA, InputRequests: formInputs(contactSchema), AppState: []byte(`{"step":2}`)}
-}
-
-func baseVerify(token string) statekeys.VerifyRequest {
-	return statekeys.VerifyRequest{
-		RequestState:   token,
-		Identity:       alice,
-		Operation:      opA,
-		InputRequests:  formInputs(contactSchema),
-		InputResponses: json.RawMessage(`{"contact":{"action":"accept","content":{"name":"Ada","email":"ada@example.com","age":36,"topics":["news"]}}}`),
-	}
-}
-
-// assertPublic checks the one-public-error property of a verification
-// failure, and that nothing sensitive reached the evidence.
-func assertPublic(t *testing.T, err error, ev statekeys.Evidence, token string, want statekeys.Reason) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("accepted; want reason %s", want)
-	}
-	if err.Error() != "request state rejected" || statekeys.CodeOf(err) != statekeys.CodeRejected {
-		t.Fatalf("public error = %q (%s), want the one rejection", err.Error(), statekeys.CodeOf(err))
-	}
-	if got := statekeys.ReasonOf(err); got != want {
-		t.Fatalf("reason = %s, want %s", got, want)
-	}
-	if ev.Decision != statekeys.DecisionReject || ev.Reason != want || ev.Code != statekeys.CodeRejected {
-		t.Fatalf("evidence = %+v", ev)
-	}
-	b, _ := json.Marshal(ev)
-	for _, secret := range []string{token, alice.Subject, "Ada", "ada@example.com"} {
-		if secret != "" && len(secret) > 3 && strings.Contains(string(b), secret) {
-			t.Fatalf("evidence contains %q: %s", secret, b)
-		}
-	}
 }
