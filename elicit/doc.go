@@ -22,7 +22,11 @@
 //
 // It uses package scanners for what scanners own: the Normalizer and its
 // look-alike table to read labels as a model would, and the rule catalog to
-// find credentials. It keeps no detector or confusables table of its own.
+// find credentials. Of its own it keeps the rules of what a form may ask
+// (sensitive.go), the parameter names a URL may not carry, the rule that a
+// URL carries no long opaque random value, and eleven letters folded on top
+// of the scanners' look-alike table (labelLookalikes, letters the scanners
+// keep for text in general).
 //
 // What it does not own: sealing, keys, single use and the identity binding
 // (package statekeys), canonical JSON (internal/jcs), and the browser flow

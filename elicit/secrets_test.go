@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
 
@@ -52,6 +53,36 @@ func TestSensitiveTextAllLookalikes(t *testing.T) {
 	for _, s := range []string{"ОТР", "Enter the ОТР", "ІВАN"} { // Cyrillic О Т Р, І В А
 		if _, hit := sensitiveText(s); !hit {
 			t.Errorf("%q not detected", s)
+		}
+	}
+}
+
+// labelLookalikes only adds to the scanners' table, and each of its letters
+// still unmasks a disguised label.
+func TestLabelLookalikesExtendScanners(t *testing.T) {
+	tests := []struct {
+		r     rune
+		label string
+	}{
+		{'α', "pαssword"}, {'ι', "ιban"}, {'κ', "api κey"}, {'ν', "cνv"}, {'ρ', "ρassword"}, {'τ', "τoken"},
+		{'в', "вiometric"}, {'к', "api кey"}, {'м', "мnemonic"}, {'н', "нealth record"}, {'т', "тoken"},
+	}
+	seen := map[rune]bool{}
+	for _, tt := range tests {
+		seen[tt.r] = true
+		if _, ok := labelLookalikes[tt.r]; !ok {
+			t.Errorf("%q is not in labelLookalikes", tt.r)
+		}
+		if _, ok := scanners.ConfusableLatin(tt.r); ok {
+			t.Errorf("%q is in the scanners' table too", tt.r)
+		}
+		if _, hit := sensitiveText(tt.label); !hit {
+			t.Errorf("%q (%U) not detected", tt.label, tt.r)
+		}
+	}
+	for r := range labelLookalikes {
+		if !seen[r] {
+			t.Errorf("%q has no example here", r)
 		}
 	}
 }

@@ -161,15 +161,27 @@ func init() {
 	}
 }
 
+// labelLookalikes are the letters this guard folds beyond the scanners'
+// table (scanners.ConfusableLatin): Greek lower case α ι κ ν ρ τ, which the
+// scanners keep because they are everyday symbols beside Latin letters in
+// formulas, and Cyrillic lower case в к м н т, drawn like small capitals.
+// In a short form label neither use is likely and "pαssword" is a disguise.
+// TestLabelLookalikesExtendScanners checks that none is in the scanners'
+// table, so this stays an addition to it, not a copy.
+var labelLookalikes = map[rune]rune{
+	'α': 'a', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ρ': 'p', 'τ': 't',
+	'в': 'b', 'к': 'k', 'м': 'm', 'н': 'h', 'т': 't',
+}
+
 // maxSensitiveText bounds the text examined per call.
 const maxSensitiveText = 4096
 
 // normalizeWords returns the lower-case words of s, camelCase split. The
 // text goes through the scanners' Normalizer first (invisible and control
 // characters removed, NFKC, look-alikes folded in mixed-script words); then
-// every remaining look-alike the scanners know is folded too, since a
-// label made only of look-alikes ("ОТР" in Cyrillic) is as much a
-// disguise here.
+// every remaining look-alike the scanners know, and labelLookalikes, are
+// folded too, since a label made only of look-alikes ("ОТР" in Cyrillic)
+// is as much a disguise here.
 func normalizeWords(s string) []string {
 	if len(s) > maxSensitiveText {
 		s = s[:maxSensitiveText]
@@ -188,6 +200,8 @@ func normalizeWords(s string) []string {
 	for _, r := range s {
 		if c, ok := scanners.ConfusableLatin(r); ok {
 			r = rune(c)
+		} else if c, ok := labelLookalikes[r]; ok {
+			r = c
 		}
 		if unicode.Is(unicode.Cf, r) {
 			continue // zero-width and other format characters
