@@ -586,21 +586,7 @@ func (s *Service) Stop(ctx context.Context) error {
 		s.hardStop()
 	}
 
-	var first error
-	for _, sub := range s.subs {
-		closed := sub.StatusChanged(nats.SubscriptionClosed)
-		if err := sub.Drain(); err != nil {
-			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-				first = err
-			}
-			continue
-		}
-		select {
-		case <-closed:
-		case <-ctx.Done():
-			_ = sub.Unsubscribe()
-		}
-	}
+	first := drainSubs(ctx, s.subs)
 	s.subs = nil
 	if s.stopDur != nil {
 		close(s.stopDur)

@@ -282,19 +282,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		httpSrv.Shutdown(sctx)
 		cancel()
 	}
-	if !nc.IsClosed() {
-		if err := nc.Drain(); err != nil {
-			nc.Close()
-		}
-		t := time.NewTimer(f.drainTimeout + time.Second)
-		select {
-		case <-closed:
-		case <-t.C:
-			log.Warn("NATS drain timed out")
-			nc.Close()
-		}
-		t.Stop()
-	}
+	drainNATS(nc, closed, f.drainTimeout, log)
 	stopServer()
 	log.Info("stopped", "exitCode", code, "processed", svc.Processed())
 	return code

@@ -358,41 +358,17 @@ func configValue(raw json.RawMessage) (string, error) {
 }
 
 func (f *serveFlags) validate() error {
-	if f.natsURL != "" {
-		if err := checkNATSURLs(f.natsURL); err != nil {
-			return usagef("--nats-url: %v", err)
-		}
-		for _, name := range []string{"embedded-dir", "embedded-port", "embedded-log", "embedded-max-payload"} {
-			if f.given[name] {
-				return usagef("--%s applies to the embedded server only, not with --nats-url", name)
-			}
-		}
-	} else {
-		for _, name := range []string{"creds", "nkey", "tls-ca", "tls-cert", "tls-key"} {
-			if f.given[name] {
-				return usagef("--%s needs --nats-url (the embedded server listens on 127.0.0.1 without authentication or TLS)", name)
-			}
-		}
-		if f.embeddedDir == "" {
-			return usagef("--embedded-dir must not be empty")
-		}
-		if f.embeddedPort != natsembed.RandomPort && (f.embeddedPort < 1 || f.embeddedPort > 65535) {
-			return usagef("--embedded-port must be 1..65535, or -1 for a free port")
-		}
-		if f.embeddedMaxPayload < 64<<10 || f.embeddedMaxPayload > 64<<20 {
-			return usagef("--embedded-max-payload must be 64 KiB..64 MiB")
-		}
+	embeddedOnly := []string{"embedded-dir", "embedded-port", "embedded-log", "embedded-max-payload"}
+	if err := checkNATSTarget(f.natsURL, f.given, embeddedOnly, f.embeddedDir, f.embeddedPort); err != nil {
+		return usagef("%v", err)
 	}
-	if f.conn.creds != "" && f.conn.nkey != "" {
-		return usagef("--creds and --nkey are alternatives; give one")
-	}
-	if (f.conn.tlsCert == "") != (f.conn.tlsKey == "") {
-		return usagef("--tls-cert and --tls-key go together")
-	}
-	if f.drainTimeout <= 0 {
-		return usagef("--drain-timeout must be positive")
+	if f.natsURL == "" && (f.embeddedMaxPayload < 64<<10 || f.embeddedMaxPayload > 64<<20) {
+		return usagef("--embedded-max-payload must be 64 KiB..64 MiB")
 	}
 	f.conn.drainTimeout = f.drainTimeout
+	if err := f.conn.check(); err != nil {
+		return usagef("%v", err)
+	}
 	if !f.inline && !f.durable {
 		return usagef("--inline=false and --durable=false leave nothing to serve")
 	}

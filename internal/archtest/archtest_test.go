@@ -50,10 +50,11 @@ func isNATSServer(path string) bool { return strings.HasPrefix(path, natsServer)
 func isNATS(path string) bool       { return strings.HasPrefix(path, "github.com/nats-io/") }
 
 // testHelper reports whether a package is a test helper under internal/
-// (its last element ends in "test", e.g. internal/natstest): only test
-// code may import it.
+// (its last element starts or ends in "test", e.g. internal/testnats):
+// only test code may import it.
 func testHelper(p string) bool {
-	return strings.HasPrefix(p, "internal/") && strings.HasSuffix(p, "test") && p != "internal/archtest"
+	last := p[strings.LastIndex(p, "/")+1:]
+	return strings.HasPrefix(p, "internal/") && (strings.HasPrefix(last, "test") || strings.HasSuffix(last, "test")) && p != "internal/archtest"
 }
 
 // engine is every package of the sanitizing engine: what the Go client and
@@ -71,10 +72,15 @@ type rule struct {
 // for why each is there.
 var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench"}
 
+// leaves are the packages of ours that import only the standard library,
+// so that anything may use them: the vocabulary and the small helpers
+// shared by the engine, the codec and the client.
+var leaves = []string{"wire", "internal/spool", "internal/jcs", "internal/strictjson"}
+
 var rules = []rule{
 	{"only the NATS side imports nats.go", func(p pkg) []string {
 		r := rel(p.ImportPath)
-		if slices.Contains(natsClientImporters, r) {
+		if slices.Contains(natsClientImporters, r) || testHelper(r) {
 			return nil
 		}
 		var v []string
@@ -140,6 +146,18 @@ var rules = []rule{
 		}
 		return v
 	}},
+	{"elicit depends only on statekeys, scanners, wire and internal helpers", func(p pkg) []string {
+		if rel(p.ImportPath) != "elicit" {
+			return nil
+		}
+		var v []string
+		for _, d := range p.Deps {
+			if r := rel(d); ours(d) && !strings.HasPrefix(r, "internal/") && !under(r, "scanners") && r != "statekeys" && r != "wire" {
+				v = append(v, "depends on "+r)
+			}
+		}
+		return v
+	}},
 	{"statekeys depends only on internal helpers of ours", func(p pkg) []string {
 		if rel(p.ImportPath) != "statekeys" {
 			return nil
@@ -157,9 +175,9 @@ var rules = []rule{
 		var allowed []string
 		switch r {
 		case "client":
-			allowed = []string{"wire", "payload"}
+			allowed = []string{"wire", "payload", "internal/spool"}
 		case "payload":
-			allowed = []string{"wire"}
+			allowed = []string{"wire", "internal/spool"}
 		default:
 			return nil
 		}
@@ -196,13 +214,13 @@ var rules = []rule{
 		}
 		return v
 	}},
-	{"wire imports only the standard library", func(p pkg) []string {
-		if rel(p.ImportPath) != "wire" {
+	{"wire and the leaf helpers import only the standard library and each other", func(p pkg) []string {
+		if !slices.Contains(leaves, rel(p.ImportPath)) {
 			return nil
 		}
 		var v []string
 		for _, d := range p.Deps {
-			if !std(d) {
+			if !std(d) && !(ours(d) && slices.Contains(leaves, rel(d))) {
 				v = append(v, "depends on "+d)
 			}
 		}
@@ -317,6 +335,10 @@ func TestRulesCatch(t *testing.T) {
 		{"argsgate depending on pipeline", pkg{ImportPath: m("argsgate"), Deps: []string{m("pipeline")}}, true},
 		{"pipeline depending on payload", pkg{ImportPath: m("pipeline"), Deps: []string{m("payload")}}, true},
 		{"wire depending on a module", pkg{ImportPath: m("wire"), Deps: []string{"golang.org/x/text/unicode/norm"}}, true},
+		{"internal/spool depending on pipeline", pkg{ImportPath: m("internal/spool"), Deps: []string{"os", m("pipeline")}}, true},
+		{"elicit depending on worker", pkg{ImportPath: m("elicit"), Deps: []string{m("scanners"), m("statekeys"), m("worker")}}, true},
+		{"elicit depending on scanners and statekeys", pkg{ImportPath: m("elicit"), Deps: []string{m("scanners"), m("scanners/internal/x"), m("statekeys"), m("internal/jcs")}}, false},
+		{"a test helper importing nats.go", pkg{ImportPath: m("internal/testnats"), Imports: []string{natsClient, natsServer + "/v2/server"}}, false},
 		{"wire depending on std", pkg{ImportPath: m("wire"), Deps: []string{"errors", "strings", "internal/bytealg", "vendor/golang.org/x/net/dns/dnsmessage"}}, false},
 	} {
 		got := violations([]pkg{tc.p})
