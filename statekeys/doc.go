@@ -36,8 +36,9 @@
 // clients (the MCP server vouches for the Identity it passes); the browser
 // callback of URL mode (the server reports completions in VerifyRequest).
 //
-// Imports: of this module only internal leaves (internal/jcs,
-// internal/strictjson); package elicit imports statekeys, never the other
+// Imports: of this module only the vocabulary (wire: its codes, public
+// messages and reasons are declared there with every other) and internal
+// leaves (internal/jcs, internal/strictjson); package elicit imports statekeys, never the other
 // way, so statekeys stays free of the scanners.
 //
 // Key material never appears in an error, a String method, or Evidence. It

@@ -3,12 +3,8 @@ package wire
 // Code is a stable error code. Codes cross process boundaries (replies,
 // HeaderCode, evidence, metrics labels), so their spelling never changes.
 // Every code of the project is declared here, once; packages that report a
-// code (pipeline, payload, schema, toolcat, argsgate) use these constants,
-// under their own short names where that reads better.
-//
-// The request-state service's codes (STATE_*, ELICITATION_*, KEYRING_*) are
-// the exception: package statekeys declares them, because statekeys depends
-// on no other package of ours (docs/architecture.md).
+// code (pipeline, payload, schema, toolcat, argsgate, statekeys, elicit) use
+// these constants, under their own short names where that reads better.
 type Code string
 
 // Codes of a sanitizing pass (package pipeline) and of decoding a body for
@@ -121,6 +117,35 @@ const (
 	CodeArgsUnavailable Code = "ARGS_UNAVAILABLE"
 )
 
+// Codes of the request-state service (package statekeys) and the
+// elicitation guards (package elicit).
+const (
+	// CodeStateRejected is the one code for every failed verification of request
+	// state: malformed, tampered, unknown key, expired, replayed, bound to
+	// another identity or operation, or carrying invalid input responses.
+	// The specific reason is only in Evidence.
+	CodeStateRejected Code = "STATE_REJECTED"
+	// CodeStateUnavailable means a dependency (the single-use store or the key
+	// ring) failed. The request fails closed; a later retry may succeed.
+	CodeStateUnavailable Code = "STATE_UNAVAILABLE"
+	// CodeStateInvalidRequest means a seal request was malformed: bad identity,
+	// a method other than tools/call, prompts/get or resources/read, invalid
+	// arguments or input requests, or a lifetime outside the limits.
+	CodeStateInvalidRequest Code = "STATE_INVALID_REQUEST"
+	// CodeElicitationFormRefused means a form-mode elicitation was refused: no valid
+	// signed form policy covers it, the schema is not a flat form schema, or
+	// it asks for sensitive data openly or in disguise.
+	CodeElicitationFormRefused Code = "ELICITATION_FORM_REFUSED"
+	// CodeElicitationURLRefused means a URL-mode elicitation was refused: not https,
+	// credentials or secrets in the URL, or a missing elicitationId.
+	CodeElicitationURLRefused Code = "ELICITATION_URL_REFUSED"
+	// CodeElicitationResponseRefused means an elicitation response failed validation
+	// when checked on its own (outside Verify, which reports CodeStateRejected).
+	CodeElicitationResponseRefused Code = "ELICITATION_RESPONSE_REFUSED"
+	// CodeKeyringInvalid means a key ring document is malformed or inconsistent.
+	CodeKeyringInvalid Code = "KEYRING_INVALID"
+)
+
 // DefaultPublicMessage is the public message of a code without one of its
 // own (INTERNAL, OUTPUT_TRUNCATED, codes of other families).
 const DefaultPublicMessage = "The tool output could not be sanitized, so it was withheld."
@@ -145,6 +170,15 @@ var publicMessages = map[Code]string{
 	CodeToolsTooLarge:    "tools/list result exceeds the limits",
 	CodeToolsNotFound:    "tool not in the catalog",
 	CodeToolsUnavailable: "tool catalog unavailable",
+
+	// Request-state and elicitation replies (docs/statekeys.md).
+	CodeStateRejected:              "request state rejected",
+	CodeStateUnavailable:           "request state service unavailable",
+	CodeStateInvalidRequest:        "invalid request state seal request",
+	CodeElicitationFormRefused:     "form elicitation refused",
+	CodeElicitationURLRefused:      "url elicitation refused",
+	CodeElicitationResponseRefused: "elicitation response refused",
+	CodeKeyringInvalid:             "invalid key ring",
 }
 
 // PublicMessage is the text an agent or caller sees for c; it never carries

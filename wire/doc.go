@@ -16,6 +16,5 @@
 // producer's client, the worker and tools agree on spelling without
 // importing the engine; internal/archtest enforces that. Every name here is
 // part of the public contract (docs/nats.md, docs/pipeline.md,
-// docs/architecture.md); spellings never change once released. It does not
-// hold the request-state service's codes, which are package statekeys'.
+// docs/architecture.md); spellings never change once released.
 package wire

@@ -6,10 +6,9 @@ package wire
 // ("duplicate-key"), and each is declared here once, whatever package
 // reports it.
 //
-// Two sets of reasons are open-ended and so not listed: a SCHEMA_MISMATCH
+// One set of reasons is open-ended and so not listed: a SCHEMA_MISMATCH
 // reason may be the failing JSON Schema keyword ("required", "type", ...,
-// restricted to a safe charset), and the request-state service's reasons
-// are package statekeys' own (docs/architecture.md).
+// restricted to a safe charset).
 type Reason string
 
 // ReasonNone is the empty reason: none given.
@@ -204,7 +203,7 @@ func CodeReason(c Code) Reason {
 
 // Reasons lists every reason declared above, in declaration order.
 func Reasons() []Reason {
-	return []Reason{
+	return append([]Reason{
 		ReasonBadLiteral, ReasonBadNumber, ReasonBadEscape, ReasonControlInString, ReasonExpectedKey,
 		ReasonExpectedColon, ReasonExpectedCommaOrClose, ReasonExpectedValue, ReasonTrailingData,
 		ReasonUnexpectedEOF, ReasonEmptyInput, ReasonInvalidUTF8, ReasonNumberLength, ReasonLexerState,
@@ -238,5 +237,5 @@ func Reasons() []Reason {
 
 		ReasonSchemaInvalid, ReasonSchemaTooLarge, ReasonSchemaTooDeep, ReasonSchemaRefDenied,
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
-	}
+	}, stateReasons...)
 }

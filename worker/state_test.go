@@ -127,13 +127,13 @@ func TestStateServiceSealVerifyReplay(t *testing.T) {
 	}
 
 	// Evidence: seal accept, verify accept, verify reject (replayed) on
-	// mcp.evidence.acme, then tenant_mismatch on mcp.evidence.globex.
+	// mcp.evidence.acme, then tenant-mismatch on mcp.evidence.globex.
 	want := []struct{ subject, decision, reason string }{
 		{"mcp.evidence.acme", "accept", ""},
 		{"mcp.evidence.acme", "accept", ""},
 		{"mcp.evidence.acme", "reject", "replayed"},
-		{"mcp.evidence.globex", "reject", "tenant_mismatch"},
-		{"mcp.evidence.acme", "reject", "tenant_mismatch"},
+		{"mcp.evidence.globex", "reject", "tenant-mismatch"},
+		{"mcp.evidence.acme", "reject", "tenant-mismatch"},
 	}
 	for i, w := range want {
 		msg, err := evsub.NextMsg(5 * time.Second)

@@ -158,13 +158,13 @@ var rules = []rule{
 		}
 		return v
 	}},
-	{"statekeys depends only on internal helpers of ours", func(p pkg) []string {
+	{"statekeys depends only on wire and internal helpers of ours", func(p pkg) []string {
 		if rel(p.ImportPath) != "statekeys" {
 			return nil
 		}
 		var v []string
 		for _, d := range p.Deps {
-			if ours(d) && !strings.HasPrefix(rel(d), "internal/") {
+			if ours(d) && !strings.HasPrefix(rel(d), "internal/") && rel(d) != "wire" {
 				v = append(v, "depends on "+rel(d))
 			}
 		}
