@@ -53,8 +53,6 @@ const (
 	DefaultConcurrencyPerCPU = 8
 	// DefaultStopTimeout bounds Stop when its context has no deadline.
 	DefaultStopTimeout = 30 * time.Second
-	// readyCacheFor is how long a stream check answers /readyz.
-	readyCacheFor = 2 * time.Second
 )
 
 // AckMode is how the durable path acknowledges an input.
@@ -110,6 +108,7 @@ type serveConfig struct {
 	log            *slog.Logger
 	resolver       Resolver
 	statsEvery     time.Duration
+	stallAfter     time.Duration
 	claims         bool
 	claimTTL       time.Duration
 	store          jetstream.ObjectStore
@@ -288,13 +287,29 @@ func WithResolver(r Resolver) ServeOption {
 }
 
 // WithConsumerStatsEvery sets how often the durable consumer's state is read
-// into the consumer_* gauges (default 15s; 0 turns it off).
+// into the consumer_* gauges and checked for a stall (default
+// DefaultConsumerStatsEvery; 0 turns both off).
 func WithConsumerStatsEvery(d time.Duration) ServeOption {
 	return func(c *serveConfig) error {
 		if d < 0 {
 			return optErr("negative stats interval")
 		}
 		c.statsEvery = d
+		return nil
+	}
+}
+
+// WithStallAfter sets how long the durable path may receive and finish
+// nothing while the consumer has input (pending or unacknowledged
+// messages) before the service reports itself stalled: Ready fails with
+// ErrStalled and mcp_sanitize_stalled is 1 (default DefaultStallAfter;
+// it must exceed the message timeout plus the publish timeout).
+func WithStallAfter(d time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if d < time.Second {
+			return optErr("stall time must be at least 1s")
+		}
+		c.stallAfter = d
 		return nil
 	}
 }
@@ -378,12 +393,14 @@ type Service struct {
 	durDone  chan struct{} // closed: the fetch loop and its workers ended
 	hardStop context.CancelFunc
 	hardCtx  context.Context
-	statsCxl context.CancelFunc
+	stopHlth func()
 
 	ready     atomic.Bool
-	readyMu   sync.Mutex
-	readyAt   time.Time
-	readyErr  error
+	health    health
+	acks      ackRing
+	lameDuck  atomic.Bool  // lame-duck mode of the server is being handled
+	pulling   atomic.Bool  // a pull request is outstanding
+	inFlight  atomic.Int64 // durable messages being processed
 	processed atomic.Int64
 }
 
@@ -436,7 +453,8 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		fetchWait:      DefaultFetchWait,
 		inlinePending:  DefaultInlinePendingBytes,
 		ackMode:        AckPlain,
-		statsEvery:     15 * time.Second,
+		statsEvery:     DefaultConsumerStatsEvery,
+		stallAfter:     DefaultStallAfter,
 		claims:         true,
 	}
 	for _, o := range opts {
@@ -449,8 +467,10 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		return cfg, optErr("at least one of the inline and durable paths must be on")
 	case cfg.consumer.BackOff[0] <= cfg.timeout:
 		return cfg, optErr("the first back-off step (the AckWait) must exceed the message timeout")
-	case cfg.streams.Duplicates <= maxDuration(cfg.consumer.BackOff)+cfg.timeout:
-		return cfg, optErr("the duplicates window must exceed the longest back-off step plus the message timeout")
+	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+attemptPublishTime(cfg.publishTimeout):
+		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus the publish timeout times 4 plus 5s (publish retries)")
+	case cfg.stallAfter <= cfg.timeout+cfg.publishTimeout:
+		return cfg, optErr("the stall time must exceed the message timeout plus the publish timeout")
 	case cfg.fetchMaxBytes > cfg.consumer.MaxRequestMaxBytes:
 		return cfg, optErr("the fetch max bytes must not exceed the consumer's max request bytes")
 	case cfg.fetchBatch > cfg.consumer.MaxRequestBatch:
@@ -459,14 +479,11 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 	return cfg, nil
 }
 
-func maxDuration(ds []time.Duration) time.Duration {
-	var m time.Duration
-	for _, d := range ds {
-		if d > m {
-			m = d
-		}
-	}
-	return m
+// attemptPublishTime bounds how long the publishes of one attempt take:
+// the first try and publishRetries more, each up to the publish timeout
+// plus a second, and the pauses between them.
+func attemptPublishTime(publishTimeout time.Duration) time.Duration {
+	return time.Duration(publishRetries+1)*(publishTimeout+time.Second) + time.Second
 }
 
 // Start creates or updates the streams and the consumer (unless
@@ -509,6 +526,7 @@ func (s *Service) Start(ctx context.Context) error {
 			return err
 		}
 	}
+	s.stopHlth = s.startHealth()
 	if s.cfg.durable {
 		s.startDurable()
 	}
@@ -531,7 +549,7 @@ func (s *Service) bindStore(ctx context.Context) error {
 	var st *payload.Store
 	var err error
 	if s.cfg.manageStreams {
-		st, err = payload.EnsureBucket(ctx, s.js, bucket, s.cfg.claimTTL)
+		st, err = payload.EnsureReplicatedBucket(ctx, s.js, bucket, s.cfg.claimTTL, s.cfg.streams.Replicas)
 	} else {
 		st, err = payload.NewStore(ctx, s.js, bucket)
 	}
@@ -611,8 +629,8 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
-	if s.statsCxl != nil {
-		s.statsCxl()
+	if s.stopHlth != nil {
+		s.stopHlth()
 	}
 	if !s.nc.IsClosed() {
 		fctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -623,27 +641,6 @@ func (s *Service) Stop(ctx context.Context) error {
 	}
 	s.hardStop()
 	return first
-}
-
-// Ready reports nil when the service is started, connected, and the
-// streams exist (checked at most every 2 s).
-func (s *Service) Ready(ctx context.Context) error {
-	if !s.ready.Load() {
-		return errors.New("worker: not started")
-	}
-	if !s.nc.IsConnected() {
-		return errors.New("worker: not connected to NATS")
-	}
-	s.readyMu.Lock()
-	defer s.readyMu.Unlock()
-	if time.Since(s.readyAt) < readyCacheFor {
-		return s.readyErr
-	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	s.readyErr = CheckStreams(cctx, s.js)
-	s.readyAt = time.Now()
-	return s.readyErr
 }
 
 // Handler serves /metrics (from g), /healthz (the process runs) and
