@@ -36,6 +36,7 @@ type Metrics struct {
 	PullRequests     *prometheus.CounterVec // status
 	PublishRetries   *prometheus.CounterVec // stream
 	Reacks           prometheus.Counter
+	Stranded         prometheus.Counter
 	Stalled          prometheus.Gauge
 	ConsumerAckPend  prometheus.Gauge
 	ConsumerPending  prometheus.Gauge
@@ -135,6 +136,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: metricPrefix + "reacks_total",
 			Help: "Acknowledgements sent again after a reconnect (they may have been lost with the connection).",
 		}),
+		Stranded: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: metricPrefix + "stranded_total",
+			Help: "Inputs sent to the DLQ from the server's max-deliveries advisory (their last delivery reached no worker, or its DLQ publish failed); also counted in dlq_total.",
+		}),
 		Stalled: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: metricPrefix + "stalled",
 			Help: "1 when the durable consumer has input and this worker received and finished nothing for the stall time; /readyz then fails.",
@@ -186,7 +191,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Messages, m.InputBytes, m.OutputBytes, m.Redactions, m.Normalized, m.BoundHits,
 		m.Rejections, m.Duration, m.InFlight, m.Redeliveries, m.Naks, m.DLQ, m.PublishFailures,
-		m.FetchErrors, m.PullRequests, m.PublishRetries, m.Reacks, m.Stalled,
+		m.FetchErrors, m.PullRequests, m.PublishRetries, m.Reacks, m.Stranded, m.Stalled,
 		m.ConsumerAckPend, m.ConsumerPending, m.ConsumerRedelivd, m.ConsumerWaiting, m.ConsumerInfoAge}
 }
 

@@ -36,9 +36,11 @@ const (
 	DefaultPublishTimeout = 10 * time.Second
 	// DefaultFetchBatch is the most messages one pull request asks for.
 	DefaultFetchBatch = 64
-	// DefaultFetchMaxBytes caps the bytes of one pull request. It is raised
-	// to the connection's max payload plus headers when that is larger, or
-	// a message bigger than the cap would never be delivered.
+	// DefaultFetchMaxBytes is the byte budget of fetched messages that
+	// wait in the client: a pull asks for at most this divided by the
+	// largest message the stream can hold (at least one), so at the
+	// server's default max payload (1 MiB) a pull asks for 7. Pull
+	// requests carry no byte cap themselves (serve_pull.go says why).
 	DefaultFetchMaxBytes = 8 << 20
 	// DefaultFetchWait is how long one pull request waits for messages;
 	// stopping waits for at most one such request.
@@ -215,9 +217,10 @@ func WithPublishTimeout(d time.Duration) ServeOption {
 	}
 }
 
-// WithFetch sets the pull batch, the byte cap of one pull request and how
-// long a pull waits (defaults DefaultFetchBatch, DefaultFetchMaxBytes,
-// DefaultFetchWait).
+// WithFetch sets the pull batch, the byte budget of fetched messages (a
+// pull asks for at most maxBytes divided by the largest message, and at
+// most batch) and how long a pull waits (defaults DefaultFetchBatch,
+// DefaultFetchMaxBytes, DefaultFetchWait).
 func WithFetch(batch, maxBytes int, wait time.Duration) ServeOption {
 	return func(c *serveConfig) error {
 		if batch < 1 || batch > 4096 || maxBytes < 1024 || wait < 100*time.Millisecond {
@@ -401,6 +404,9 @@ type Service struct {
 	lameDuck  atomic.Bool  // lame-duck mode of the server is being handled
 	pulling   atomic.Bool  // a pull request is outstanding
 	inFlight  atomic.Int64 // durable messages being processed
+	// reackSince (UnixNano, 0: none) asks the pull loop to send the
+	// acknowledgements made since then again.
+	reackSince atomic.Int64
 	processed atomic.Int64
 }
 
@@ -467,23 +473,26 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		return cfg, optErr("at least one of the inline and durable paths must be on")
 	case cfg.consumer.BackOff[0] <= cfg.timeout:
 		return cfg, optErr("the first back-off step (the AckWait) must exceed the message timeout")
-	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+attemptPublishTime(cfg.publishTimeout):
-		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus the publish timeout times 4 plus 5s (publish retries)")
+	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+cfg.publishTimeout+attemptPublishTime(cfg.publishTimeout):
+		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus four times the publish timeout plus 3s (retries within an attempt)")
 	case cfg.stallAfter <= cfg.timeout+cfg.publishTimeout:
 		return cfg, optErr("the stall time must exceed the message timeout plus the publish timeout")
-	case cfg.fetchMaxBytes > cfg.consumer.MaxRequestMaxBytes:
-		return cfg, optErr("the fetch max bytes must not exceed the consumer's max request bytes")
 	case cfg.fetchBatch > cfg.consumer.MaxRequestBatch:
 		return cfg, optErr("the fetch batch must not exceed the consumer's max request batch")
 	}
 	return cfg, nil
 }
 
+// The duplicates window must exceed the longest time between a publish of
+// one attempt and the same publish of the next: the rest of the first
+// attempt's publishes, the back-off step, and the next attempt's pass with
+// its resolver retries (the message timeout plus the publish timeout).
+//
 // attemptPublishTime bounds how long the publishes of one attempt take:
-// the first try and publishRetries more, each up to the publish timeout
-// plus a second, and the pauses between them.
+// the first try (up to the publish timeout plus a second), retries for up
+// to the publish timeout after it, and the last retry's wait.
 func attemptPublishTime(publishTimeout time.Duration) time.Duration {
-	return time.Duration(publishRetries+1)*(publishTimeout+time.Second) + time.Second
+	return 3*publishTimeout + 3*time.Second
 }
 
 // Start creates or updates the streams and the consumer (unless
@@ -522,6 +531,12 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	if s.cfg.inline {
 		if err := s.subscribeInline(ctx); err != nil {
+			s.hardStop()
+			return err
+		}
+	}
+	if s.cfg.durable {
+		if err := s.subscribeStranded(); err != nil {
 			s.hardStop()
 			return err
 		}

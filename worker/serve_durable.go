@@ -87,6 +87,17 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 	// The clean message goes out with JetStream publishes that keep it
 	// for a retry: its body is not reused.
 	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+	// A resolver unavailable for a cluster cause (the catalog's bucket
+	// during an election) is asked again within the attempt, for up to the
+	// publish timeout, rather than handed back for a back-off step.
+	for until, pause := time.Now().Add(s.cfg.publishTimeout), 50*time.Millisecond; res.passing && time.Now().Before(until) && s.hardCtx.Err() == nil; pause = min(2*pause, time.Second) {
+		res.release()
+		select {
+		case <-time.After(pause):
+		case <-s.hardCtx.Done():
+		}
+		res = s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+	}
 	defer res.release()
 	if res.retry {
 		s.fail(m, mc, res, last, start)
@@ -152,6 +163,18 @@ func (s *Service) fail(m jetstream.Msg, mc *msgContext, res result, last bool, s
 	s.log.Info("durable attempt failed; handed back", "kind", string(mc.kind), "code", code, "reason", headerToken(res.ev.Reason), "rawSeq", mc.rawSeq, "delivery", mc.deliveries, "retryIn", delay.String())
 }
 
+// publishDLQ publishes the DLQ entry of an input of subject raw (its
+// sanitized error result res) and the DLQ decision's evidence.
+func (s *Service) publishDLQ(raw string, mc *msgContext, res result) error {
+	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
+	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
+	dm.Header.Set("Mcp-Raw-Subject", headerToken(raw))
+	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
+	em := evidenceMsg(mc, res.ev, true)
+	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
+	return s.publishDurable([]*nats.Msg{dm, em}, []string{wire.StreamDLQ, wire.StreamEvidence}, mc)
+}
+
 // toDLQ publishes the sanitized error result of a message that cannot be
 // processed (never its raw body) to mcp.dlq.<tenant>, with its evidence,
 // and acknowledges the input. If the DLQ publish fails the input is left
@@ -164,16 +187,8 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 		res = s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "publish-failed", true)
 		code = codeLabel(res.ev.Code)
 	}
-	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
-	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
-	dm.Header.Set("Mcp-Raw-Subject", headerToken(m.Subject()))
-	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
-	msgs, streams := []*nats.Msg{dm}, []string{wire.StreamDLQ}
-	em := evidenceMsg(mc, res.ev, true)
-	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
-	msgs, streams = append(msgs, em), append(streams, wire.StreamEvidence)
-	if err := s.publishDurable(msgs, streams, mc); err != nil {
-		s.log.Error("DLQ publish failed; the input stays in MCP_RAW", "rawSeq", mc.rawSeq, "code", code)
+	if err := s.publishDLQ(m.Subject(), mc, res); err != nil {
+		s.log.Error("DLQ publish failed; the input stays in MCP_RAW until the max-deliveries advisory brings it back", "rawSeq", mc.rawSeq, "code", code)
 		return
 	}
 	if err := s.ack(m); err != nil {

@@ -130,6 +130,7 @@ func (s *Service) refresh(ctx context.Context) {
 	defer tick.Stop()
 	var lastStreams, lastStats, statsOK time.Time
 	statsOK = time.Now()
+	leader := ""
 	for {
 		select {
 		case <-ctx.Done():
@@ -157,7 +158,15 @@ func (s *Service) refresh(ctx context.Context) {
 			}
 			if s.cons != nil && s.cfg.statsEvery > 0 && now.Sub(lastStats) >= s.cfg.statsEvery {
 				lastStats = now
-				if s.consumerStats(ctx) {
+				if l, ok := s.consumerStats(ctx); ok {
+					if leader != "" && l != "" && l != leader {
+						// Acknowledgements the old leader took but did
+						// not replicate are lost with it.
+						s.askReack(statsOK.Add(-reackWindow).UnixNano())
+					}
+					if l != "" {
+						leader = l
+					}
 					statsOK = time.Now()
 				}
 				s.m.ConsumerInfoAge.Set(time.Since(statsOK).Seconds())
@@ -167,14 +176,15 @@ func (s *Service) refresh(ctx context.Context) {
 }
 
 // consumerStats copies the durable consumer's fleet-wide counts into the
-// gauges and decides whether this worker is stalled. It reports whether
-// the counts could be read.
-func (s *Service) consumerStats(ctx context.Context) bool {
+// gauges and decides whether this worker is stalled. It returns the
+// consumer's leader ("" on one server) and whether the counts could be
+// read.
+func (s *Service) consumerStats(ctx context.Context) (string, bool) {
 	ictx, cancel := context.WithTimeout(ctx, apiTimeout)
 	info, err := s.cons.Info(ictx)
 	cancel()
 	if err != nil {
-		return false
+		return "", false
 	}
 	s.m.ConsumerAckPend.Set(float64(info.NumAckPending))
 	s.m.ConsumerPending.Set(float64(info.NumPending))
@@ -183,6 +193,11 @@ func (s *Service) consumerStats(ctx context.Context) bool {
 	input := info.NumPending > 0 || info.NumAckPending > 0
 	idle := time.Since(time.Unix(0, s.health.progress.Load()))
 	stalled := input && idle > s.cfg.stallAfter
+	if stalled {
+		s.m.Stalled.Set(1)
+	} else {
+		s.m.Stalled.Set(0)
+	}
 	if stalled != s.health.stalled.Swap(stalled) {
 		if stalled {
 			s.log.Error("durable path stalled: the consumer has input and this worker made no progress", "pending", info.NumPending, "ackPending", info.NumAckPending, "waitingPulls", info.NumWaiting, "idle", idle.Round(time.Second).String())
@@ -190,12 +205,11 @@ func (s *Service) consumerStats(ctx context.Context) bool {
 			s.log.Info("durable path progresses again")
 		}
 	}
-	if stalled {
-		s.m.Stalled.Set(1)
-	} else {
-		s.m.Stalled.Set(0)
+	leader := ""
+	if info.Cluster != nil {
+		leader = info.Cluster.Leader
 	}
-	return true
+	return leader, true
 }
 
 // Ready reports nil when the service is started, connected, the streams

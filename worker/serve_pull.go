@@ -196,6 +196,9 @@ func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, perP
 		s.m.PullRequests.WithLabelValues(st).Inc()
 		switch st {
 		case PullComplete, PullExpired:
+			// A leader answered: acknowledgements that may have been
+			// lost can be sent again.
+			s.reack()
 		case PullBadRequest, PullOther:
 			s.m.FetchErrors.Inc()
 			s.log.Warn("pull request failed", "status", st, "error", publishErrorClass(err))

@@ -15,16 +15,20 @@ import (
 // AckWait for a cause that is not its own:
 //
 //   - An acknowledgement written just before the connection broke may never
-//     have reached the server (plain acks are not confirmed). The last
-//     acknowledgements are remembered and sent again after a reconnect; an
-//     acknowledgement of an acknowledged message is ignored by the server.
+//     have reached the server (plain acks are not confirmed), and one that
+//     reached a consumer leader just before it stepped down may not have
+//     been replicated. The last acknowledgements are remembered and sent
+//     again after a reconnect or a change of the consumer's leader, once a
+//     pull has been answered (so a leader is there to take them); the
+//     server ignores an acknowledgement of an acknowledged message.
 //   - An output publish whose acknowledgement was lost with the connection
 //     is sent again as soon as the client has reconnected (same
 //     Nats-Msg-Id: the stream keeps one copy), instead of failing the
 //     attempt after the publish timeout and waiting a back-off step.
 //     Publishes that fail for a cluster cause (no responder during an
-//     election, a timeout, a connection error) are retried a few times
-//     within the attempt.
+//     election, a timeout, a connection error) are retried within the
+//     attempt for up to the publish timeout, and so is a resolver that is
+//     unavailable (the tool catalog's bucket during an election).
 //   - On lame-duck mode (LameDuck, from the connection's
 //     LameDuckModeHandler) the loop stops pulling, lets the messages in
 //     flight finish while the server still serves the connection, and then
@@ -32,14 +36,12 @@ import (
 //     delivery is in transit when the server closes the connection.
 
 const (
-	// ackRingSize is how many recent acknowledgements are remembered.
-	ackRingSize = 4096
+	// ackRingSize is how many recent acknowledgements are remembered
+	// (about 100 bytes each).
+	ackRingSize = 16384
 	// reackWindow is how long before a disconnection an acknowledgement
 	// is sent again after the reconnect.
 	reackWindow = 3 * time.Second
-	// publishRetries is how often a publish that failed for a cluster
-	// cause is tried again within one attempt.
-	publishRetries = 3
 	// lameDuckDrain bounds the wait for the messages in flight when the
 	// server enters lame-duck mode (its default grace period is 10 s).
 	lameDuckDrain = 5 * time.Second
@@ -80,14 +82,38 @@ func (r *ackRing) since(t int64) []string {
 	return out
 }
 
-// onReconnect sends the acknowledgements of the last reackWindow before the
-// disconnection again.
+// onReconnect asks for the acknowledgements of the last reackWindow
+// before the disconnection to be sent again.
 func (s *Service) onReconnect() {
-	lost := s.health.disconnectedAt.Load()
-	if lost == 0 || s.cfg.ackMode == AckDouble {
+	if lost := s.health.disconnectedAt.Load(); lost != 0 {
+		s.askReack(lost - int64(reackWindow))
+	}
+}
+
+// askReack asks the pull loop to send the acknowledgements made since
+// (UnixNano) again after its next answered pull.
+func (s *Service) askReack(since int64) {
+	if s.cfg.ackMode == AckDouble {
 		return
 	}
-	replies := s.acks.since(lost - int64(reackWindow))
+	for {
+		cur := s.reackSince.Load()
+		if cur != 0 && cur <= since {
+			return
+		}
+		if s.reackSince.CompareAndSwap(cur, since) {
+			return
+		}
+	}
+}
+
+// reack sends the acknowledgements asked for by askReack.
+func (s *Service) reack() {
+	since := s.reackSince.Swap(0)
+	if since == 0 {
+		return
+	}
+	replies := s.acks.since(since)
 	for _, r := range replies {
 		if s.nc.Publish(r, []byte("+ACK")) != nil {
 			return
@@ -95,7 +121,7 @@ func (s *Service) onReconnect() {
 	}
 	if len(replies) > 0 {
 		s.m.Reacks.Add(float64(len(replies)))
-		s.log.Info("acknowledgements sent again after a reconnect", "count", len(replies))
+		s.log.Info("acknowledgements sent again after a reconnect or a new consumer leader", "count", len(replies))
 	}
 }
 
@@ -156,22 +182,8 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 	}
 	var first error
 	for i, err := range errs {
-		pause := 100 * time.Millisecond
-		for try := 0; err != nil && transientPublish(err) && try < publishRetries && s.hardCtx.Err() == nil; try++ {
-			if !errors.Is(err, errReconnected) {
-				s.m.PublishRetries.WithLabelValues(streams[i]).Inc()
-				select {
-				case <-s.health.reconnectCh():
-				case <-time.After(pause):
-				case <-s.hardCtx.Done():
-				}
-				pause *= 2
-			}
-			rc := s.health.reconnectCh()
-			var f jetstream.PubAckFuture
-			if f, err = s.js.PublishMsgAsync(msgs[i], jetstream.WithExpectStream(streams[i])); err == nil {
-				err = s.waitAckOrReconnect(f, rc)
-			}
+		if err != nil && transientPublish(err) {
+			err = s.republish(msgs[i], streams[i], err)
 		}
 		if err != nil {
 			s.publishFailed(streams[i], mc, err)
@@ -181,6 +193,32 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 		}
 	}
 	return first
+}
+
+// republish sends pm again after a publish failure with a cluster cause
+// (err), for as long as the failures keep that cause and for at most the
+// publish timeout after the first failure: an election of a stream leader
+// takes a few seconds, a reconnect less.
+func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
+	until := time.Now().Add(s.cfg.publishTimeout)
+	pause := 50 * time.Millisecond
+	for transientPublish(err) && time.Now().Before(until) && s.hardCtx.Err() == nil {
+		if !errors.Is(err, errReconnected) {
+			select {
+			case <-s.health.reconnectCh():
+			case <-time.After(pause):
+			case <-s.hardCtx.Done():
+			}
+			pause = min(2*pause, time.Second)
+		}
+		s.m.PublishRetries.WithLabelValues(stream).Inc()
+		rc := s.health.reconnectCh()
+		var f jetstream.PubAckFuture
+		if f, err = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(stream)); err == nil {
+			err = s.waitAckOrReconnect(f, rc)
+		}
+	}
+	return err
 }
 
 // LameDuck is called when the server of the connection enters lame-duck

@@ -394,3 +394,65 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// WaitHealthy waits until every stream and consumer seen through js has a
+// leader and every replica is current, so a next fault does not hit a
+// cluster that is still catching up from the last one.
+func (c *Cluster) WaitHealthy(js jetstream.JetStream, within time.Duration) {
+	c.t.Helper()
+	deadline := time.Now().Add(within)
+	var err error
+	for time.Now().Before(deadline) {
+		if err = healthy(js); err == nil {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	c.t.Fatalf("cluster not healthy within %v: %v", within, err)
+}
+
+func healthy(js jetstream.JetStream) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	check := func(what string, ci *jetstream.ClusterInfo) error {
+		if ci == nil {
+			return nil
+		}
+		if ci.Leader == "" {
+			return fmt.Errorf("%s: no leader", what)
+		}
+		for _, r := range ci.Replicas {
+			if !r.Current || r.Offline {
+				return fmt.Errorf("%s: replica %s not current", what, r.Name)
+			}
+		}
+		return nil
+	}
+	lister := js.ListStreams(ctx)
+	var infos []*jetstream.StreamInfo
+	for si := range lister.Info() {
+		infos = append(infos, si)
+	}
+	if err := lister.Err(); err != nil {
+		return err
+	}
+	for _, si := range infos {
+		if err := check("stream "+si.Config.Name, si.Cluster); err != nil {
+			return err
+		}
+		st, err := js.Stream(ctx, si.Config.Name)
+		if err != nil {
+			return err
+		}
+		cl := st.ListConsumers(ctx)
+		for ci := range cl.Info() {
+			if err := check("consumer "+si.Config.Name+"/"+ci.Name, ci.Cluster); err != nil {
+				return err
+			}
+		}
+		if err := cl.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
