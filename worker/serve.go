@@ -398,16 +398,16 @@ type Service struct {
 	hardCtx  context.Context
 	stopHlth func()
 
-	ready     atomic.Bool
-	health    health
-	acks      ackRing
-	lameDuck  atomic.Bool  // lame-duck mode of the server is being handled
-	pulling   atomic.Bool  // a pull request is outstanding
-	inFlight  atomic.Int64 // durable messages being processed
+	ready    atomic.Bool
+	health   health
+	acks     ackRing
+	lameDuck atomic.Bool  // lame-duck mode of the server is being handled
+	pulling  atomic.Bool  // a pull request is outstanding
+	inFlight atomic.Int64 // durable messages being processed
 	// reackSince (UnixNano, 0: none) asks the pull loop to send the
 	// acknowledgements made since then again.
 	reackSince atomic.Int64
-	processed atomic.Int64
+	processed  atomic.Int64
 }
 
 // NewService returns a service that sanitizes with def (and the engines of
