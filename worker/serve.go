@@ -401,9 +401,11 @@ type Service struct {
 	ready    atomic.Bool
 	health   health
 	acks     ackRing
-	lameDuck atomic.Bool  // lame-duck mode of the server is being handled
-	pulling  atomic.Bool  // a pull request is outstanding
-	inFlight atomic.Int64 // durable messages being processed
+	lameDuck atomic.Bool // lame-duck mode of the server is being handled
+	// lameDuckEpoch is the reconnection count when lame-duck mode began.
+	lameDuckEpoch atomic.Uint64
+	pulling       atomic.Bool  // a pull request is outstanding
+	inFlight      atomic.Int64 // durable messages being processed
 	// reackSince (UnixNano, 0: none) asks the pull loop to send the
 	// acknowledgements made since then again.
 	reackSince atomic.Int64

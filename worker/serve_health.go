@@ -39,8 +39,10 @@ const (
 var (
 	ErrNotStarted   = errors.New("worker: not started")
 	ErrDisconnected = errors.New("worker: not connected to NATS")
-	// ErrStalled: the durable consumer has input and this worker received
-	// or finished nothing for the stall time (WithStallAfter).
+	// ErrStalled: the durable consumer has input for this worker
+	// (undelivered messages, or the fleet held at MaxAckPending) and this
+	// worker received or finished nothing for the stall time
+	// (WithStallAfter).
 	ErrStalled = errors.New("worker: stalled: the consumer has input and nothing progressed")
 )
 
@@ -73,14 +75,17 @@ func (h *health) reconnectCh() <-chan struct{} {
 	return h.reconnected
 }
 
+// signalReconnect counts a reconnection and wakes the waiters; the count
+// changes before the channel closes, so a waiter that reads the count
+// after taking the channel misses no reconnection.
 func (h *health) signalReconnect() {
 	h.mu.Lock()
+	h.epoch.Add(1)
 	if h.reconnected != nil {
 		close(h.reconnected)
 	}
 	h.reconnected = make(chan struct{})
 	h.mu.Unlock()
-	h.epoch.Add(1)
 }
 
 // startHealth starts the connection watcher and the refresher; stop ends
@@ -190,7 +195,9 @@ func (s *Service) consumerStats(ctx context.Context) (string, bool) {
 	s.m.ConsumerPending.Set(float64(info.NumPending))
 	s.m.ConsumerRedelivd.Set(float64(info.NumRedelivered))
 	s.m.ConsumerWaiting.Set(float64(info.NumWaiting))
-	input := info.NumPending > 0 || info.NumAckPending > 0
+	// Input this worker could take: undelivered messages, or a fleet held
+	// at MaxAckPending. Messages other workers are processing are not.
+	input := info.NumPending > 0 || (info.Config.MaxAckPending > 0 && info.NumAckPending >= info.Config.MaxAckPending)
 	idle := time.Since(time.Unix(0, s.health.progress.Load()))
 	stalled := input && idle > s.cfg.stallAfter
 	if stalled {

@@ -226,9 +226,11 @@ func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
 // finish while the server still serves the connection, the connection
 // moves to another server, and pulling resumes there.
 func (s *Service) LameDuck() {
-	if !s.cfg.durable || s.lameDuck.Swap(true) {
+	if !s.cfg.durable || s.lameDuck.Load() {
 		return
 	}
+	s.lameDuckEpoch.Store(s.health.epoch.Load())
+	s.lameDuck.Store(true)
 	s.log.Warn("NATS server in lame-duck mode: finishing the messages in flight, then moving to another server")
 	go func() {
 		deadline := time.Now().Add(lameDuckDrain)
@@ -250,12 +252,18 @@ func (s *Service) waitLameDuck() bool {
 	if !s.lameDuck.Load() {
 		return true
 	}
+	rc := s.health.reconnectCh()
+	if s.health.epoch.Load() > s.lameDuckEpoch.Load() {
+		// Moved to another server already.
+		s.lameDuck.Store(false)
+		return true
+	}
 	t := time.NewTimer(lameDuckPause)
 	defer t.Stop()
 	select {
 	case <-s.stopDur:
 		return false
-	case <-s.health.reconnectCh():
+	case <-rc:
 	case <-t.C:
 	}
 	s.lameDuck.Store(false)
