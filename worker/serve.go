@@ -39,9 +39,13 @@ const (
 	// DefaultFetchMaxBytes is the byte budget of fetched messages that
 	// wait in the client: a pull asks for at most this divided by the
 	// largest message the stream can hold (at least one), so at the
-	// server's default max payload (1 MiB) a pull asks for 7. Pull
-	// requests carry no byte cap themselves (serve_pull.go says why).
-	DefaultFetchMaxBytes = 8 << 20
+	// server's default max payload (1 MiB) a pull asks for 31. It is half
+	// the server's default per-connection max_pending (64 MB), so one
+	// pull of the largest messages stays clear of the slow-consumer cut.
+	// On R3 streams pulls of 7 ran at half the rate of pulls of 31 or 64
+	// (docs/nats.md). Pull requests carry no byte cap themselves
+	// (serve_pull.go says why).
+	DefaultFetchMaxBytes = 32 << 20
 	// DefaultFetchWait is how long one pull request waits for messages;
 	// stopping waits for at most one such request.
 	DefaultFetchWait = 2 * time.Second

@@ -24,6 +24,9 @@ import (
 // in docs/nats.md:
 //
 //	go test -run '^$' -bench BenchmarkClusterDurable -benchtime 3000x -count 2 ./worker/clustertest/
+// benchPerPull are the pull sizes compared.
+var benchPerPull = []int{7, 31, 64}
+
 func BenchmarkClusterDurable(b *testing.B) {
 	cl := natscluster.Start(b, natscluster.Options{})
 	nc, err := nats.Connect(cl.URLs(cl.Nodes[0]))
@@ -42,7 +45,7 @@ func BenchmarkClusterDurable(b *testing.B) {
 	text := strings.Repeat("the quick brown fox jumps over the lazy dog; ", 4096/45+1)[:4096-64]
 	body := []byte(`{"content":[{"type":"text","text":"` + text + `"}]}`)
 	for _, replicas := range []int{1, 3} {
-		for _, perPull := range []int{7, 64} {
+		for _, perPull := range benchPerPull {
 			b.Run(fmt.Sprintf("replicas=%d/perPull=%d", replicas, perPull), func(b *testing.B) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
