@@ -125,6 +125,9 @@ func (s *Service) reack() {
 	}
 }
 
+// errCodeDuplicateInProcess is the server's JSStreamDuplicateMessageConflict.
+const errCodeDuplicateInProcess = 10158
+
 // errReconnected: the client reconnected while an acknowledgement was
 // awaited (it may have been lost with the old connection).
 var errReconnected = errors.New("worker: reconnected while waiting for a publish acknowledgement")
@@ -137,7 +140,12 @@ func transientPublish(err error) bool {
 	case errors.Is(err, errReconnected):
 		return true
 	case errors.As(err, &api):
-		return api.Code == 503
+		// 503: no stream leader yet. 409 with error code 10158
+		// (JSStreamDuplicateMessageConflict, "duplicate message id is in
+		// process"): a resend arrived while the stream still replicates
+		// the first publish of the same Nats-Msg-Id; once it is stored the
+		// resend is answered as a duplicate.
+		return api.Code == 503 || api.ErrorCode == errCodeDuplicateInProcess
 	}
 	switch publishErrorClass(err) {
 	case "timeout", "no-responders", "connection":

@@ -560,7 +560,7 @@ func TestClusterDurable(t *testing.T) {
 	// Each input is at most a few KiB: the whole phase is a backlog at
 	// once, far more than the worker holds.
 	const resumeWithin = 15 * time.Second
-	const progress = 64 // more than the worker holds in flight
+	const progress = 128 // more than a worker holds (16 in flight, 31 fetched)
 	const backlog = 300 // inputs waiting in MCP_RAW when a fault comes
 
 	// 1. A server that leads nothing and serves no worker.
@@ -704,7 +704,8 @@ func TestClusterDurable(t *testing.T) {
 		t.Errorf("%d inputs of the graceful phases were delivered more than once (evidence deliveries)", twice)
 	}
 	if r := wa.metric("mcp_sanitize_redeliveries_total") + wb.metric("mcp_sanitize_redeliveries_total"); r != redeliveredBefore {
-		t.Errorf("the graceful phases redelivered %v inputs", r-redeliveredBefore)
+		t.Errorf("the graceful phases redelivered %v inputs (worker-a naked %v, worker-b %v)", r-redeliveredBefore,
+			wa.metric("mcp_sanitize_naks_total"), wb.metric("mcp_sanitize_naks_total"))
 	}
 	for _, w := range []*workerProc{wa, wb} {
 		if v := w.metric("mcp_sanitize_fetch_errors_total"); v != 0 {
