@@ -549,7 +549,11 @@ func (s *Service) Start(ctx context.Context) error {
 	}
 	s.stopHlth = s.startHealth()
 	if s.cfg.durable {
-		s.startDurable()
+		if err := s.startDurable(); err != nil {
+			s.stopHlth()
+			s.hardStop()
+			return err
+		}
 	}
 	s.started = true
 	s.ready.Store(true)

@@ -249,7 +249,7 @@ func publishErrorClass(err error) string {
 		return "timeout"
 	case errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrConnectionDraining), errors.Is(err, nats.ErrDisconnected):
 		return "connection"
-	case errors.Is(err, jetstream.ErrMsgAlreadyAckd):
+	case errors.Is(err, jetstream.ErrMsgAlreadyAckd), errors.Is(err, nats.ErrMsgAlreadyAckd):
 		return "already-acked"
 	default:
 		return "other"

@@ -8,6 +8,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // The pull loop of the durable path.
@@ -20,13 +22,14 @@ import (
 // messages never piles up in it (where the server's slow-consumer limit
 // would cut the connection).
 //
-// Pull requests carry no byte cap (no max_bytes). An R3 consumer sends a
+// Pull requests carry no byte cap (no max_bytes), and are sent on the
+// loop's own inbox (serve_pullreq.go says why not with Fetch). An R3 consumer sends a
 // message only once its replicas agree that it was delivered, but the
 // "409 Batch Completed" status that ends a byte-capped request whose batch
-// is full goes out at once, ahead of the messages; nats.go's Fetch ends at
-// that status and unsubscribes, so the messages arrive at nobody and wait
-// out their AckWait, delivery after delivery (docs/nats.md has the server
-// code and the measurements).
+// is full goes out at once, ahead of the messages; a client that ends the
+// request at that status (nats.go's Fetch ends and unsubscribes) leaves the
+// messages to arrive at nobody and wait out their AckWait, delivery after
+// delivery (docs/nats.md has the server code and the measurements).
 
 // Pull statuses: label values of mcp_sanitize_pull_requests_total, one per
 // way a pull request ends.
@@ -119,7 +122,11 @@ func (s *Service) perPull() int {
 	return max(1, min(n, s.cfg.fetchBatch))
 }
 
-func (s *Service) startDurable() {
+func (s *Service) startDurable() error {
+	p, err := newPuller(s.nc, s.cfg.consumer.Durable)
+	if err != nil {
+		return err
+	}
 	s.stopDur = make(chan struct{})
 	s.durDone = make(chan struct{})
 	perPull := s.perPull()
@@ -142,12 +149,24 @@ func (s *Service) startDurable() {
 		defer close(s.durDone)
 		defer workers.Wait()
 		defer close(work)
-		s.fetchLoop(slots, work, perPull)
+		defer p.close()
+		s.fetchLoop(p, slots, work, perPull)
+		// Deliveries already received are processed, each with a slot.
+		p.drain(func(m *nats.Msg) {
+			slots <- struct{}{}
+			work <- pulledMsg{m: m, nc: s.nc}
+		})
 	}()
+	return nil
 }
 
-func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, perPull int) {
+// noLeaderCheck is how long pulls may find no consumer leader before the
+// loop checks whether the consumer still exists.
+const noLeaderCheck = 10 * time.Second
+
+func (s *Service) fetchLoop(p *puller, slots chan struct{}, work chan<- jetstream.Msg, perPull int) {
 	var pause time.Duration
+	var noLeaderSince time.Time
 	for {
 		if !s.waitLameDuck() {
 			return
@@ -177,23 +196,20 @@ func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, perP
 			continue
 		}
 		// A pull in progress is not cancelled by Stop: it ends within
-		// FetchWait and what it brings is processed.
-		batch, err := s.cons.Fetch(n, jetstream.FetchMaxWait(s.cfg.fetchWait))
-		got := 0
-		if err == nil {
-			for m := range batch.Messages() {
-				got++
-				s.health.markProgress()
-				work <- m
-			}
-			err = batch.Error()
-		}
+		// FetchWait (plus pullGrace if its status is lost) and what it
+		// brings is processed.
+		got, st, err := p.pull(n, s.cfg.fetchWait, func(m *nats.Msg) {
+			s.health.markProgress()
+			work <- pulledMsg{m: m, nc: s.nc}
+		})
 		s.pulling.Store(false)
 		for i := got; i < n; i++ {
 			<-slots
 		}
-		st := pullStatus(err, got, n)
 		s.m.PullRequests.WithLabelValues(st).Inc()
+		if st != PullNoResponders {
+			noLeaderSince = time.Time{}
+		}
 		switch st {
 		case PullComplete, PullExpired:
 			// A leader answered: acknowledgements that may have been
@@ -205,6 +221,19 @@ func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, perP
 		case PullConsumerDeleted:
 			s.log.Error("the durable consumer is gone", "consumer", s.cfg.consumer.Durable)
 			s.recreateConsumer()
+		case PullNoResponders:
+			// An election, or no consumer at all (nobody serves its
+			// requests then either).
+			if noLeaderSince.IsZero() {
+				noLeaderSince = time.Now()
+			} else if time.Since(noLeaderSince) > noLeaderCheck {
+				noLeaderSince = time.Now()
+				if s.consumerMissing() {
+					s.log.Error("the durable consumer is gone", "consumer", s.cfg.consumer.Durable)
+					s.recreateConsumer()
+				}
+			}
+			s.log.Info("pull request ended by the cluster", "status", st, "messages", got)
 		default:
 			s.log.Info("pull request ended by the cluster", "status", st, "messages", got)
 		}
@@ -221,6 +250,15 @@ func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, perP
 			t.Stop()
 		}
 	}
+}
+
+// consumerMissing reports whether the server says the durable consumer
+// does not exist.
+func (s *Service) consumerMissing() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
+	defer cancel()
+	_, err := s.js.Consumer(ctx, wire.StreamRaw, s.cfg.consumer.Durable)
+	return errors.Is(err, jetstream.ErrConsumerNotFound)
 }
 
 // recreateConsumer creates the durable consumer again when the service
