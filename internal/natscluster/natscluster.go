@@ -222,6 +222,7 @@ func (n *Node) start(t testing.TB) {
 	}
 	cmd := exec.Command(n.bin, "-c", n.conf)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	DieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		t.Fatal(err)

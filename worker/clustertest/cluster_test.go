@@ -88,6 +88,7 @@ func (w *workerProc) start() {
 	)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "MCP_SANITIZE_CONFIG=")
+	natscluster.DieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		w.t.Fatal(err)
@@ -232,6 +233,10 @@ func (p *producer) publish(from, to int) {
 					}
 					futs = append(futs, f)
 				}
+				// The context's async timeout fails a future whose
+				// acknowledgement is lost; the window's deadline bounds
+				// the wait even so.
+				window := time.NewTimer(15 * time.Second)
 				for k, f := range futs {
 					if f == nil {
 						continue
@@ -240,10 +245,13 @@ func (p *producer) publish(from, to int) {
 					case <-f.Ok():
 					case <-f.Err():
 						retry = append(retry, pending[start+k])
-					case <-time.After(10 * time.Second):
-						retry = append(retry, pending[start+k])
+					case <-window.C:
+						retry = append(retry, pending[start+k:end]...)
+						goto next
 					}
 				}
+			next:
+				window.Stop()
 			}
 			pending = retry
 			if len(pending) > 0 {
@@ -548,7 +556,7 @@ func TestClusterDurable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pc.Close)
-	pjs, err := jetstream.New(pc, jetstream.WithPublishAsyncMaxPending(512))
+	pjs, err := jetstream.New(pc, jetstream.WithPublishAsyncMaxPending(512), jetstream.WithPublishAsyncTimeout(5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
