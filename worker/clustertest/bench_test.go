@@ -24,6 +24,7 @@ import (
 // in docs/nats.md:
 //
 //	go test -run '^$' -bench BenchmarkClusterDurable -benchtime 3000x -count 2 ./worker/clustertest/
+//
 // benchPerPull are the pull sizes compared.
 var benchPerPull = []int{7, 31, 64}
 

@@ -569,7 +569,7 @@ func TestClusterDurable(t *testing.T) {
 	// once, far more than the worker holds.
 	const resumeWithin = 15 * time.Second
 	const progress = 128 // more than a worker holds (16 in flight, 31 fetched)
-	const backlog = 300 // inputs waiting in MCP_RAW when a fault comes
+	const backlog = 300  // inputs waiting in MCP_RAW when a fault comes
 
 	// 1. A server that leads nothing and serves no worker.
 	idle := n2
