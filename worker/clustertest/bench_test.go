@@ -55,8 +55,13 @@ func BenchmarkClusterDurable(b *testing.B) {
 				}
 				sc := worker.DefaultStreamsConfig()
 				sc.Replicas = replicas
-				if err := worker.EnsureStreams(ctx, js, sc); err != nil {
-					b.Fatal(err)
+				// Right after a delete the cluster may still refuse the
+				// name for a moment.
+				for err := worker.EnsureStreams(ctx, js, sc); err != nil; err = worker.EnsureStreams(ctx, js, sc) {
+					if ctx.Err() != nil {
+						b.Fatal(err)
+					}
+					time.Sleep(200 * time.Millisecond)
 				}
 				subj := wire.Subject(wire.RawPrefix, "acme", "files", "tool-result")
 				for i := 0; i < b.N; i++ {
