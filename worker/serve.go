@@ -601,7 +601,8 @@ func (s *Service) releaseClaim(hdr nats.Header) {
 
 // Stop drains the service: the inline subscription stops taking requests
 // (those received are answered), the fetch loop stops pulling (at most one
-// pull request of FetchWait is waited for), every message in flight is
+// pull request of FetchWait, 5 s more if its status is lost, is waited
+// for), every message in flight is
 // finished (published, acknowledged), and pending publishes are flushed.
 // When ctx ends first (DefaultStopTimeout if it has no deadline) the
 // passes still running are cancelled: their durable inputs are handed back
