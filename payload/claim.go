@@ -147,6 +147,15 @@ func Release(ctx context.Context, store jetstream.ObjectStore, hdr nats.Header) 
 // idempotently: bucket "" means wire.BucketPayloads and ttl 0 means
 // DefaultClaimTTL (objects older than that are removed by the server).
 func EnsureBucket(ctx context.Context, js jetstream.JetStream, bucket string, ttl time.Duration) (*Store, error) {
+	return EnsureReplicatedBucket(ctx, js, bucket, ttl, 1)
+}
+
+// EnsureReplicatedBucket is EnsureBucket with the bucket's replicas
+// (1..5; 3 in a cluster). An existing bucket is updated to them.
+func EnsureReplicatedBucket(ctx context.Context, js jetstream.JetStream, bucket string, ttl time.Duration, replicas int) (*Store, error) {
+	if replicas < 1 || replicas > 5 {
+		return nil, errors.New("payload: bucket replicas must be 1..5")
+	}
 	if bucket == "" {
 		bucket = wire.BucketPayloads
 	}
@@ -158,6 +167,7 @@ func EnsureBucket(ctx context.Context, js jetstream.JetStream, bucket string, tt
 		Description: "mcp-sanitize: message bodies sent by reference (claim checks)",
 		TTL:         ttl,
 		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
 	})
 	if err != nil {
 		return nil, err

@@ -120,6 +120,10 @@ const (
 	ReasonResolverUnavailable Reason = "resolver-unavailable"
 	// ReasonPublishFailed: the clean or evidence publish failed (INTERNAL).
 	ReasonPublishFailed Reason = "publish-failed"
+	// ReasonMaxDeliveries: the input's last delivery was not handled and the
+	// server gave up on it; the worker sent it to the dead-letter stream
+	// (INTERNAL).
+	ReasonMaxDeliveries Reason = "max-deliveries"
 	// ReasonOutputStore: the sanitized output could not be stored for
 	// sending by reference (INTERNAL).
 	ReasonOutputStore Reason = "output-store"
@@ -221,7 +225,7 @@ func Reasons() []Reason {
 		ReasonDeadline, ReasonReadError, ReasonOutputError, ReasonShortWrite, ReasonInternalFault,
 
 		ReasonInvalidSubject, ReasonUnknownKind, ReasonUnknownPolicy, ReasonUnknownTool,
-		ReasonCatalogEntry, ReasonResolverUnavailable, ReasonPublishFailed, ReasonOutputStore,
+		ReasonCatalogEntry, ReasonResolverUnavailable, ReasonPublishFailed, ReasonMaxDeliveries, ReasonOutputStore,
 		ReasonPayload, ReasonRecordTooLong,
 		ReasonBadRecord, ReasonRecordWithoutResult,
 

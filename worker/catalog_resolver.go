@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/nats-io/nats.go"
 
@@ -36,8 +37,10 @@ type CatalogResolver struct {
 	RequireKnownTool bool
 }
 
-// errCatalogUnavailable is the transient failure; it carries no backend text.
-var errCatalogUnavailable = errors.New("worker: tool catalog unavailable")
+// errCatalogUnavailable is the transient failure; it carries no backend
+// text, and wraps ErrResolverUnavailable (a bucket is unreadable during a
+// leader election).
+var errCatalogUnavailable = fmt.Errorf("worker: tool catalog unavailable: %w", ErrResolverUnavailable)
 
 // Resolve implements Resolver.
 func (r CatalogResolver) Resolve(ctx context.Context, info *pipeline.MessageInfo, _ nats.Header) error {

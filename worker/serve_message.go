@@ -15,6 +15,14 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
+// ErrResolverUnavailable is what a Resolver's error wraps when its backend
+// is unavailable for a cause that passes within seconds (a JetStream
+// bucket during a leader election): the durable path then runs the pass
+// again within the attempt, for up to the publish timeout, before it
+// hands the input back for a back-off step. CatalogResolver's errors for
+// an unreadable catalog wrap it.
+var ErrResolverUnavailable = errors.New("worker: resolver backend unavailable")
+
 // What both paths do to one message: read its context from the subject
 // and headers, open its body, run the pass, and build the headers of what
 // is published (reply, clean output, DLQ entry, evidence).
@@ -85,6 +93,10 @@ type result struct {
 	// path hands the input back for redelivery; inline the error result
 	// is the reply.
 	retry bool
+	// passing marks a failure whose cause passes within seconds (a
+	// resolver's ErrResolverUnavailable): the durable path tries the pass
+	// again within the attempt before it hands the input back.
+	passing bool
 }
 
 // release frees what the result holds (the sink's memory and spool file).
@@ -120,7 +132,9 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 			if errors.As(err, &pe) {
 				return s.reject(eng, mc, data, pe.Code, pe.Reason, false)
 			}
-			return s.reject(eng, mc, data, pipeline.CodeInternal, string(wire.ReasonResolverUnavailable), true)
+			res := s.reject(eng, mc, data, pipeline.CodeInternal, string(wire.ReasonResolverUnavailable), true)
+			res.passing = errors.Is(err, ErrResolverUnavailable)
+			return res
 		}
 	}
 	body, err := payload.Open(pctx, hdr, data, s.storeOrNil(), s.cfg.payloadLimits)

@@ -68,7 +68,9 @@ func fastConsumer(step time.Duration) ConsumerConfig {
 
 func fastStreams() StreamsConfig {
 	c := DefaultStreamsConfig()
-	c.Duplicates = time.Minute
+	// Above the longest back-off step of the tests plus the message
+	// timeout and the publish retries of an attempt.
+	c.Duplicates = 3 * time.Minute
 	return c
 }
 

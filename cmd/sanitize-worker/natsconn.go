@@ -17,6 +17,9 @@ import (
 type natsConnFlags struct {
 	creds, nkey, tlsCA, tlsCert, tlsKey string
 	drainTimeout                        time.Duration
+	// onLameDuck, when set, is called when the connected server enters
+	// lame-duck mode.
+	onLameDuck func()
 }
 
 // dialNATS connects to url with c, reconnecting forever. closed is closed
@@ -38,6 +41,12 @@ func dialNATS(name, url string, c natsConnFlags, log *slog.Logger) (*nats.Conn, 
 		}),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			log.Info("NATS reconnected", "natsUrl", redactNATSURLs(c.ConnectedUrl()))
+		}),
+		nats.LameDuckModeHandler(func(*nats.Conn) {
+			log.Warn("NATS server entering lame-duck mode")
+			if c.onLameDuck != nil {
+				c.onLameDuck()
+			}
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			subject := ""
