@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
@@ -86,21 +87,6 @@ type next struct {
 	hold   holdKind // a member of a result held for the outputSchema checks
 }
 
-type lexState uint8
-
-const (
-	lxValue lexState = iota
-	lxArrFirst
-	lxObjFirst
-	lxObjKey
-	lxColon
-	lxAfter
-	lxString
-	lxNumber
-	lxLiteral
-	lxEnd
-)
-
 type strMode uint8
 
 const (
@@ -114,7 +100,7 @@ const (
 const maxEnvelopeID = 128
 
 // maxNumberLen bounds the bytes of one number token.
-const maxNumberLen = 4096
+const maxNumberLen = jsonlex.DefaultMaxNumber
 
 type pass struct {
 	e   *Engine
@@ -130,15 +116,11 @@ type pass struct {
 	inN      int64
 	inReader io.Reader
 
-	// lexer
-	st      lexState
+	// lexer (JSON only) and the shape layer's frames
+	lx      jsonlex.Lexer
 	stack   []frame
-	depthN  int
 	nx      next
-	lit     string
-	litPos  int
-	numSt   uint8
-	numLen  int
+	nameCtx bool // the pointer of the current value leaves out the last frame's key
 	numEmit bool
 
 	// string state
@@ -146,13 +128,6 @@ type pass struct {
 	isKey     bool
 	sRole     role
 	sRegion   region
-	esc       uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2
-	uacc      rune
-	hiSur     rune
-	hiSurOff  int64 // input offset of the pending high surrogate escape
-	partOff   int64 // input offset of the first byte in part
-	part      [4]byte
-	partN     int
 	strStart  int64 // input offset of the opening quote
 	strChars  int64
 	strCut    bool
@@ -213,6 +188,7 @@ type pass struct {
 
 func newPass(e *Engine) *pass {
 	p := &pass{e: e}
+	p.lx.MaxNumber = maxNumberLen
 	p.inbuf = make([]byte, e.pol.ChunkBytes)
 	p.inH = newDigester(e.pol.Digest)
 	p.em.alg = e.pol.Digest
@@ -263,10 +239,10 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.inOff = 0
 	p.inH.Reset()
 	p.inN = 0
-	p.st = lxValue
+	p.lx.Reset()
 	p.stack = p.stack[:0]
 	p.nx = next{role: roleTop}
-	p.esc, p.hiSur, p.partN = 0, 0, 0
+	p.nameCtx = false
 	p.exhausted = false
 	p.truncs = 0
 	p.envelope, p.envIDOK, p.envIDStr = false, false, false
@@ -448,26 +424,4 @@ func (w passWriter) Write(b []byte) (int, error) {
 		return done, errPassStopped
 	}
 	return done, nil
-}
-
-// finishDoc checks the end of input.
-func (p *pass) finishDoc() {
-	switch p.st {
-	case lxEnd:
-	case lxNumber:
-		p.endNumber(p.inOff)
-		if p.fail == nil && len(p.stack) == 0 {
-			p.st = lxEnd
-			return
-		}
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	case lxValue:
-		if p.cnt.Nodes() == 0 {
-			p.failf(CodeInvalidJSON, "empty-input", p.inOff)
-			return
-		}
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	default:
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	}
 }

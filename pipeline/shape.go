@@ -93,11 +93,7 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 			p.em.byte1('[')
 		}
 	}
-	if obj {
-		p.st = lxObjFirst
-	} else {
-		p.st = lxArrFirst
-	}
+	p.nameCtx = obj
 }
 
 func (p *pass) closeContainer(obj bool, off int64) {
@@ -135,7 +131,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.cnt.Leave()
-	p.endValue()
+	p.valueDone()
 }
 
 // closeObjectMeta merges the held _meta of a result or block with the
@@ -320,7 +316,7 @@ func protoKey(k []byte) bool {
 // keyDone decides what to do with the member whose key was just read.
 func (p *pass) keyDone(off int64) {
 	f := &p.stack[len(p.stack)-1]
-	p.st = lxColon
+	p.nameCtx = false
 	f.items++
 	if f.skip {
 		p.nx = next{drop: true}
@@ -463,7 +459,7 @@ func (p *pass) pointer() string {
 	for i := range p.stack {
 		f := &p.stack[i]
 		if f.obj {
-			if i == last && (p.st == lxString && p.sm == smKey || p.st == lxObjFirst || p.st == lxObjKey) {
+			if i == last && p.nameCtx {
 				break
 			}
 			b = append(b, '/')

@@ -13,9 +13,7 @@ import (
 const decodeFlushAt = 32 << 10
 
 func (p *pass) startString(off int64) {
-	p.st = lxString
 	p.strStart = off
-	p.esc, p.hiSur, p.partN = 0, 0, 0
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
@@ -30,6 +28,7 @@ func (p *pass) beginKey(off int64) {
 	p.isKey = true
 	if top.skip {
 		p.sm = smSkip
+		p.nameCtx = false
 		return
 	}
 	p.sm = smKey
@@ -361,15 +360,6 @@ func (p *pass) base64(d []byte) {
 
 // endString finishes a string at the closing quote at input offset off.
 func (p *pass) endString(off int64) {
-	if p.hiSur != 0 {
-		p.hiSur = 0
-		if p.e.pol.InvalidUTF8 == "reject" {
-			p.failf(CodeInvalidJSON, "invalid-utf8", p.hiSurOff)
-			return
-		}
-		p.ev.InvalidUTF8++
-		p.appendDecoded(replacementChar, true)
-	}
 	if p.isKey {
 		if p.sm == smKey {
 			p.flushChain(true)
@@ -419,7 +409,7 @@ func (p *pass) endString(off int64) {
 			}
 		}
 	}
-	p.endValue()
+	p.valueDone()
 }
 
 func (p *pass) truncationNote() string {

@@ -21,6 +21,15 @@ const maxErrText = 64 << 10
 // bytes; a longer one maps to nothing).
 const maxErrCode = 64
 
+// literalDone notes a literal that was written: isError: true of a tool
+// result marks a tool error (1: at the top level, 2: in an envelope's
+// result).
+func (p *pass) literalDone(lit []byte) {
+	if p.nx.role == roleIsError && string(lit) == "true" {
+		p.toolErr = int8(len(p.stack))
+	}
+}
+
 // isToolError reports whether the message is a tool result that said
 // isError: true (at the top level of a bare result, or in the result of a
 // JSON-RPC envelope).
