@@ -290,11 +290,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
-	reserve := int64(4096 + 4*p.e.lim[bounds.Depth])
-	if reserve > p.e.lim[bounds.OutputBytes]/2 {
-		reserve = p.e.lim[bounds.OutputBytes] / 2
-	}
-	p.outBudget = p.e.lim[bounds.OutputBytes] - reserve
+	p.outBudget = p.e.lim.OutputBudget()
 	p.ev = Evidence{
 		Version:       EvidenceVersion,
 		Kind:          string(info.Kind),

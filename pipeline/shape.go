@@ -293,7 +293,7 @@ func itemRole(f *frame) next {
 // dropped (counted); under reject the pass fails. It reports whether the
 // pass goes on.
 func (p *pass) dropMember(f *frame, b bounds.Bound, off int64) bool {
-	if p.regionAction(f.region) == ActionReject {
+	if b.Crossing() == bounds.Reject || p.regionAction(f.region) == ActionReject {
 		p.failf(CodeBoundExceeded, b.String(), off)
 		return false
 	}

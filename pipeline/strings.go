@@ -254,7 +254,7 @@ func (p *pass) sink(r []byte) {
 // cut records a crossed bound on the current string. It reports whether the
 // string may be truncated (false: the pass failed under a reject action).
 func (p *pass) cut(b bounds.Bound) bool {
-	if p.regionAction(p.sRegion) == ActionReject {
+	if b.Crossing() == bounds.Reject || p.regionAction(p.sRegion) == ActionReject {
 		p.failf(CodeBoundExceeded, b.String(), p.strStart)
 		return false
 	}
