@@ -2,10 +2,15 @@ package pipeline
 
 import (
 	"encoding/binary"
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
 )
+
+// This file is where the string chain takes a string's bytes: its own fast
+// path over plain runs and common escapes (with the vector kernel), and the
+// lexer's string segments for everything else.
 
 // strSafe marks ASCII bytes that stand for themselves inside a JSON string.
 // DEL is left out: it is valid in JSON but the normalizer removes it.
@@ -18,16 +23,17 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
-// lexString consumes string bytes from b[i:], decoding escapes and
-// validating UTF-8, and hands decoded text to the string chain.
+// lexString consumes string bytes from b[i:] up to the closing quote or the
+// end of b, and hands decoded text to the string chain.
 func (p *pass) lexString(b []byte, i int) int {
 	n := len(b)
 	for i < n && p.fail == nil {
 		if (p.sm == smText || p.sm == smKey) && !p.strCut && p.lx.StringIdle() {
 			// Fast path: printable ASCII runs and two-byte escapes go
 			// straight into the batch, without a call per run or escape.
-			// Anything else (a quote, non-ASCII, \u, a control) falls
-			// through to the general loop below.
+			// Anything else (a quote, non-ASCII, \u, a control) is the
+			// lexer's (below), as is any string while an escape, a
+			// surrogate or a split UTF-8 sequence is pending there.
 			d := p.dbuf
 			if cap(d) < decodeFlushAt {
 				d = append(make([]byte, 0, decodeFlushAt), d...)

@@ -318,8 +318,8 @@ func (p *pass) toolName() string {
 	return p.ev.Tool
 }
 
-// errFail is the panic-free way the lexer stops: every handler checks
-// p.fail after calling something that may set it.
+// failf is the panic-free way the pass stops: the first failure is kept,
+// and every handler checks p.fail after calling something that may set it.
 func (p *pass) failf(code Code, reason string, off int64) {
 	if p.fail != nil {
 		return

@@ -2,13 +2,13 @@ package pipeline
 
 // The escaped shadow of a text string.
 //
-// Text written out goes through three stages after the lexer decodes it: the
+// Text written out goes through three stages after it is decoded: the
 // normalizer, the redactor and the JSON escaper. For almost all text the
-// first two change nothing, and the escaper then only rebuilds escapes the
-// lexer has just decoded: a fifth of the pass on code and JSON-in-text,
+// first two change nothing, and the escaper then only rebuilds escapes
+// the decoding has just undone: a fifth of the pass on code and JSON-in-text,
 // whose strings hold a backslash every 10-20 bytes.
 //
-// So while the lexer decodes a text string it also writes the shadow: the
+// So while the chain decodes a text string it also writes the shadow: the
 // decoded text as the escaper would write it (its canonical escapes: \" \\
 // \n \r \t and \u00XX for other controls, everything else as itself). A
 // plain word goes to both buffers with one more store, an escape the input

@@ -72,9 +72,10 @@ func (p *pass) finishDoc() {
 	}
 }
 
-// lexFailed fails the pass for the lexer's syntax error. Where the old
-// order of checks put the shape's own checks first (a value's node and
-// item bounds, the end of a held member), they run first.
+// lexFailed fails the pass for the lexer's syntax error. The shape layer's
+// checks that come first at the same byte (the node and item bounds of a
+// value, the end of a held member) run first, so the error reported does not
+// depend on which part found its fault.
 func (p *pass) lexFailed(b []byte) {
 	off := p.lx.Off()
 	code := CodeInvalidJSON
