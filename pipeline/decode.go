@@ -181,6 +181,10 @@ func (p *pass) lexString(b []byte, i int) int {
 			}
 		}
 		// The general path: the lexer's string tokens, one at a time.
+		if p.lx.CloseQuote(b, i) {
+			p.endString(p.lx.Off())
+			return i + 1
+		}
 		var k jsonlex.Kind
 		k, i = p.lx.Next(b, i)
 		switch k {

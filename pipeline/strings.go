@@ -412,9 +412,10 @@ func (p *pass) endString(off int64) {
 	p.valueDone()
 }
 
-func (p *pass) truncationNote() string {
-	if p.sRole == roleText || p.sRole == roleResText {
-		return "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(p.strChars, 10) +
+// truncationNote is the note appended to a string that was cut.
+func (c *chain) truncationNote() string {
+	if c.sRole == roleText || c.sRole == roleResText {
+		return "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(c.strChars, 10) +
 			" characters. Narrow the request (a smaller range, a filter or a page size) to see the rest.]"
 	}
 	return "…[OUTPUT_TRUNCATED]"

@@ -42,6 +42,9 @@ func (p *pass) feed(b []byte) {
 					p.envID = append(p.envID, seg...)
 				}
 			}
+			if p.lx.Ended() {
+				p.endNumber()
+			}
 		case jsonlex.EndNumber:
 			p.endNumber()
 		case jsonlex.EndLiteral:
@@ -81,7 +84,7 @@ func (p *pass) lexFailed(b []byte) {
 	code := CodeInvalidJSON
 	switch p.lx.Err() {
 	case jsonlex.ErrExpectedValue:
-		p.valuePrologue(b, off)
+		p.beginValue(b, jsonlex.Fail, off)
 	case jsonlex.ErrExpectedCommaOrClose:
 		p.afterValue(b, off)
 	case jsonlex.ErrNumberTooLong:
@@ -94,11 +97,37 @@ func (p *pass) lexFailed(b []byte) {
 func (p *pass) curSkip() bool { return p.nx.drop }
 
 // beginValue starts the value whose first byte, at input offset off, the
-// lexer reported as k.
+// lexer reported as k (Fail: a byte that starts no value, counted and
+// placed all the same). It counts the value, decides its role (the item
+// bound of its array, a _meta that is not an object, a tool result that is
+// not an object, the start of a held structuredContent) and opens it.
 func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
-	nx, ok := p.valuePrologue(b, off)
-	if !ok {
+	i := int(off - p.inOff)
+	c := b[i]
+	if !p.cnt.Node() {
+		p.failf(CodeBoundExceeded, "nodes", off)
 		return
+	}
+	if len(p.stack) > 0 && !p.stack[len(p.stack)-1].obj {
+		p.nx = p.itemNext(&p.stack[len(p.stack)-1], off)
+		if p.fail != nil {
+			return
+		}
+	}
+	if p.nx.deferM != deferNone && c != '{' {
+		// A _meta that is not an object is dropped: its key was held back.
+		p.nx.drop = true
+		p.ev.DroppedKeys++
+	}
+	nx := p.nx
+	if (nx.role == roleTop || nx.role == roleResult && !nx.drop) && c != '{' && p.tool && valueStart(c) {
+		// A tool result is an object, at the top level or as an
+		// envelope's "result": decided at the first byte of the value.
+		p.failf(CodeInvalidContent, "result-not-object", off)
+		return
+	}
+	if nx.hold == holdStructured && !nx.drop {
+		p.beginRaw(i)
 	}
 	switch k {
 	case jsonlex.BeginObject:
@@ -113,41 +142,6 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 		}
 		p.numEmit = !nx.drop
 	}
-}
-
-// valuePrologue counts the value at input offset off (also one the lexer
-// refused) and decides its role: the item bound of its array, a _meta that
-// is not an object, a tool result that is not an object, the start of a
-// held structuredContent.
-func (p *pass) valuePrologue(b []byte, off int64) (next, bool) {
-	i := int(off - p.inOff)
-	c := b[i]
-	if !p.cnt.Node() {
-		p.failf(CodeBoundExceeded, "nodes", off)
-		return next{}, false
-	}
-	if len(p.stack) > 0 && !p.stack[len(p.stack)-1].obj {
-		p.nx = p.itemNext(&p.stack[len(p.stack)-1], off)
-		if p.fail != nil {
-			return next{}, false
-		}
-	}
-	if p.nx.deferM != deferNone && c != '{' {
-		// A _meta that is not an object is dropped: its key was held back.
-		p.nx.drop = true
-		p.ev.DroppedKeys++
-	}
-	nx := p.nx
-	if (nx.role == roleTop || nx.role == roleResult && !nx.drop) && c != '{' && p.info.Kind == KindToolResult && valueStart(c) {
-		// A tool result is an object, at the top level or as an
-		// envelope's "result": decided at the first byte of the value.
-		p.failf(CodeInvalidContent, "result-not-object", off)
-		return next{}, false
-	}
-	if nx.hold == holdStructured && !nx.drop {
-		p.beginRaw(i)
-	}
-	return nx, true
 }
 
 // valueStart reports whether c starts a JSON value (well formed or not).

@@ -42,10 +42,11 @@ const (
 	// BeginNumber: the first byte of a number (Off); it is not consumed,
 	// the Number tokens that follow hold it.
 	BeginNumber
-	// Number: Seg holds the bytes of the number in this chunk.
+	// Number: Seg holds the bytes of the number in this chunk (Off: its
+	// first). Ended reports that the number ended after them, well formed.
 	Number
-	// EndNumber: the number ended and is well formed (Off: the byte after
-	// it, or the end of input).
+	// EndNumber: the number ended, well formed, at the start of a chunk or
+	// at the end of input (Off: the byte after it).
 	EndNumber
 	// BeginLiteral: the first byte of true, false or null (Off).
 	BeginLiteral
@@ -108,7 +109,6 @@ type Lexer struct {
 
 	numSt  uint8
 	numLen int
-	numEnd bool // the number ended at the next byte: EndNumber is due
 
 	name     bool  // the string being read is a member name
 	esc      uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2
@@ -148,6 +148,9 @@ func (l *Lexer) Byte() byte { return l.b }
 // Dirty reports that a Text token holds a byte outside printable ASCII.
 func (l *Lexer) Dirty() bool { return l.flag }
 
+// Ended reports that a Number token ends the number.
+func (l *Lexer) Ended() bool { return l.flag }
+
 // Resumed reports that an Escape token went through the escape state.
 func (l *Lexer) Resumed() bool { return l.flag }
 
@@ -160,6 +163,23 @@ func (l *Lexer) Object() bool { return l.inObj }
 
 // InString reports whether the lexer is inside a name or a string value.
 func (l *Lexer) InString() bool { return l.st == stString }
+
+// CloseQuote ends the string at b[i] when b[i] is its closing quote and
+// nothing is pending, as Next would return EndString there; it reports
+// whether it did. It lets a caller's fast path end a string without a call
+// of Next.
+func (l *Lexer) CloseQuote(b []byte, i int) bool {
+	if i >= len(b) || b[i] != '"' || l.hiSur != 0 || l.pend != More || l.esc != 0 || l.partN != 0 {
+		return false
+	}
+	l.off = l.Base + int64(i)
+	if l.name {
+		l.st = stColon
+	} else {
+		l.valueDone()
+	}
+	return true
+}
 
 // StringIdle reports, inside a string, that no escape, surrogate, split
 // UTF-8 sequence or token is pending: the next byte may be read by a
@@ -236,20 +256,22 @@ func (l *Lexer) fail(e Error, off int64) Kind {
 // index after what it consumed. A call that returns More consumed b to
 // its end; the next call gets the next chunk (with Base advanced).
 func (l *Lexer) Next(b []byte, i int) (Kind, int) {
-	if l.st == stString {
-		return l.str(b, i)
-	}
 	n := len(b)
+	if i >= n {
+		return More, i
+	}
+	switch l.st {
+	case stString:
+		return l.str(b, i)
+	case stNumber:
+		return l.number(b, i)
+	case stLiteral:
+		return l.literal(b, i)
+	case stFail:
+		return Fail, i
+	}
 	for i < n {
 		c := b[i]
-		switch l.st {
-		case stNumber:
-			return l.number(b, i)
-		case stLiteral:
-			return l.literal(b, i)
-		case stFail:
-			return Fail, i
-		}
 		if wsTable[c] {
 			i++
 			continue
@@ -287,7 +309,7 @@ func (l *Lexer) Next(b []byte, i int) (Kind, int) {
 				return BeginLiteral, i + 1
 			}
 			if c == '-' || c >= '0' && c <= '9' {
-				l.st, l.numSt, l.numLen, l.numEnd = stNumber, 0, 0, false
+				l.st, l.numSt, l.numLen = stNumber, 0, 0
 				return BeginNumber, i
 			}
 			return l.fail(ErrExpectedValue, off), i
@@ -375,10 +397,6 @@ func (l *Lexer) literal(b []byte, i int) (Kind, int) {
 // number reads number bytes. The grammar is RFC 8259's: a minus, an
 // integer without leading zeros, a fraction, an exponent.
 func (l *Lexer) number(b []byte, i int) (Kind, int) {
-	if l.numEnd {
-		l.numEnd = false
-		return l.endNumber(l.Base + int64(i)), i
-	}
 	max := l.MaxNumber
 	if max == 0 {
 		max = DefaultMaxNumber
@@ -455,7 +473,15 @@ func (l *Lexer) number(b []byte, i int) (Kind, int) {
 	}
 	l.seg = b[start:i]
 	l.off = l.Base + int64(start)
-	l.numEnd = i < n
+	l.flag = false
+	if i < n {
+		// The number ended at b[i], which belongs to what follows.
+		if l.endNumber(l.Base+int64(i)) == Fail {
+			return Fail, i
+		}
+		l.off = l.Base + int64(start)
+		l.flag = true
+	}
 	return Number, i
 }
 

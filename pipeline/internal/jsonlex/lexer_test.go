@@ -11,7 +11,11 @@ import (
 // record lexes doc, cut into chunks at the given offsets, and returns what
 // a consumer sees, with string and number segments joined: one line per
 // token, offsets included, so that any two splits must give the same lines.
-func record(doc []byte, cuts []int) []string {
+func record(doc []byte, cuts []int) []string { return recordWith(doc, cuts, false) }
+
+// recordWith is record; with closeQuote it ends strings with CloseQuote
+// where it can, as a caller's fast path does.
+func recordWith(doc []byte, cuts []int, closeQuote bool) []string {
 	var l Lexer
 	var out []string
 	var str, num []byte
@@ -51,6 +55,9 @@ func record(doc []byte, cuts []int) []string {
 			num, numOff = num[:0], l.Off()
 		case Number:
 			num = append(num, l.Seg()...)
+			if l.Ended() {
+				out = append(out, fmt.Sprintf("num %s@%d-%d", num, numOff, l.Off()+int64(len(l.Seg()))))
+			}
 		case EndNumber:
 			out = append(out, fmt.Sprintf("num %s@%d-%d", num, numOff, l.Off()))
 		case BeginLiteral:
@@ -76,6 +83,11 @@ func record(doc []byte, cuts []int) []string {
 		l.Base = int64(prev)
 		prev = end
 		for i := 0; i < len(c); {
+			if closeQuote && l.InString() && l.CloseQuote(c, i) {
+				handle(EndString)
+				i++
+				continue
+			}
 			k, j := l.Next(c, i)
 			if j < i || j > len(c) || k == More && j != len(c) {
 				return append(out, fmt.Sprintf("bad index %d -> %d of %d (%d)", i, j, len(c), k))
@@ -191,6 +203,9 @@ func TestEverySplit(t *testing.T) {
 			}
 			for k := 0; k <= len(doc); k++ {
 				check([]int{k})
+				if got := strings.Join(recordWith(doc, []int{k}, true), " | "); got != whole {
+					t.Fatalf("cut %d, with CloseQuote:\ngot   %s\nwhole %s", k, got, whole)
+				}
 			}
 			if len(doc) <= 40 {
 				for a := 0; a <= len(doc); a++ {
