@@ -93,6 +93,7 @@ type Lexer struct {
 	st      state
 	stack   []uint64 // one bit per open container: 1 for an object
 	depth   int
+	obj     bool // the innermost open container is an object
 	started bool // a top-level value began
 
 	// the token last returned
@@ -228,6 +229,13 @@ func (l *Lexer) push(obj bool) {
 		l.stack[w] &^= bit
 	}
 	l.depth++
+	l.obj = obj
+}
+
+// pop closes the innermost container.
+func (l *Lexer) pop() {
+	l.depth--
+	l.obj = l.depth > 0 && l.topObj()
 }
 
 // topObj reports whether the innermost open container is an object.
@@ -281,7 +289,7 @@ func (l *Lexer) Next(b []byte, i int) (Kind, int) {
 		switch l.st {
 		case stValue, stArrFirst:
 			if c == ']' && l.st == stArrFirst {
-				l.depth--
+				l.pop()
 				l.valueDone()
 				return EndArray, i + 1
 			}
@@ -315,7 +323,7 @@ func (l *Lexer) Next(b []byte, i int) (Kind, int) {
 			return l.fail(ErrExpectedValue, off), i
 		case stObjFirst, stObjKey:
 			if c == '}' && l.st == stObjFirst {
-				l.depth--
+				l.pop()
 				l.valueDone()
 				return EndObject, i + 1
 			}
@@ -331,7 +339,7 @@ func (l *Lexer) Next(b []byte, i int) (Kind, int) {
 			l.st = stValue
 			i++
 		case stAfter:
-			obj := l.topObj()
+			obj := l.obj
 			switch {
 			case c == ',':
 				l.inObj = obj
@@ -342,11 +350,11 @@ func (l *Lexer) Next(b []byte, i int) (Kind, int) {
 				}
 				return Comma, i + 1
 			case c == ']' && !obj:
-				l.depth--
+				l.pop()
 				l.valueDone()
 				return EndArray, i + 1
 			case c == '}' && obj:
-				l.depth--
+				l.pop()
 				l.valueDone()
 				return EndObject, i + 1
 			}
