@@ -14,6 +14,7 @@
 // number token.
 //
 // A caller may read the plain bytes of a string itself, with its own fast
-// path, while StringIdle reports that nothing is pending, and hand the
-// rest to Next: the pipeline does so with its vector kernel.
+// path, while StringIdle reports that nothing is pending, end the string
+// with CloseQuote, and hand the rest to Next: the pipeline does so with its
+// vector kernel.
 package jsonlex
