@@ -133,6 +133,20 @@ func (p *pass) endHold(b []byte, i int) {
 	s.hold = holdNone
 }
 
+// afterValue runs at the separator or close (input offset off) after a
+// value: the member held for the outputSchema checks ends there.
+func (p *pass) afterValue(b []byte, off int64) {
+	if p.sch != nil {
+		p.afterHeldValue(b, off)
+	}
+}
+
+func (p *pass) afterHeldValue(b []byte, off int64) {
+	if p.sch.hold != holdNone && len(p.stack) == p.sch.holdDepth {
+		p.endHold(b, int(off-p.inOff))
+	}
+}
+
 // beginRaw starts capturing the raw bytes of structuredContent at chunk
 // index i.
 func (p *pass) beginRaw(i int) {
