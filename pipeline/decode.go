@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/binary"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/bits"
 	"unicode/utf8"
 
@@ -235,7 +236,7 @@ func (p *pass) escapedByte(d byte) {
 // closing quote (atEnd) does not mark the string dirty.
 func (p *pass) invalidUTF8(off int64, n int, atEnd bool) {
 	if p.e.pol.InvalidUTF8 == "reject" {
-		p.failf(CodeInvalidJSON, "invalid-utf8", off)
+		p.failf(CodeInvalidJSON, string(wire.ReasonInvalidUTF8), off)
 		return
 	}
 	if !atEnd {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"io"
 	"strings"
 	"time"
@@ -313,7 +314,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 // toolName is the restricted tool name, or "unknown-tool".
 func (p *pass) toolName() string {
 	if p.ev.Tool == "" {
-		return "unknown-tool"
+		return string(wire.ReasonUnknownTool)
 	}
 	return p.ev.Tool
 }
@@ -334,7 +335,7 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	defer func() {
 		if r := recover(); r != nil {
 			// A fault of our own: fail closed, never pass input through.
-			p.fail = &Error{Code: CodeInternal, Reason: "internal-fault", Offset: p.inOff}
+			p.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault), Offset: p.inOff}
 			ev, err = p.finishError(out, start)
 		}
 	}()
@@ -361,10 +362,10 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 
 func (p *pass) outputFailed(start time.Time) (*Evidence, error) {
 	err := p.em.err
-	p.fail = &Error{Code: CodeInternal, Reason: "output-error", Offset: p.inOff}
+	p.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonOutputError), Offset: p.inOff}
 	p.ev.Outcome = OutcomeRejected
 	p.ev.Code = CodeInternal
-	p.ev.Reason = "output-error"
+	p.ev.Reason = string(wire.ReasonOutputError)
 	p.finishEvidence(start)
 	return p.evidenceCopy(), errOutput{err}
 }
@@ -390,7 +391,7 @@ func (p *pass) readAll(in io.Reader) {
 	}
 	for p.fail == nil {
 		if err := p.ctx.Err(); err != nil {
-			p.failf(CodeTimeout, "deadline", p.inOff)
+			p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 			return
 		}
 		n, err := in.Read(p.inbuf)
@@ -415,9 +416,9 @@ func (p *pass) readAll(in io.Reader) {
 // readFailed fails the pass for a read error of its input.
 func (p *pass) readFailed(err error) {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		p.failf(CodeTimeout, "deadline", p.inOff)
+		p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 	} else {
-		p.failf(CodeInternal, "read-error", p.inOff)
+		p.failf(CodeInternal, string(wire.ReasonReadError), p.inOff)
 	}
 }
 
@@ -434,7 +435,7 @@ func (w passWriter) Write(b []byte) (int, error) {
 	done := 0
 	for done < len(b) && p.fail == nil {
 		if err := p.ctx.Err(); err != nil {
-			p.failf(CodeTimeout, "deadline", p.inOff)
+			p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 			break
 		}
 		c := b[done:min(len(b), done+len(p.inbuf))]

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"hash/maphash"
 	"strconv"
 
@@ -111,7 +112,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 			}
 		case obj:
 			if f.binary && f.mimeState != 1 {
-				p.failf(CodeInvalidContent, "mime-not-allowed", off)
+				p.failf(CodeInvalidContent, string(wire.ReasonMIMENotAllowed), off)
 				return
 			}
 			if p.sch != nil && (f.role == roleTop || f.role == roleResult) {
@@ -330,11 +331,11 @@ func (p *pass) keyDone(off int64) {
 	}
 	key := p.keyBuf
 	if protoKey(key) {
-		p.failf(CodeBoundExceeded, "prototype-key", off)
+		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return
 	}
 	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, "duplicate-key", off)
+		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)

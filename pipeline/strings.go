@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"strconv"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
@@ -194,7 +195,7 @@ func (p *pass) sink(r []byte) {
 	}
 	if p.sm == smKey {
 		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
-			p.failf(CodeBoundExceeded, "key-chars", p.strStart)
+			p.failf(CodeBoundExceeded, string(wire.ReasonKeyChars), p.strStart)
 			return
 		}
 		p.keyBuf = append(p.keyBuf, r...)
@@ -338,11 +339,11 @@ func (p *pass) base64(d []byte) {
 		case c == '=':
 			p.b64pad++
 			if p.b64pad > 2 {
-				p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+				p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 				return
 			}
 		case p.b64pad > 0 || !b64ok[c]:
-			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 			return
 		}
 	}
@@ -374,7 +375,7 @@ func (p *pass) endString(off int64) {
 	case smSkip:
 	case smBinary:
 		if p.b64n%4 != 0 {
-			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 			return
 		}
 		p.em.byte1('"')

@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
+import (
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
 
 // This file is the loop of the pass over the lexer's tokens: jsonlex reads
 // JSON and returns one token at a time to feed, which hands it to the shape
@@ -105,7 +108,7 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 	i := int(off - p.inOff)
 	c := b[i]
 	if !p.cnt.Node() {
-		p.failf(CodeBoundExceeded, "nodes", off)
+		p.failf(CodeBoundExceeded, string(wire.ReasonNodes), off)
 		return
 	}
 	if len(p.stack) > 0 && !p.stack[len(p.stack)-1].obj {
@@ -123,7 +126,7 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 	if (nx.role == roleTop || nx.role == roleResult && !nx.drop) && c != '{' && p.tool && valueStart(c) {
 		// A tool result is an object, at the top level or as an
 		// envelope's "result": decided at the first byte of the value.
-		p.failf(CodeInvalidContent, "result-not-object", off)
+		p.failf(CodeInvalidContent, string(wire.ReasonResultNotObject), off)
 		return
 	}
 	if nx.hold == holdStructured && !nx.drop {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"regexp"
 	"strings"
 	"time"
@@ -133,7 +134,7 @@ func (p *pass) finishToolError(out Output, start time.Time) (*Evidence, error) {
 		Removed: classifyErrorText(p.errText, p.secretMarkerPrefix())}
 	if err := out.Discard(); err != nil {
 		p.ev.Outcome = OutcomeRejected
-		p.ev.Code, p.ev.Reason = CodeInternal, "output-error"
+		p.ev.Code, p.ev.Reason = CodeInternal, string(wire.ReasonOutputError)
 		p.finishEvidence(start)
 		return p.evidenceCopy(), errOutput{err}
 	}
