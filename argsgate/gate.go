@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // Defaults of Options.
@@ -127,9 +127,9 @@ type Result struct {
 	Text string
 }
 
-// MetaPrefix is the prefix of the _meta keys of error results; the same as
-// the pipeline's.
-const MetaPrefix = pipeline.MetaPrefix
+// MetaPrefix is the prefix of the _meta keys of error results
+// (wire.MetaPrefix, the same as the pipeline's).
+const MetaPrefix = wire.MetaPrefix
 
 // ToolResult returns the CallToolResult of a rejected call (isError true),
 // or nil for a valid one.
@@ -138,13 +138,13 @@ func (r *Result) ToolResult() []byte {
 		return nil
 	}
 	meta := map[string]any{
-		MetaPrefix + "code":    string(r.Code),
-		MetaPrefix + "guard":   pipeline.GuardVersion,
-		MetaPrefix + "keyword": r.Keyword,
-		MetaPrefix + "pointer": r.Pointer,
+		MetaPrefix + wire.MetaCode:    string(r.Code),
+		MetaPrefix + wire.MetaGuard:   wire.GuardVersion,
+		MetaPrefix + wire.MetaKeyword: r.Keyword,
+		MetaPrefix + wire.MetaPointer: r.Pointer,
 	}
 	if r.SchemaDigest != "" {
-		meta[MetaPrefix+"inputSchema"] = r.SchemaDigest
+		meta[MetaPrefix+wire.MetaInputSchema] = r.SchemaDigest
 	}
 	res := struct {
 		ResultType string           `json:"resultType"`

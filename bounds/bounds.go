@@ -36,6 +36,41 @@ var boundNames = [numBounds]string{
 	MetaBytes:     "meta-bytes",
 }
 
+// Crossing says what happens when a bound is crossed.
+type Crossing uint8
+
+const (
+	// Reject: the message is replaced by an error result (BOUND_EXCEEDED),
+	// whatever the policy says; a cut would change meaning (a key, a
+	// base64 payload, a _meta object) or the bound guards the pass itself.
+	Reject Crossing = iota
+	// RegionAction: the policy's action for the region of the crossing
+	// decides: truncate (cut the string at the limit, or drop the rest of
+	// the container, and mark it) or reject.
+	RegionAction
+)
+
+var boundCrossing = [numBounds]Crossing{
+	Depth:         Reject,
+	Nodes:         Reject,
+	ArrayItems:    RegionAction,
+	ObjectEntries: RegionAction,
+	StringChars:   RegionAction,
+	TextChars:     RegionAction,
+	KeyChars:      Reject,
+	OutputBytes:   RegionAction,
+	BinaryBytes:   Reject,
+	MetaBytes:     Reject,
+}
+
+// Crossing returns what happens when b is crossed.
+func (b Bound) Crossing() Crossing {
+	if b < numBounds {
+		return boundCrossing[b]
+	}
+	return Reject
+}
+
 // String returns the stable id of b.
 func (b Bound) String() string {
 	if b < numBounds {
@@ -146,6 +181,19 @@ func (c *Counter) Depth() int64 { return c.depth }
 
 // MaxDepth returns the deepest nesting seen.
 func (c *Counter) MaxDepth() int64 { return c.maxDepth }
+
+// OutputBudget returns the output bytes the body of a message may take: the
+// output-bytes limit less a reserve for what closes it (the closing
+// brackets of every open container at the depth limit, the sanitizer's
+// _meta labels and a truncation note): 4096 bytes plus 4 per level of
+// depth, at most half the limit.
+func (l *Limits) OutputBudget() int64 {
+	reserve := int64(4096 + 4*l[Depth])
+	if reserve > l[OutputBytes]/2 {
+		reserve = l[OutputBytes] / 2
+	}
+	return l[OutputBytes] - reserve
+}
 
 // Over reports whether n crosses the limit of b.
 func (l *Limits) Over(b Bound, n int64) bool { return n > l[b] }

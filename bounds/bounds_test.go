@@ -101,3 +101,45 @@ func TestRemaining(t *testing.T) {
 		t.Fatal("Over wrong at the edge")
 	}
 }
+
+// TestCrossing is the table of what a crossed bound does (docs/policy.md,
+// Limits): the bounds a cut would falsify always reject.
+func TestCrossing(t *testing.T) {
+	want := map[Bound]Crossing{
+		Depth: Reject, Nodes: Reject, KeyChars: Reject, BinaryBytes: Reject, MetaBytes: Reject,
+		ArrayItems: RegionAction, ObjectEntries: RegionAction, StringChars: RegionAction,
+		TextChars: RegionAction, OutputBytes: RegionAction,
+	}
+	for _, b := range All() {
+		w, ok := want[b]
+		if !ok {
+			t.Fatalf("%s: no expected crossing in the table", b)
+		}
+		if got := b.Crossing(); got != w {
+			t.Fatalf("%s.Crossing() = %d, want %d", b, got, w)
+		}
+	}
+	if Bound(200).Crossing() != Reject {
+		t.Fatal("an unknown bound does not reject")
+	}
+}
+
+func TestOutputBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		depth, bytes int64
+		want         int64
+	}{
+		{"defaults", 64, 16 << 20, 16<<20 - 4096 - 256},
+		{"deep", 10_000, 16 << 20, 16<<20 - 4096 - 40_000},
+		{"small output: half", 64, 6000, 3000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := Defaults()
+			l[Depth], l[OutputBytes] = tc.depth, tc.bytes
+			if got := l.OutputBudget(); got != tc.want {
+				t.Fatalf("OutputBudget() = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -37,9 +36,9 @@ type Result struct {
 	Body []byte
 	// Outcome is the worker's Mcp-Outcome: clean, sanitized, truncated or
 	// rejected.
-	Outcome pipeline.Outcome
+	Outcome wire.Outcome
 	// Code is the stable code of a rejected message (Mcp-Code), or empty.
-	Code pipeline.Code
+	Code wire.Code
 	// Header is the reply's header as received.
 	Header nats.Header
 }
@@ -48,7 +47,7 @@ type Result struct {
 var (
 	// ErrNoWorkers: no worker listens on the inline subject.
 	ErrNoWorkers = errors.New("client: no sanitize worker is listening")
-	// ErrKind: the kind is not one of pipeline.Kinds.
+	// ErrKind: the kind is not one of wire.Kinds.
 	ErrKind = errors.New("client: unknown message kind")
 	// ErrMetadata: a metadata value holds a control character or is longer
 	// than MaxMetadataLen, or Publish lacks a valid tenant or server.
@@ -68,11 +67,11 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("client: sanitizing the output of tool %q took longer than %s (%s)", e.Tool, e.Timeout, pipeline.CodeTimeout)
+	return fmt.Sprintf("client: sanitizing the output of tool %q took longer than %s (%s)", e.Tool, e.Timeout, wire.CodeTimeout)
 }
 
-// Code returns pipeline.CodeTimeout.
-func (e *TimeoutError) Code() pipeline.Code { return pipeline.CodeTimeout }
+// Code returns wire.CodeTimeout.
+func (e *TimeoutError) Code() wire.Code { return wire.CodeTimeout }
 
 // Is makes errors.Is(err, context.DeadlineExceeded) hold.
 func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
@@ -188,8 +187,8 @@ func setMetadata(h nats.Header, md Metadata) error {
 	return nil
 }
 
-func checkKind(kind pipeline.Kind) error {
-	if _, ok := pipeline.ParseKind(string(kind)); !ok {
+func checkKind(kind wire.Kind) error {
+	if _, ok := wire.ParseKind(string(kind)); !ok {
 		return ErrKind
 	}
 	return nil
@@ -203,7 +202,7 @@ func checkKind(kind pipeline.Kind) error {
 // are for the transport: ErrNoWorkers, *TimeoutError, *payload.Error (a
 // reply that cannot be decoded or crosses WithMaxReplyBytes), ErrKind,
 // ErrMetadata, or the NATS error.
-func (c *Client) Sanitize(ctx context.Context, kind pipeline.Kind, msg []byte, md Metadata) (*Result, error) {
+func (c *Client) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Metadata) (*Result, error) {
 	if err := checkKind(kind); err != nil {
 		return nil, err
 	}
@@ -244,8 +243,8 @@ func (c *Client) Sanitize(ctx context.Context, kind pipeline.Kind, msg []byte, m
 	}
 	return &Result{
 		Body:    out,
-		Outcome: pipeline.Outcome(reply.Header.Get(wire.HeaderOutcome)),
-		Code:    pipeline.Code(reply.Header.Get(wire.HeaderCode)),
+		Outcome: wire.Outcome(reply.Header.Get(wire.HeaderOutcome)),
+		Code:    wire.Code(reply.Header.Get(wire.HeaderCode)),
 		Header:  reply.Header,
 	}, nil
 }
@@ -283,7 +282,7 @@ func (c *Client) release(h nats.Header) {
 // otherwise "sha256:" and the hex SHA-256 of tenant, server, kind and msg
 // (each length-prefixed), so that publishing the same output twice within
 // the stream's duplicate window stores it once.
-func MsgID(kind pipeline.Kind, msg []byte, md Metadata) string {
+func MsgID(kind wire.Kind, msg []byte, md Metadata) string {
 	if md.RequestID != "" {
 		return md.RequestID
 	}
@@ -304,7 +303,7 @@ func MsgID(kind pipeline.Kind, msg []byte, md Metadata) string {
 // by reference under an object name derived from the Msg-Id, so a retry
 // overwrites the same object. The worker releases it once processed; the
 // bucket's TTL removes it otherwise.
-func (c *Client) Publish(ctx context.Context, kind pipeline.Kind, msg []byte, md Metadata) (*jetstream.PubAck, error) {
+func (c *Client) Publish(ctx context.Context, kind wire.Kind, msg []byte, md Metadata) (*jetstream.PubAck, error) {
 	if err := checkKind(kind); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -34,11 +34,7 @@ type env struct {
 
 func newEnv(t *testing.T, maxPayload int32) *env {
 	t.Helper()
-	s, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort, MaxPayload: maxPayload})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	s := testnats.RunServer(t, testnats.Options{MaxPayload: maxPayload})
 	e := &env{hold: make(chan struct{})}
 	t.Cleanup(func() { close(e.hold) })
 	for _, c := range []**nats.Conn{&e.nc, &e.rc} {
@@ -49,6 +45,7 @@ func newEnv(t *testing.T, maxPayload int32) *env {
 		t.Cleanup(nc.Close)
 		*c = nc
 	}
+	var err error
 	e.js, err = jetstream.New(e.nc)
 	if err != nil {
 		t.Fatal(err)
@@ -101,11 +98,11 @@ func (e *env) respond(t *testing.T, so payload.SinkOptions) {
 			ev, err = eng.Sanitize(ctx, r, sink, info)
 			if perr := payload.Failure(r); perr != nil && err == nil {
 				sink.Discard()
-				ev, err = eng.Reject(nil, sink, info, perr.Code, perr.Reason)
+				ev, err = eng.Reject(nil, sink, info, perr.Code, string(perr.Reason))
 			}
 			r.Close()
 		} else if perr, ok := payload.AsError(err); ok {
-			ev, err = eng.Reject(nil, sink, info, perr.Code, perr.Reason)
+			ev, err = eng.Reject(nil, sink, info, perr.Code, string(perr.Reason))
 		}
 		if err != nil {
 			t.Errorf("responder: %v", err)

@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/client"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -36,11 +36,7 @@ func logResult(n int) []byte {
 // embedded server whose max payload is 64 KiB: inline small, compressed
 // and claim-checked messages, then the durable path.
 func TestAgainstWorker(t *testing.T) {
-	s, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort, MaxPayload: 64 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	s := testnats.RunServer(t, testnats.Options{MaxPayload: 64 << 10})
 	wnc, err := nats.Connect(s.ClientURL())
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +49,9 @@ func TestAgainstWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The message timeout is generous: this test checks what the client and
-	// the worker exchange, not how fast (a 3 s timeout once cut a 300 KiB
-	// claim short in CI, under -race beside other packages' tests; the
-	// cause, a chunk read waiting 10 s on nats.go, is handled in payload
-	// since: docs/payloads.md).
+	// the worker exchange, not how fast, and under -race beside other
+	// packages' tests a by-reference round trip can take seconds
+	// (docs/payloads.md).
 	streams := worker.DefaultStreamsConfig()
 	streams.Duplicates = 2 * time.Minute
 	cons := worker.DefaultConsumerConfig()

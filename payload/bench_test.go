@@ -84,3 +84,37 @@ func BenchmarkClaimRead(b *testing.B) {
 		r.Close()
 	}
 }
+
+// BenchmarkSinkWrite writes a 256 KiB output into a Sink in pieces
+// (appended into AppendBuffer's room, or plain Writes), with Reuse, and
+// finishes it inline uncompressed: the inline path of a worker reply.
+// Pieces of 32 KiB are what the pass writes (it flushes at 32 KiB); 64-byte
+// pieces show the cost of one Write. SetBytes counts output bytes.
+func BenchmarkSinkWrite(b *testing.B) {
+	const n = 256 << 10
+	src := sampleJSON(n, 7)
+	for _, piece := range []int{64, 32 << 10} {
+		for _, mode := range []string{"append", "write"} {
+			b.Run(fmt.Sprintf("%s/%dB", mode, piece), func(b *testing.B) {
+				b.SetBytes(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					s := NewSink(SinkOptions{Encoding: "identity", Reuse: true, MaxPayload: 1 << 20})
+					for off := 0; off < len(src); off += piece {
+						p := src[off:min(off+piece, len(src))]
+						if mode == "append" {
+							if room := s.AppendBuffer(len(p)); room != nil {
+								p = append(room, p...)
+							}
+						}
+						s.Write(p)
+					}
+					if _, _, err := s.Finish(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					s.Close()
+				}
+			})
+		}
+	}
+}

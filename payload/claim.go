@@ -13,7 +13,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -49,10 +48,10 @@ func Claim(ctx context.Context, store jetstream.ObjectStore, bucket, name string
 		return nil, nil, perr
 	}
 	if store == nil {
-		return nil, nil, newErr(pipeline.CodeInternal, ReasonNoStore)
+		return nil, nil, newErr(wire.CodeInternal, ReasonNoStore)
 	}
 	if len(name) > MaxClaimName {
-		return nil, nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimName)
+		return nil, nil, newErr(wire.CodeInvalidEncoding, ReasonClaimName)
 	}
 	if bucket == "" {
 		bucket = wire.BucketPayloads
@@ -68,7 +67,7 @@ func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name str
 	if name == "" {
 		var b [16]byte
 		if _, err := rand.Read(b[:]); err != nil {
-			return nil, nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+			return nil, nil, newErr(wire.CodeInternal, ReasonClaimStore)
 		}
 		name = hex.EncodeToString(b[:])
 	}
@@ -105,9 +104,9 @@ func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name str
 	}
 	if err != nil {
 		if encErr != nil && !errors.Is(encErr, io.ErrClosedPipe) && !errors.Is(encErr, errOverflow) {
-			return nil, nil, newErr(pipeline.CodeInternal, ReasonSpool)
+			return nil, nil, newErr(wire.CodeInternal, ReasonSpool)
 		}
-		return nil, nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return nil, nil, ctxErr(ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	hdr := nats.Header{}
 	hdr.Set(wire.HeaderClaim, name)
@@ -119,7 +118,7 @@ func putClaim(ctx context.Context, store jetstream.ObjectStore, bucket, name str
 	cb.Claim.Bucket, cb.Claim.Name, cb.Claim.Encoding, cb.Claim.Size = bucket, name, label, size
 	body, err := json.Marshal(cb)
 	if err != nil {
-		return nil, nil, newErr(pipeline.CodeInternal, ReasonEncode)
+		return nil, nil, newErr(wire.CodeInternal, ReasonEncode)
 	}
 	return hdr, body, nil
 }
@@ -136,10 +135,10 @@ func Release(ctx context.Context, store jetstream.ObjectStore, hdr nats.Header) 
 		return nil
 	}
 	if store == nil {
-		return newErr(pipeline.CodeInternal, ReasonNoStore)
+		return newErr(wire.CodeInternal, ReasonNoStore)
 	}
 	if err := store.Delete(ctx, name); err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
-		return ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return ctxErr(ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	return nil
 }
@@ -148,6 +147,15 @@ func Release(ctx context.Context, store jetstream.ObjectStore, hdr nats.Header) 
 // idempotently: bucket "" means wire.BucketPayloads and ttl 0 means
 // DefaultClaimTTL (objects older than that are removed by the server).
 func EnsureBucket(ctx context.Context, js jetstream.JetStream, bucket string, ttl time.Duration) (*Store, error) {
+	return EnsureReplicatedBucket(ctx, js, bucket, ttl, 1)
+}
+
+// EnsureReplicatedBucket is EnsureBucket with the bucket's replicas
+// (1..5; 3 in a cluster). An existing bucket is updated to them.
+func EnsureReplicatedBucket(ctx context.Context, js jetstream.JetStream, bucket string, ttl time.Duration, replicas int) (*Store, error) {
+	if replicas < 1 || replicas > 5 {
+		return nil, errors.New("payload: bucket replicas must be 1..5")
+	}
 	if bucket == "" {
 		bucket = wire.BucketPayloads
 	}
@@ -159,6 +167,7 @@ func EnsureBucket(ctx context.Context, js jetstream.JetStream, bucket string, tt
 		Description: "mcp-sanitize: message bodies sent by reference (claim checks)",
 		TTL:         ttl,
 		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
 	})
 	if err != nil {
 		return nil, err

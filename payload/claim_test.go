@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -21,20 +20,8 @@ import (
 // startStore starts an embedded server and returns the claim bucket.
 func startStore(t testing.TB) (jetstream.JetStream, jetstream.ObjectStore) {
 	t.Helper()
-	s, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testnats.RunServer(t, testnats.Options{})
+	_, js := testnats.Connect(t, s.ClientURL())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	obs, err := EnsureBucket(ctx, js, "", 0)
@@ -142,7 +129,7 @@ func TestClaimProducer(t *testing.T) {
 		store  jetstream.ObjectStore
 		enc    string
 		code   pipeline.Code
-		reason string
+		reason wire.Reason
 	}{
 		{"no-store", nil, "", pipeline.CodeInternal, ReasonNoStore},
 		{"bad-encoding", obs, "gzip", pipeline.CodeInvalidEncoding, ReasonUnknownEncoding},

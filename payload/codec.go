@@ -8,7 +8,6 @@ import (
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -40,7 +39,7 @@ func encodingOf(values []string) (string, *Error) {
 		return wire.EncodingIdentity, nil
 	case 1:
 	default:
-		return "", newErr(pipeline.CodeInvalidEncoding, ReasonMultipleEncodings)
+		return "", newErr(wire.CodeInvalidEncoding, ReasonMultipleEncodings)
 	}
 	switch e := strings.ToLower(strings.TrimSpace(values[0])); e {
 	case "", wire.EncodingIdentity:
@@ -48,7 +47,7 @@ func encodingOf(values []string) (string, *Error) {
 	case wire.EncodingZstd, wire.EncodingS2:
 		return e, nil
 	}
-	return "", newErr(pipeline.CodeInvalidEncoding, ReasonUnknownEncoding)
+	return "", newErr(wire.CodeInvalidEncoding, ReasonUnknownEncoding)
 }
 
 // checkEncoding validates an encoding a caller asks to write.

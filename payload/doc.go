@@ -6,8 +6,11 @@
 // Store when it would not fit in one message.
 //
 // It owns the wire form of a body, nothing else: subjects, streams and
-// consumers belong to the worker and the client, header names to package
-// wire, and the sanitizing pass to package pipeline. Both sides of the
+// consumers belong to the worker and the client, header names, codes and
+// reasons to package wire, and the sanitizing pass to package pipeline,
+// which payload does not import (a Sink is a pipeline.Output by its
+// methods), so a producer linking it links no part of the engine. Both
+// sides of the
 // transport use it: the worker (Open on requests, Sink for replies and clean
 // outputs) and producers through package client (Sink or Claim for
 // requests, Open on replies).
@@ -26,7 +29,7 @@
 //
 // # Errors
 //
-// Every failure is an *Error with a stable pipeline.Code and a stable
+// Every failure is an *Error with a stable wire.Code and a stable
 // lower-case Reason; neither carries payload text or a library's error text,
 // so it may be logged, counted and returned to the producer. The codes are
 // INVALID_ENCODING (unknown encoding, corrupt or truncated data, a claim

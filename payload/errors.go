@@ -5,42 +5,44 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // Error is the typed failure of decoding or encoding a body. Code is a
-// stable pipeline code and Reason a stable lower-case detail id; neither
+// stable code and Reason a stable lower-case detail id (both declared in
+// package wire); neither
 // carries payload text or the text of an underlying library error.
 type Error struct {
-	Code   pipeline.Code
-	Reason string
+	Code   wire.Code
+	Reason wire.Reason
 	// cause is kept only for context errors, so that errors.Is(err,
 	// context.DeadlineExceeded) holds for a TIMEOUT; it never reaches
 	// Error().
 	cause error
 }
 
-// Reasons. They are part of the public contract: metrics and evidence
-// carry them, and their spelling never changes.
+// Reasons, under their payload names (declared in package wire). They are
+// part of the public contract: metrics and evidence carry them, and their
+// spelling never changes.
 const (
-	ReasonUnknownEncoding   = "unknown-encoding"
-	ReasonMultipleEncodings = "multiple-encodings"
-	ReasonCorrupt           = "corrupt"
-	ReasonTruncated         = "truncated"
-	ReasonDecodedBytes      = "decoded-bytes"
-	ReasonEncodedBytes      = "encoded-bytes"
-	ReasonZstdWindow        = "zstd-window"
-	ReasonClaimBucket       = "claim-bucket"
-	ReasonClaimName         = "claim-name"
-	ReasonClaimNotFound     = "claim-not-found"
-	ReasonClaimDigest       = "claim-digest"
-	ReasonClaimStore        = "claim-store"
-	ReasonNoStore           = "no-store"
-	ReasonMaxPayload        = "max-payload"
-	ReasonDeadline          = "deadline"
-	ReasonSpool             = "spool"
-	ReasonEncode            = "encode"
-	ReasonClosed            = "closed"
+	ReasonUnknownEncoding   = wire.ReasonUnknownEncoding
+	ReasonMultipleEncodings = wire.ReasonMultipleEncodings
+	ReasonCorrupt           = wire.ReasonCorrupt
+	ReasonTruncated         = wire.ReasonTruncated
+	ReasonDecodedBytes      = wire.ReasonDecodedBytes
+	ReasonEncodedBytes      = wire.ReasonEncodedBytes
+	ReasonZstdWindow        = wire.ReasonZstdWindow
+	ReasonClaimBucket       = wire.ReasonClaimBucket
+	ReasonClaimName         = wire.ReasonClaimName
+	ReasonClaimNotFound     = wire.ReasonClaimNotFound
+	ReasonClaimDigest       = wire.ReasonClaimDigest
+	ReasonClaimStore        = wire.ReasonClaimStore
+	ReasonNoStore           = wire.ReasonNoStore
+	ReasonMaxPayload        = wire.ReasonMaxPayload
+	ReasonDeadline          = wire.ReasonDeadline
+	ReasonSpool             = wire.ReasonSpool
+	ReasonEncode            = wire.ReasonEncode
+	ReasonClosed            = wire.ReasonClosed
 )
 
 func (e *Error) Error() string {
@@ -60,10 +62,10 @@ func (e *Error) Unwrap() error { return e.cause }
 // Temporary reports whether trying again later may succeed: the Object
 // Store failed or was not reachable, or the deadline ended the read.
 func (e *Error) Temporary() bool {
-	return e.Code == pipeline.CodeInternal || e.Code == pipeline.CodeTimeout
+	return e.Code == wire.CodeInternal || e.Code == wire.CodeTimeout
 }
 
-func newErr(code pipeline.Code, reason string) *Error {
+func newErr(code wire.Code, reason wire.Reason) *Error {
 	return &Error{Code: code, Reason: reason}
 }
 
@@ -74,7 +76,7 @@ func ctxErr(ctx context.Context, err error, fallback *Error) *Error {
 		if errors.Is(err, context.Canceled) || (ctx != nil && errors.Is(ctx.Err(), context.Canceled)) {
 			cause = context.Canceled
 		}
-		return &Error{Code: pipeline.CodeTimeout, Reason: ReasonDeadline, cause: cause}
+		return &Error{Code: wire.CodeTimeout, Reason: ReasonDeadline, cause: cause}
 	}
 	return fallback
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -49,7 +48,7 @@ func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.Obj
 		src = &sourceReader{r: obj, ctx: ctx, owner: r}
 	} else {
 		if int64(len(data)) > maxEncoded {
-			return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+			return nil, newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
 		}
 		if enc == wire.EncodingIdentity || enc == "" {
 			// A plain body in the message: read in place (memBody).
@@ -133,7 +132,7 @@ func (m *memBody) WriteTo(w io.Writer) (int64, error) {
 		return int64(n), err
 	}
 	if over {
-		m.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		m.err = newErr(wire.CodeBoundExceeded, ReasonDecodedBytes)
 		return int64(n), m.err
 	}
 	return int64(n), nil
@@ -144,7 +143,7 @@ func (m *memBody) check() error {
 		return m.err
 	}
 	if m.closed {
-		return newErr(pipeline.CodeInternal, ReasonClosed)
+		return newErr(wire.CodeInternal, ReasonClosed)
 	}
 	return nil
 }
@@ -165,7 +164,7 @@ func (m *memBody) advance(n int) (int, error) {
 	if int64(m.pos) > m.max {
 		n -= m.pos - int(m.max)
 		m.pos = int(m.max)
-		m.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		m.err = newErr(wire.CodeBoundExceeded, ReasonDecodedBytes)
 		return n, m.err
 	}
 	return n, nil
@@ -200,7 +199,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 		return 0, r.err
 	}
 	if r.closed {
-		return 0, newErr(pipeline.CodeInternal, ReasonClosed)
+		return 0, newErr(wire.CodeInternal, ReasonClosed)
 	}
 	// Ask for at most one byte past the cap, so crossing it is seen
 	// without decoding further.
@@ -212,7 +211,7 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if r.n > r.max {
 		n -= int(r.n - r.max)
 		r.n = r.max
-		r.err = newErr(pipeline.CodeBoundExceeded, ReasonDecodedBytes)
+		r.err = newErr(wire.CodeBoundExceeded, ReasonDecodedBytes)
 		return n, r.err
 	}
 	if err == nil || err == io.EOF {
@@ -232,11 +231,11 @@ func (r *Reader) classify(err error) *Error {
 	case errors.As(err, &pe):
 		return pe
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return newErr(pipeline.CodeInvalidEncoding, ReasonTruncated)
+		return newErr(wire.CodeInvalidEncoding, ReasonTruncated)
 	case errors.Is(err, zstd.ErrWindowSizeExceeded), errors.Is(err, zstd.ErrDecoderSizeExceeded):
-		return newErr(pipeline.CodeBoundExceeded, ReasonZstdWindow)
+		return newErr(wire.CodeBoundExceeded, ReasonZstdWindow)
 	}
-	return newErr(pipeline.CodeInvalidEncoding, ReasonCorrupt)
+	return newErr(wire.CodeInvalidEncoding, ReasonCorrupt)
 }
 
 // Close releases the decoder and the Object Store read. It is safe to call
@@ -277,7 +276,7 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.n > c.max {
-		c.owner.srcErr = newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+		c.owner.srcErr = newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
 		return 0, c.owner.srcErr
 	}
 	return n, err
@@ -298,9 +297,9 @@ func (s *sourceReader) Read(p []byte) (int, error) {
 	var pe *Error
 	switch {
 	case errors.Is(err, jetstream.ErrDigestMismatch):
-		pe = newErr(pipeline.CodeInvalidEncoding, ReasonClaimDigest)
+		pe = newErr(wire.CodeInvalidEncoding, ReasonClaimDigest)
 	default:
-		pe = ctxErr(s.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		pe = ctxErr(s.ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	s.owner.srcErr = pe
 	return n, pe
@@ -309,24 +308,24 @@ func (s *sourceReader) Read(p []byte) (int, error) {
 // openClaim starts the Object Store read of a claim.
 func openClaim(ctx context.Context, hdr nats.Header, names []string, store jetstream.ObjectStore, bucket string, maxEncoded int64) (io.ReadCloser, *Error) {
 	if len(names) != 1 || names[0] == "" || len(names[0]) > MaxClaimName {
-		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimName)
+		return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimName)
 	}
 	b := hdr.Values(wire.HeaderClaimBucket)
 	switch {
 	case len(b) == 0:
 		b = []string{wire.BucketPayloads}
 	case len(b) > 1:
-		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+		return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimBucket)
 	}
 	if b[0] != bucket {
-		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+		return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimBucket)
 	}
 	if store == nil {
-		return nil, newErr(pipeline.CodeInternal, ReasonNoStore)
+		return nil, newErr(wire.CodeInternal, ReasonNoStore)
 	}
 	if st, ok := store.(*Store); ok {
 		if st.bucket != bucket {
-			return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimBucket)
+			return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimBucket)
 		}
 		c, perr := st.open(ctx, names[0])
 		if perr != nil {
@@ -334,25 +333,25 @@ func openClaim(ctx context.Context, hdr nats.Header, names []string, store jetst
 		}
 		if int64(c.size) > maxEncoded {
 			c.Close()
-			return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+			return nil, newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
 		}
 		return c, nil
 	}
 	obj, err := store.Get(ctx, names[0])
 	if err != nil {
 		if errors.Is(err, jetstream.ErrObjectNotFound) {
-			return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimNotFound)
+			return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimNotFound)
 		}
-		return nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return nil, ctxErr(ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	info, err := obj.Info()
 	if err != nil {
 		obj.Close()
-		return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+		return nil, newErr(wire.CodeInternal, ReasonClaimStore)
 	}
 	if int64(info.Size) > maxEncoded {
 		obj.Close()
-		return nil, newErr(pipeline.CodeBoundExceeded, ReasonEncodedBytes)
+		return nil, newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
 	}
 	return obj, nil
 }

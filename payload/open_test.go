@@ -132,7 +132,7 @@ func TestOpenRejects(t *testing.T) {
 		data   []byte
 		lim    Limits
 		code   pipeline.Code
-		reason string
+		reason wire.Reason
 	}{
 		{"gzip", hdrEnc("gzip"), src, Limits{}, pipeline.CodeInvalidEncoding, ReasonUnknownEncoding},
 		{"br", hdrEnc("br"), src, Limits{}, pipeline.CodeInvalidEncoding, ReasonUnknownEncoding},

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/spool"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -101,40 +100,32 @@ func (o SinkOptions) Validate() error {
 type Sink struct {
 	o      SinkOptions
 	optErr error
-	mem    []byte
-	file   *os.File
-	n      int64
+	sp     spool.Spool
 }
-
-var _ pipeline.Output = (*Sink)(nil)
 
 // NewSink returns a Sink. Options that Validate refuses make every Write
 // and Finish fail with ErrSinkOptions.
 func NewSink(o SinkOptions) *Sink {
 	o2, err := o.withDefaults()
 	s := &Sink{o: o2, optErr: err}
+	s.sp.Limit, s.sp.Dir = o2.MemoryLimit, o2.SpoolDir
 	if o2.Reuse {
 		if b, ok := sinkMem.Get().(*[]byte); ok {
-			s.mem = (*b)[:0]
+			s.sp.SetMemory(*b)
 		}
 	}
 	return s
 }
-
-var _ pipeline.AppendOutput = (*Sink)(nil)
 
 // AppendBuffer implements pipeline.AppendOutput: while the output is in
 // memory and n more bytes stay within MemoryLimit, it returns the free room
 // after it (grown to n bytes if needed), and a Write of what was appended
 // there takes it in place.
 func (s *Sink) AppendBuffer(n int) []byte {
-	if s.optErr != nil || s.file != nil || len(s.mem)+n > s.o.MemoryLimit {
+	if s.optErr != nil {
 		return nil
 	}
-	if cap(s.mem)-len(s.mem) < n {
-		s.mem = append(make([]byte, 0, max(2*cap(s.mem), len(s.mem)+n)), s.mem...)
-	}
-	return s.mem[len(s.mem):len(s.mem)]
+	return s.sp.AppendBuffer(n)
 }
 
 // Write implements io.Writer.
@@ -142,82 +133,33 @@ func (s *Sink) Write(b []byte) (int, error) {
 	if s.optErr != nil {
 		return 0, s.optErr
 	}
-	if s.file == nil && len(s.mem)+len(b) <= s.o.MemoryLimit {
-		if k := len(s.mem); len(b) > 0 && cap(s.mem)-k >= len(b) && &s.mem[k:cap(s.mem)][0] == &b[0] {
-			// Appended to the room AppendBuffer gave: already in place.
-			s.mem = s.mem[:k+len(b)]
-		} else {
-			s.mem = append(s.mem, b...)
-		}
-		s.n += int64(len(b))
-		return len(b), nil
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp(s.o.SpoolDir, "mcp-sanitize-sink-*")
-		if err != nil {
-			return 0, newErr(pipeline.CodeInternal, ReasonSpool)
-		}
-		os.Remove(f.Name()) // unlinked: gone when closed, whatever happens
-		s.file = f
-		if _, err := f.Write(s.mem); err != nil {
-			return 0, newErr(pipeline.CodeInternal, ReasonSpool)
-		}
-		s.mem = s.mem[:0]
-	}
-	n, err := s.file.Write(b)
-	s.n += int64(n)
+	n, err := s.sp.Write(b)
 	if err != nil {
-		return n, newErr(pipeline.CodeInternal, ReasonSpool)
+		return n, newErr(wire.CodeInternal, ReasonSpool)
 	}
 	return n, nil
 }
 
 // Discard forgets what was written.
-func (s *Sink) Discard() error {
-	s.mem = s.mem[:0]
-	s.n = 0
-	if s.file != nil {
-		err := s.file.Close()
-		s.file = nil
-		return err
-	}
-	return nil
-}
+func (s *Sink) Discard() error { return s.sp.Discard() }
 
 // Len returns the bytes written since the last Discard.
-func (s *Sink) Len() int64 { return s.n }
+func (s *Sink) Len() int64 { return s.sp.Len() }
 
 // Close removes the spool file and drops the memory held.
 func (s *Sink) Close() error {
-	err := s.Discard()
-	if s.o.Reuse && s.mem != nil && cap(s.mem) <= MaxReusedMemory {
-		b := s.mem[:0]
+	err := s.sp.Discard()
+	mem := s.sp.Memory()
+	if s.o.Reuse && mem != nil && cap(mem) <= MaxReusedMemory {
+		b := mem[:0]
 		sinkMem.Put(&b)
 	}
-	s.mem = nil
 	return err
 }
 
-// content returns a reader of everything written.
-func (s *Sink) content() io.Reader {
-	if s.file == nil {
-		return &byteReader{b: s.mem}
-	}
-	return io.NewSectionReader(s.file, 0, s.n)
-}
-
-// byteReader is a minimal reader over a slice (not a *bytes.Buffer, see
-// Open).
-type byteReader struct{ b []byte }
-
-func (r *byteReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
-}
+// content returns a reader of everything written (never a *bytes.Buffer,
+// see Open).
+func (s *Sink) content() io.Reader { return s.sp.Reader() }
 
 // Finish returns the header and body to publish for what was written:
 //
@@ -243,8 +185,9 @@ func (s *Sink) Finish(ctx context.Context) (nats.Header, []byte, error) {
 	maxBody := int64(s.o.MaxPayload - HeaderReserve)
 	// Compress above the threshold, and also below it when the output
 	// would not fit inline: a compressed inline body beats a claim.
+	n := s.sp.Len()
 	compress := s.o.Encoding != wire.EncodingIdentity && s.o.CompressAbove >= 0 &&
-		(s.n > int64(s.o.CompressAbove) || s.n > maxBody)
+		(n > int64(s.o.CompressAbove) || n > maxBody)
 	hdr := nats.Header{}
 	if compress {
 		body, fits, err := s.compressInline(maxBody)
@@ -257,13 +200,13 @@ func (s *Sink) Finish(ctx context.Context) (nats.Header, []byte, error) {
 		}
 		return s.claim(ctx, s.o.Encoding)
 	}
-	if s.n <= maxBody {
-		if s.file == nil {
-			return hdr, s.mem, nil
+	if n <= maxBody {
+		if !s.sp.Spilled() {
+			return hdr, s.sp.Bytes(), nil
 		}
-		body := make([]byte, s.n)
+		body := make([]byte, n)
 		if _, err := io.ReadFull(s.content(), body); err != nil {
-			return nil, nil, newErr(pipeline.CodeInternal, ReasonSpool)
+			return nil, nil, newErr(wire.CodeInternal, ReasonSpool)
 		}
 		return hdr, body, nil
 	}
@@ -293,10 +236,11 @@ func (w *capWriter) Write(p []byte) (int, error) {
 // compressInline compresses what was written into at most maxBody bytes;
 // fits is false when the compressed form is longer.
 func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error) {
-	if s.file == nil {
-		out, err := compressBytes(s.o.Encoding, make([]byte, 0, len(s.mem)/4+64), s.mem)
+	if !s.sp.Spilled() {
+		mem := s.sp.Bytes()
+		out, err := compressBytes(s.o.Encoding, make([]byte, 0, len(mem)/4+64), mem)
 		if err != nil {
-			return nil, false, newErr(pipeline.CodeInternal, ReasonEncode)
+			return nil, false, newErr(wire.CodeInternal, ReasonEncode)
 		}
 		return out, int64(len(out)) <= maxBody, nil
 	}
@@ -307,13 +251,13 @@ func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error)
 		if errors.Is(err, errOverflow) {
 			return nil, false, nil
 		}
-		return nil, false, newErr(pipeline.CodeInternal, ReasonSpool)
+		return nil, false, newErr(wire.CodeInternal, ReasonSpool)
 	}
 	if err := c.Close(); err != nil {
 		if errors.Is(err, errOverflow) {
 			return nil, false, nil
 		}
-		return nil, false, newErr(pipeline.CodeInternal, ReasonEncode)
+		return nil, false, newErr(wire.CodeInternal, ReasonEncode)
 	}
 	return w.b, true, nil
 }
@@ -321,7 +265,7 @@ func (s *Sink) compressInline(maxBody int64) (body []byte, fits bool, err error)
 // claim streams what was written into the Object Store.
 func (s *Sink) claim(ctx context.Context, encoding string) (nats.Header, []byte, error) {
 	if s.o.Store == nil {
-		return nil, nil, newErr(pipeline.CodeBoundExceeded, ReasonMaxPayload)
+		return nil, nil, newErr(wire.CodeBoundExceeded, ReasonMaxPayload)
 	}
-	return putClaim(ctx, s.o.Store, s.o.Bucket, s.o.ObjectName, s.content(), encoding, encoding, s.n, uint32(min(claimChunk, s.o.MaxPayload-HeaderReserve)))
+	return putClaim(ctx, s.o.Store, s.o.Bucket, s.o.ObjectName, s.content(), encoding, encoding, s.sp.Len(), uint32(min(claimChunk, s.o.MaxPayload-HeaderReserve)))
 }

@@ -232,7 +232,7 @@ func TestSinkAppendBuffer(t *testing.T) {
 	if _, err := s.Write(b); err != nil {
 		t.Fatal(err)
 	}
-	if &s.mem[0] != &b[0] {
+	if &s.sp.Bytes()[0] != &b[0] {
 		t.Fatal("bytes appended to the room were copied")
 	}
 	foreign := []byte(", copied")

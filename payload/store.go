@@ -11,7 +11,6 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -53,13 +52,13 @@ func (s *Store) open(ctx context.Context, name string) (*chunkReader, *Error) {
 	info, err := s.GetInfo(ctx, name)
 	if err != nil {
 		if errors.Is(err, jetstream.ErrObjectNotFound) {
-			return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimNotFound)
+			return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimNotFound)
 		}
-		return nil, ctxErr(ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return nil, ctxErr(ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	// Links are not followed: a claim names the object itself.
 	if info.Opts != nil && info.Opts.Link != nil || info.NUID == "" {
-		return nil, newErr(pipeline.CodeInvalidEncoding, ReasonClaimName)
+		return nil, newErr(wire.CodeInvalidEncoding, ReasonClaimName)
 	}
 	c := &chunkReader{ctx: ctx, size: info.Size, digest: info.Digest, h: sha256.New()}
 	if info.Size == 0 {
@@ -77,8 +76,8 @@ func (s *Store) open(ctx context.Context, name string) (*chunkReader, *Error) {
 // its own and skips the refill while that goroutine has not yet marked its
 // previous request sent; a Next that skipped it and then finds no chunk
 // buffered waits for two missed heartbeats (10 s) before the ordered
-// consumer resets. Under load that happened in about 1 by-reference round
-// trip (two object reads) of 40 (docs/payloads.md). So Next waits at most
+// consumer resets (how often that was seen, and under what load, is in
+// docs/payloads.md, "A stalled chunk read"). So Next waits at most
 // chunkPoll at a time, and each new call checks the refill again; and if
 // no chunk comes for chunkStall, the read starts a new ordered consumer at
 // the chunk after the last one read, which also stands in for the
@@ -125,7 +124,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		if c.n == c.size {
 			want := "SHA-256=" + base64.URLEncoding.EncodeToString(c.h.Sum(nil))
 			if c.digest != want {
-				c.err = newErr(pipeline.CodeInvalidEncoding, ReasonClaimDigest)
+				c.err = newErr(wire.CodeInvalidEncoding, ReasonClaimDigest)
 			} else {
 				c.err = io.EOF
 			}
@@ -139,7 +138,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		d := msg.Data()
 		c.n += uint64(len(d))
 		if c.n > c.size {
-			c.err = newErr(pipeline.CodeInvalidEncoding, ReasonClaimDigest)
+			c.err = newErr(wire.CodeInvalidEncoding, ReasonClaimDigest)
 			return 0, c.err
 		}
 		c.h.Write(d)
@@ -161,11 +160,11 @@ func (c *chunkReader) start() *Error {
 	}
 	cons, err := c.js.OrderedConsumer(c.ctx, c.stream, cfg)
 	if err != nil {
-		return ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return ctxErr(c.ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	it, err := cons.Messages(jetstream.PullMaxMessages(ReadAheadChunks))
 	if err != nil {
-		return ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+		return ctxErr(c.ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 	}
 	if testHookIter != nil {
 		it = testHookIter(it)
@@ -185,13 +184,13 @@ func (c *chunkReader) next() (jetstream.Msg, *Error) {
 		if err == nil {
 			meta, merr := msg.Metadata()
 			if merr != nil {
-				return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+				return nil, newErr(wire.CodeInternal, ReasonClaimStore)
 			}
 			c.seq, c.waited, c.stalls = meta.Sequence.Stream, 0, 0
 			return msg, nil
 		}
 		if c.ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			return nil, ctxErr(c.ctx, err, newErr(pipeline.CodeInternal, ReasonClaimStore))
+			return nil, ctxErr(c.ctx, err, newErr(wire.CodeInternal, ReasonClaimStore))
 		}
 		if c.waited += time.Since(t0); c.waited < chunkStall {
 			continue
@@ -199,7 +198,7 @@ func (c *chunkReader) next() (jetstream.Msg, *Error) {
 		c.it.Stop()
 		c.it, c.waited = nil, 0
 		if c.stalls++; c.stalls >= chunkStalls {
-			return nil, newErr(pipeline.CodeInternal, ReasonClaimStore)
+			return nil, newErr(wire.CodeInternal, ReasonClaimStore)
 		}
 		c.restarts++
 		if err := c.start(); err != nil {

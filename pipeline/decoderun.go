@@ -41,8 +41,8 @@ var runTabs = func() (t runTables) {
 }()
 
 // decodeRunShGo is what the vector kernel decodeRunShAVX2 does, in Go, and
-// what the lexer's fast path does (lexer.go), 32 bytes at a time: it decodes
-// plain bytes and escapes from src[:n] into dst[:room] and writes the
+// what the string chain's fast path does (decode.go), 32 bytes at a time: it
+// decodes plain bytes and escapes from src[:n] into dst[:room] and writes the
 // escaped shadow of what it decoded (shadow.go) into sh[:shRoom]: plain
 // bytes and the escapes the escaper writes the same way (\" \\ \n \r \t) as
 // they are, \/ as /, a \u escape of printable ASCII but the backslash as

@@ -4,7 +4,7 @@
 // lane of y (through x and AX).
 #define BCAST(c, x, y) \
 	MOVL $c, AX; \
-	MOVD AX, x; \
+	VMOVD AX, x; \
 	VPBROADCASTD x, y
 
 // DECODE_ENTRY, DECODE_ROOM and DECODE_RETURN are the frame of the

@@ -1,19 +1,31 @@
 // Package pipeline sanitizes one MCP message in a single streaming pass.
 //
 // The pass reads JSON as a stream of bytes, never building the document in
-// memory: a resumable lexer validates the syntax and hands each string value
-// (and each object key) to a per-string chain — escape decoding, invalid UTF-8
-// replacement, scanners.Normalizer, scanners.Redactor, character bounds — whose
-// output is re-escaped and written at once. Numbers and literals pass through
-// verbatim. Memory per message depends on the read chunk and the configured
-// bounds, not on the size of the message or of any one string.
+// memory. It is three parts, each a type of its own, driven by one loop
+// (tokens.go) without an interface call per byte or per token:
+//
+//   - the lexer, internal/jsonlex: JSON only, resumable at any byte, zero
+//     value ready; it returns tokens and string segments with their offsets;
+//   - the shape layer, shaper (shape.go, structured.go, toolerror.go): the
+//     MCP role of each value, how a message is classified (a result or a
+//     JSON-RPC envelope), _meta, labels, tool errors, the outputSchema hold,
+//     and the container bounds;
+//   - the string chain, chain (decode.go, strings.go, shadow.go): per string
+//     value and object key, escape decoding, invalid UTF-8 replacement,
+//     scanners.Normalizer, scanners.Redactor, character bounds, and the
+//     emitter (emit.go) that re-escapes and writes at once.
+//
+// Numbers and literals pass through verbatim. Memory per message depends on
+// the read chunk and the configured bounds (package bounds: the one table of
+// limits, defaults and what a crossing does), not on the size of the message
+// or of any one string.
 //
 // Text that the normalizer and the redactor leave as it was is written from
-// its escaped shadow (shadow.go), a copy of its input escapes kept by the
-// lexer, instead of being escaped again. On amd64 with AVX2 the lexer's fast
-// path and the rune and escape counts run as assembly kernels
-// (decoderun_amd64.s), each beside the Go function that specifies it and a
-// test that compares the two (docs/kernels.md).
+// its escaped shadow (shadow.go), a copy of its input escapes kept while it
+// is decoded, instead of being escaped again. On amd64 with AVX2 the
+// chain's decoding fast path and the rune and escape counts run as assembly
+// kernels (decoderun_amd64.s), each beside the Go function that specifies it
+// and a test that compares the two (docs/kernels.md).
 //
 // The pipeline knows MCP shapes (a CallToolResult's content blocks, its
 // structuredContent, its _meta, the JSON-RPC envelope) and the policy; it does

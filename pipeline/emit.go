@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"encoding/binary"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -181,7 +182,7 @@ func (e *emitter) flush() {
 	e.takeBuffer()
 }
 
-var errShortWrite = &Error{Code: CodeInternal, Reason: "short-write"}
+var errShortWrite = &Error{Code: CodeInternal, Reason: string(wire.ReasonShortWrite)}
 
 // escTable marks bytes that need escaping inside a JSON string.
 var escTable = func() (t [256]bool) {

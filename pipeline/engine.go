@@ -12,38 +12,31 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// Kind names the MCP message a pass sanitizes. Only KindToolResult has a
-// specific shape today; the other kinds are sanitized as generic JSON (every
-// string and key normalized and redacted, every bound enforced).
-type Kind string
+// Kind names the MCP message a pass sanitizes (declared in package wire).
+// Only KindToolResult has a specific shape today; the other kinds are
+// sanitized as generic JSON (every string and key normalized and redacted,
+// every bound enforced).
+type Kind = wire.Kind
 
+// The kinds, under their pipeline names.
 const (
-	KindToolResult          Kind = "tool-result"
-	KindResourceResult      Kind = "resource-result"
-	KindPromptResult        Kind = "prompt-result"
-	KindCompletionResult    Kind = "completion-result"
-	KindElicitationRequest  Kind = "elicitation-request"
-	KindElicitationResponse Kind = "elicitation-response"
-	KindInputRequired       Kind = "input-required"
+	KindToolResult          = wire.KindToolResult
+	KindResourceResult      = wire.KindResourceResult
+	KindPromptResult        = wire.KindPromptResult
+	KindCompletionResult    = wire.KindCompletionResult
+	KindElicitationRequest  = wire.KindElicitationRequest
+	KindElicitationResponse = wire.KindElicitationResponse
+	KindInputRequired       = wire.KindInputRequired
 )
 
-// Kinds lists every kind in a stable order.
-func Kinds() []Kind {
-	return []Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
-		KindElicitationRequest, KindElicitationResponse, KindInputRequired}
-}
+// Kinds lists every kind in a stable order (wire.Kinds).
+func Kinds() []Kind { return wire.Kinds() }
 
-// ParseKind checks a kind name.
-func ParseKind(s string) (Kind, bool) {
-	for _, k := range Kinds() {
-		if string(k) == s {
-			return k, true
-		}
-	}
-	return "", false
-}
+// ParseKind checks a kind name (wire.ParseKind).
+func ParseKind(s string) (Kind, bool) { return wire.ParseKind(s) }
 
 // MessageInfo is the context of one message. Every field is untrusted input
 // as far as the pass is concerned: Tool is restricted to a safe charset

@@ -4,23 +4,22 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// EvidenceVersion names the evidence record format.
-const EvidenceVersion = "mcp-sanitize.evidence/1"
+// EvidenceVersion names the evidence record format (wire.EvidenceVersion).
+const EvidenceVersion = wire.EvidenceVersion
 
-// Outcome summarizes a pass.
-type Outcome string
+// Outcome summarizes a pass (declared in package wire).
+type Outcome = wire.Outcome
 
+// The outcomes, under their pipeline names.
 const (
-	// OutcomeClean: nothing was changed but the labels.
-	OutcomeClean Outcome = "clean"
-	// OutcomeSanitized: something was removed, redacted or neutralized.
-	OutcomeSanitized Outcome = "sanitized"
-	// OutcomeTruncated: the result was cut to its bounds (code OUTPUT_TRUNCATED).
-	OutcomeTruncated Outcome = "truncated"
-	// OutcomeRejected: an error result replaced the message.
-	OutcomeRejected Outcome = "rejected"
+	OutcomeClean     = wire.OutcomeClean
+	OutcomeSanitized = wire.OutcomeSanitized
+	OutcomeTruncated = wire.OutcomeTruncated
+	OutcomeRejected  = wire.OutcomeRejected
 )
 
 // Digest is a byte count and a hash of those bytes, written "<alg>:<hex>"

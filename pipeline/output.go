@@ -3,7 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"io"
-	"os"
+
+	"github.com/mcp-sanitize/mcp-sanitize/internal/spool"
 )
 
 // Buffer is an Output that keeps the message in memory, for transports that
@@ -15,76 +16,41 @@ type Buffer struct{ bytes.Buffer }
 func (b *Buffer) Discard() error { b.Reset(); return nil }
 
 // Spool is an Output that keeps up to MemBytes in memory and spills the rest
-// to a temporary file, so a large message can be withheld on failure
-// without holding it in memory. Commit copies the result to its destination.
+// to a temporary file (unlinked at once, package internal/spool), so a large
+// message can be withheld on failure without holding it in memory. Commit
+// copies the result to its destination.
 type Spool struct {
-	MemBytes int    // memory kept before spilling; default 4 MiB
+	MemBytes int    // memory kept before spilling; default DefaultSpoolMemBytes
 	Dir      string // directory of the spill file; default os.TempDir()
 
-	mem  []byte
-	file *os.File
-	n    int64
+	s spool.Spool
 }
+
+// DefaultSpoolMemBytes is the memory a Spool keeps when MemBytes is not
+// positive.
+const DefaultSpoolMemBytes = 4 << 20
 
 // Write implements io.Writer.
 func (s *Spool) Write(b []byte) (int, error) {
-	max := s.MemBytes
-	if max <= 0 {
-		max = 4 << 20
+	s.s.Limit = s.MemBytes
+	if s.s.Limit <= 0 {
+		s.s.Limit = DefaultSpoolMemBytes
 	}
-	if s.file == nil && len(s.mem)+len(b) <= max {
-		s.mem = append(s.mem, b...)
-		s.n += int64(len(b))
-		return len(b), nil
-	}
-	if s.file == nil {
-		f, err := os.CreateTemp(s.Dir, "mcp-sanitize-spool-*")
-		if err != nil {
-			return 0, err
-		}
-		os.Remove(f.Name()) // unlinked: gone when closed, whatever happens
-		s.file = f
-		if _, err := f.Write(s.mem); err != nil {
-			return 0, err
-		}
-		s.mem = s.mem[:0]
-	}
-	n, err := s.file.Write(b)
-	s.n += int64(n)
-	return n, err
+	s.s.Dir = s.Dir
+	return s.s.Write(b)
 }
 
 // Discard forgets what was written.
-func (s *Spool) Discard() error {
-	s.mem = s.mem[:0]
-	s.n = 0
-	if s.file != nil {
-		err := s.file.Close()
-		s.file = nil
-		return err
-	}
-	return nil
-}
+func (s *Spool) Discard() error { return s.s.Discard() }
 
 // Len returns the bytes held.
-func (s *Spool) Len() int64 { return s.n }
+func (s *Spool) Len() int64 { return s.s.Len() }
 
 // Commit copies everything held to w and empties the spool.
-func (s *Spool) Commit(w io.Writer) error {
-	defer s.Discard()
-	if s.file == nil {
-		_, err := w.Write(s.mem)
-		return err
-	}
-	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	_, err := io.Copy(w, s.file)
-	return err
-}
+func (s *Spool) Commit(w io.Writer) error { return s.s.Commit(w) }
 
 // Close releases the spill file.
-func (s *Spool) Close() error { return s.Discard() }
+func (s *Spool) Close() error { return s.s.Discard() }
 
 // Discarder is an Output that only counts bytes; benchmarks use it.
 type Discarder struct{ N int64 }

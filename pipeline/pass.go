@@ -3,11 +3,13 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline/internal/jsonlex"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
@@ -84,22 +86,9 @@ type next struct {
 	deferM deferKind
 	drop   bool
 	hold   holdKind // a member of a result held for the outputSchema checks
+
+	reserved bool // a key of a _meta under the sanitizer's prefix, dropped
 }
-
-type lexState uint8
-
-const (
-	lxValue lexState = iota
-	lxArrFirst
-	lxObjFirst
-	lxObjKey
-	lxColon
-	lxAfter
-	lxString
-	lxNumber
-	lxLiteral
-	lxEnd
-)
 
 type strMode uint8
 
@@ -114,8 +103,18 @@ const (
 const maxEnvelopeID = 128
 
 // maxNumberLen bounds the bytes of one number token.
-const maxNumberLen = 4096
+const maxNumberLen = jsonlex.DefaultMaxNumber
 
+// pass is one message's sanitizing pass. It is three parts, each a type of
+// its own, driven by the loop in tokens.go:
+//
+//   - lx, a jsonlex.Lexer: JSON syntax only, resumable at any byte;
+//   - shaper (shape.go): what each value means in its MCP message;
+//   - chain (strings.go, decode.go, shadow.go): what happens to the text of
+//     one string.
+//
+// Around them are the input, the bounds' counts, the emitter and the
+// evidence of the message.
 type pass struct {
 	e   *Engine
 	ctx context.Context
@@ -130,61 +129,31 @@ type pass struct {
 	inN      int64
 	inReader io.Reader
 
-	// lexer
-	st      lexState
-	stack   []frame
-	depthN  int
-	nx      next
-	lit     string
-	litPos  int
-	numSt   uint8
-	numLen  int
-	numEmit bool
-
-	// string state
-	sm        strMode
-	isKey     bool
-	sRole     role
-	sRegion   region
-	esc       uint8 // 0 none, 1 after '\', 2..5 hex digits read + 2
-	uacc      rune
-	hiSur     rune
-	hiSurOff  int64 // input offset of the pending high surrogate escape
-	partOff   int64 // input offset of the first byte in part
-	part      [4]byte
-	partN     int
-	strStart  int64 // input offset of the opening quote
-	strChars  int64
-	strCut    bool
-	strDirty  bool // the string holds bytes the normalizer may change
-	batches   int  // batches of this string sent through the chain
-	strNoted  bool
-	b64n      int64
-	b64pad    int
-	dbuf      []byte  // decoded, not yet normalized
-	sh        []byte  // escaped shadow of decoded text not yet written (shadow.go)
-	shD       int     // decoded bytes the shadow stands for
-	shBase    int     // decoded offset in the string of the shadow's first byte
-	shDrop    int     // bytes of sh the released text stands for; -1: none
-	shRel     int     // decoded offset the redactor has released up to
-	plan      []piece // how the text being written is written (shadow.go)
-	planLen   int     // its length once written; -1: no plan, the escaper writes it
-	offs      []int   // scratch for shadowSettle
-	shOn      bool    // the shadow is kept for the current string
-	shTmp     []byte  // where decodeRunSh writes the shadow while it is off
-	nbuf      []byte
-	rbuf      []byte
-	keyBuf    []byte
-	mimeBuf   []byte
-	fs        []scanners.Finding
-	norm      scanners.Normalizer
-	red       *scanners.Redactor
-	outBudget int64
+	lx jsonlex.Lexer
+	shaper
+	chain
 
 	cnt       bounds.Counter
-	em        emitter
-	exhausted bool
-	truncs    int64
+	outBudget int64 // output bytes the message may take (bounds.Limits.OutputBudget)
+	exhausted bool  // the output budget is spent: further members are dropped
+	truncs    int64 // truncations written
+
+	em   emitter
+	ev   Evidence
+	fail *Error
+}
+
+// shaper is the shape layer's state: the open containers with their MCP
+// roles, the role of the next value, the JSON-RPC envelope, the held _meta
+// objects, the outputSchema hold and the tool error. Its methods are in
+// shape.go, structured.go and toolerror.go.
+type shaper struct {
+	tool    bool // the message is a tool result
+	stack   []frame
+	nx      next
+	nameCtx bool // the pointer of the current value leaves out the last frame's key
+	numEmit bool // the current number is written
+	ptrBuf  []byte
 
 	// JSON-RPC envelope: when the top-level object is one, an error result
 	// is wrapped in an envelope with the same id (sanitized, bounded).
@@ -193,10 +162,7 @@ type pass struct {
 	envIDStr bool   // envID holds string text (escaped when written)
 	envIDOK  bool   // envID is complete and within maxEnvelopeID
 
-	ev       Evidence
-	fail     *Error
 	heldMeta [numDefer - 1][]byte // held _meta members, by deferKind-1
-	ptrBuf   []byte
 
 	// structured path (structured.go): sch points at schState while the
 	// message declares an outputSchema, and is nil otherwise.
@@ -209,16 +175,55 @@ type pass struct {
 	errCode   []byte // structuredContent.code of the result, sanitized
 	errCodeOn bool   // the current string is that code
 	pubMsg    string // public message of the result being written, if not the code's
+	mimeBuf   []byte // the current mimeType, for the allow-list
+}
+
+// chain is the string chain's state for the current string: its mode and
+// role, the decoded batch, the escaped shadow, the normalizer and the
+// redactor, and the character count its bound is checked against.
+type chain struct {
+	sm       strMode
+	isKey    bool
+	sRole    role
+	sRegion  region
+	strStart int64 // input offset of the opening quote
+	strChars int64
+	strCut   bool
+	strDirty bool // the string holds bytes the normalizer may change
+	batches  int  // batches of this string sent through the chain
+	strNoted bool
+	b64n     int64
+	b64pad   int
+	dbuf     []byte  // decoded, not yet normalized
+	sh       []byte  // escaped shadow of decoded text not yet written (shadow.go)
+	shD      int     // decoded bytes the shadow stands for
+	shBase   int     // decoded offset in the string of the shadow's first byte
+	shDrop   int     // bytes of sh the released text stands for; -1: none
+	shRel    int     // decoded offset the redactor has released up to
+	plan     []piece // how the text being written is written (shadow.go)
+	planLen  int     // its length once written; -1: no plan, the escaper writes it
+	offs     []int   // scratch for shadowSettle
+	shOn     bool    // the shadow is kept for the current string
+	noShadow bool    // the engine never keeps a shadow (a test switch)
+	shTmp    []byte  // where decodeRunSh writes the shadow while it is off
+	nbuf     []byte
+	rbuf     []byte
+	keyBuf   []byte
+	fs       []scanners.Finding
+	norm     scanners.Normalizer
+	red      *scanners.Redactor
 }
 
 func newPass(e *Engine) *pass {
 	p := &pass{e: e}
+	p.lx.MaxNumber = maxNumberLen
 	p.inbuf = make([]byte, e.pol.ChunkBytes)
 	p.inH = newDigester(e.pol.Digest)
 	p.em.alg = e.pol.Digest
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
 	p.norm.DisableConfusableFold = e.pol.DisableConfusableFold
+	p.noShadow = e.noShadow
 	return p
 }
 
@@ -263,10 +268,11 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.inOff = 0
 	p.inH.Reset()
 	p.inN = 0
-	p.st = lxValue
+	p.lx.Reset()
 	p.stack = p.stack[:0]
 	p.nx = next{role: roleTop}
-	p.esc, p.hiSur, p.partN = 0, 0, 0
+	p.nameCtx = false
+	p.tool = info.Kind == KindToolResult
 	p.exhausted = false
 	p.truncs = 0
 	p.envelope, p.envIDOK, p.envIDStr = false, false, false
@@ -285,11 +291,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
-	reserve := int64(4096 + 4*p.e.lim[bounds.Depth])
-	if reserve > p.e.lim[bounds.OutputBytes]/2 {
-		reserve = p.e.lim[bounds.OutputBytes] / 2
-	}
-	p.outBudget = p.e.lim[bounds.OutputBytes] - reserve
+	p.outBudget = p.e.lim.OutputBudget()
 	p.ev = Evidence{
 		Version:       EvidenceVersion,
 		Kind:          string(info.Kind),
@@ -312,13 +314,13 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 // toolName is the restricted tool name, or "unknown-tool".
 func (p *pass) toolName() string {
 	if p.ev.Tool == "" {
-		return "unknown-tool"
+		return string(wire.ReasonUnknownTool)
 	}
 	return p.ev.Tool
 }
 
-// errFail is the panic-free way the lexer stops: every handler checks
-// p.fail after calling something that may set it.
+// failf is the panic-free way the pass stops: the first failure is kept,
+// and every handler checks p.fail after calling something that may set it.
 func (p *pass) failf(code Code, reason string, off int64) {
 	if p.fail != nil {
 		return
@@ -333,7 +335,7 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	defer func() {
 		if r := recover(); r != nil {
 			// A fault of our own: fail closed, never pass input through.
-			p.fail = &Error{Code: CodeInternal, Reason: "internal-fault", Offset: p.inOff}
+			p.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault), Offset: p.inOff}
 			ev, err = p.finishError(out, start)
 		}
 	}()
@@ -360,10 +362,10 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 
 func (p *pass) outputFailed(start time.Time) (*Evidence, error) {
 	err := p.em.err
-	p.fail = &Error{Code: CodeInternal, Reason: "output-error", Offset: p.inOff}
+	p.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonOutputError), Offset: p.inOff}
 	p.ev.Outcome = OutcomeRejected
 	p.ev.Code = CodeInternal
-	p.ev.Reason = "output-error"
+	p.ev.Reason = string(wire.ReasonOutputError)
 	p.finishEvidence(start)
 	return p.evidenceCopy(), errOutput{err}
 }
@@ -389,7 +391,7 @@ func (p *pass) readAll(in io.Reader) {
 	}
 	for p.fail == nil {
 		if err := p.ctx.Err(); err != nil {
-			p.failf(CodeTimeout, "deadline", p.inOff)
+			p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 			return
 		}
 		n, err := in.Read(p.inbuf)
@@ -414,9 +416,9 @@ func (p *pass) readAll(in io.Reader) {
 // readFailed fails the pass for a read error of its input.
 func (p *pass) readFailed(err error) {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		p.failf(CodeTimeout, "deadline", p.inOff)
+		p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 	} else {
-		p.failf(CodeInternal, "read-error", p.inOff)
+		p.failf(CodeInternal, string(wire.ReasonReadError), p.inOff)
 	}
 }
 
@@ -433,7 +435,7 @@ func (w passWriter) Write(b []byte) (int, error) {
 	done := 0
 	for done < len(b) && p.fail == nil {
 		if err := p.ctx.Err(); err != nil {
-			p.failf(CodeTimeout, "deadline", p.inOff)
+			p.failf(CodeTimeout, string(wire.ReasonDeadline), p.inOff)
 			break
 		}
 		c := b[done:min(len(b), done+len(p.inbuf))]
@@ -448,26 +450,4 @@ func (w passWriter) Write(b []byte) (int, error) {
 		return done, errPassStopped
 	}
 	return done, nil
-}
-
-// finishDoc checks the end of input.
-func (p *pass) finishDoc() {
-	switch p.st {
-	case lxEnd:
-	case lxNumber:
-		p.endNumber(p.inOff)
-		if p.fail == nil && len(p.stack) == 0 {
-			p.st = lxEnd
-			return
-		}
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	case lxValue:
-		if p.cnt.Nodes() == 0 {
-			p.failf(CodeInvalidJSON, "empty-input", p.inOff)
-			return
-		}
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	default:
-		p.failf(CodeInvalidJSON, "unexpected-eof", p.inOff)
-	}
 }

@@ -460,7 +460,7 @@ func TestSpoolSpills(t *testing.T) {
 	s := &Spool{MemBytes: 16, Dir: t.TempDir()}
 	s.Write([]byte("0123456789"))
 	s.Write([]byte("0123456789"))
-	if s.file == nil || s.Len() != 20 {
+	if !s.s.Spilled() || s.Len() != 20 {
 		t.Fatal("no spill")
 	}
 	var w bytes.Buffer

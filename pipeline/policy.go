@@ -13,18 +13,18 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"sigs.k8s.io/yaml"
 )
 
-// MetaPrefix is the reserved _meta key prefix. Keys under it are written only
-// by the sanitizer; a tool's own keys with this prefix are dropped so a tool
-// cannot forge our labels.
-const MetaPrefix = "dev.mcp-sanitize/"
+// MetaPrefix is the reserved _meta key prefix (wire.MetaPrefix). Keys under
+// it are written only by the sanitizer; a tool's own keys with this prefix
+// are dropped so a tool cannot forge our labels.
+const MetaPrefix = wire.MetaPrefix
 
 // GuardVersion identifies this implementation of the guards in _meta and
-// evidence. It changes when sanitized output for the same input and policy
-// would change.
-const GuardVersion = "mcp-sanitize/1"
+// evidence (wire.GuardVersion).
+const GuardVersion = wire.GuardVersion
 
 // Action says what happens when a bound is crossed.
 type Action string
@@ -90,7 +90,7 @@ type ErrorsPolicy struct {
 // pass holds for a tool result with an outputSchema: the raw and the
 // sanitized structuredContent (each) and the sanitized content held with
 // them. Crossing it rejects (BOUND_EXCEEDED / structured-bytes).
-const StructuredBytesLimit = "structured-bytes"
+const StructuredBytesLimit = string(wire.ReasonStructuredBytes)
 
 // DefaultStructuredBytes is the default of the structured-bytes limit.
 const DefaultStructuredBytes = 4 << 20

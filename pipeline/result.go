@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"io"
 	"time"
 )
@@ -42,7 +43,7 @@ const drainLimit = 1 << 30
 // result for p.fail instead.
 func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
 	f := p.fail
-	if f.Code != CodeTimeout && f.Reason != "read-error" && p.inReader != nil {
+	if f.Code != CodeTimeout && f.Reason != string(wire.ReasonReadError) && p.inReader != nil {
 		// Hash the rest of the input for the evidence digest, without parsing it.
 		n, _ := io.CopyBuffer(p.inH, io.LimitReader(p.inReader, drainLimit), p.inbuf)
 		p.inN += n

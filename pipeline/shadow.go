@@ -2,13 +2,13 @@ package pipeline
 
 // The escaped shadow of a text string.
 //
-// Text written out goes through three stages after the lexer decodes it: the
+// Text written out goes through three stages after it is decoded: the
 // normalizer, the redactor and the JSON escaper. For almost all text the
-// first two change nothing, and the escaper then only rebuilds escapes the
-// lexer has just decoded: a fifth of the pass on code and JSON-in-text,
+// first two change nothing, and the escaper then only rebuilds escapes
+// the decoding has just undone: a fifth of the pass on code and JSON-in-text,
 // whose strings hold a backslash every 10-20 bytes.
 //
-// So while the lexer decodes a text string it also writes the shadow: the
+// So while the chain decodes a text string it also writes the shadow: the
 // decoded text as the escaper would write it (its canonical escapes: \" \\
 // \n \r \t and \u00XX for other controls, everything else as itself). A
 // plain word goes to both buffers with one more store, an escape the input
@@ -30,43 +30,43 @@ package pipeline
 // FuzzShadow compare them on every corpus, split at random.
 
 // shadowStart starts the shadow for a text string.
-func (p *pass) shadowStart() {
-	p.sh = p.sh[:0]
-	p.shD, p.shBase = 0, 0
-	p.planLen, p.shDrop = -1, -1
-	p.shOn = !p.e.noShadow
+func (c *chain) shadowStart() {
+	c.sh = c.sh[:0]
+	c.shD, c.shBase = 0, 0
+	c.planLen, c.shDrop = -1, -1
+	c.shOn = !c.noShadow
 }
 
 // shadowOff ends the shadow for the rest of the current string.
-func (p *pass) shadowOff() {
-	p.shOn = false
-	p.planLen, p.shDrop = -1, -1
-	p.sh = p.sh[:0]
-	p.shD = 0
+func (c *chain) shadowOff() {
+	c.shOn = false
+	c.planLen, c.shDrop = -1, -1
+	c.sh = c.sh[:0]
+	c.shD = 0
 }
 
 // shadowAdd adds decoded text that took the lexer's general path (plain:
 // it holds no byte that needs escaping).
-func (p *pass) shadowAdd(d []byte, plain bool) {
-	if !p.shOn {
+func (c *chain) shadowAdd(d []byte, plain bool) {
+	if !c.shOn {
 		return
 	}
 	if plain {
-		p.sh = append(p.sh, d...)
+		c.sh = append(c.sh, d...)
 	} else {
-		p.sh = appendEscaped(p.sh, d)
+		c.sh = appendEscaped(c.sh, d)
 	}
-	p.shD += len(d)
+	c.shD += len(d)
 }
 
 // shadowByte adds one decoded byte.
-func (p *pass) shadowByte(c byte) {
-	if escTable[c] {
-		p.sh = appendEscByte(p.sh, c)
+func (c *chain) shadowByte(b byte) {
+	if escTable[b] {
+		c.sh = appendEscByte(c.sh, b)
 	} else {
-		p.sh = append(p.sh, c)
+		c.sh = append(c.sh, b)
 	}
-	p.shD++
+	c.shD++
 }
 
 // A piece of the text to write: a stretch of the shadow, or of the
@@ -89,62 +89,62 @@ type piece struct {
 // A change by the normalizer ends the shadow for the rest of the string:
 // the normalizer does not say which of its input bytes its output stands
 // for, and a change there is rare (an invisible or look-alike character).
-func (p *pass) shadowSettle(batch, rb []byte, final bool) {
-	p.plan, p.planLen, p.shDrop = p.plan[:0], -1, -1
-	if p.strDirty && p.norm.Changed() {
-		p.shadowOff()
+func (c *chain) shadowSettle(batch, rb []byte, final bool) {
+	c.plan, c.planLen, c.shDrop = c.plan[:0], -1, -1
+	if c.strDirty && c.norm.Changed() {
+		c.shadowOff()
 		return
 	}
-	end := p.shBase + p.shD // decoded offset after the last byte lexed
+	end := c.shBase + c.shD // decoded offset after the last byte lexed
 	bs := end - len(batch)  // decoded offset of batch[0]
 	rel := end              // at the end of the string everything is released
 	if !final {
-		rel = int(p.red.Released())
+		rel = int(c.red.Released())
 	}
-	if rel < p.shBase || rel > end || rel < bs && rel != p.shBase {
+	if rel < c.shBase || rel > end || rel < bs && rel != c.shBase {
 		// Held back more than this batch (a long encoded run, rare), or
 		// what cannot happen: never write what is not understood.
-		p.shadowOff()
+		c.shadowOff()
 		return
 	}
 	// Shadow offsets of the spans' ends, counted back from the end of the
 	// shadow (its end is the end of batch) over the decoded bytes between.
-	cur, off := end, len(p.sh)
+	cur, off := end, len(c.sh)
 	at := func(x int) int {
-		if x == p.shBase {
+		if x == c.shBase {
 			return 0
 		}
 		off -= escapedLenFast(batch[x-bs : cur-bs])
 		cur = x
 		return off
 	}
-	p.shDrop, p.shRel = at(rel), rel
-	spans := p.red.Spans()
-	p.offs = p.offs[:0]
+	c.shDrop, c.shRel = at(rel), rel
+	spans := c.red.Spans()
+	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)
-		if lo < p.shBase || hi > cur || lo < bs && lo != p.shBase {
+		if lo < c.shBase || hi > cur || lo < bs && lo != c.shBase {
 			return // rb goes through the escaper; the shadow stays in line
 		}
-		p.offs = append(p.offs, at(hi), at(lo))
+		c.offs = append(c.offs, at(hi), at(lo))
 	}
 	pos, total := 0, 0
 	for i, sp := range spans {
 		if sp.Out > pos {
-			p.plan = append(p.plan, piece{lo: pos, hi: sp.Out})
+			c.plan = append(c.plan, piece{lo: pos, hi: sp.Out})
 			total += escapedLen(rb[pos:sp.Out])
 		}
 		k := 2 * (len(spans) - 1 - i)
-		lo, hi := p.offs[k+1], p.offs[k]
-		p.plan = append(p.plan, piece{shadow: true, lo: lo, hi: hi})
+		lo, hi := c.offs[k+1], c.offs[k]
+		c.plan = append(c.plan, piece{shadow: true, lo: lo, hi: hi})
 		total += hi - lo
 		pos = sp.Out + int(sp.Hi-sp.Lo)
 	}
 	if pos < len(rb) {
-		p.plan = append(p.plan, piece{lo: pos, hi: len(rb)})
+		c.plan = append(c.plan, piece{lo: pos, hi: len(rb)})
 		total += escapedLen(rb[pos:])
 	}
-	p.planLen = total
+	c.planLen = total
 }
 
 // writePlan writes rb as shadowSettle planned.
@@ -159,13 +159,13 @@ func (p *pass) writePlan(rb []byte) {
 }
 
 // shadowTake drops the part of the shadow the released text stood for.
-func (p *pass) shadowTake() {
-	if !p.shOn || p.shDrop < 0 {
+func (c *chain) shadowTake() {
+	if !c.shOn || c.shDrop < 0 {
 		return
 	}
-	k := copy(p.sh, p.sh[p.shDrop:])
-	p.sh = p.sh[:k]
-	p.shD -= p.shRel - p.shBase
-	p.shBase = p.shRel
-	p.plan, p.planLen, p.shDrop = p.plan[:0], -1, -1
+	k := copy(c.sh, c.sh[c.shDrop:])
+	c.sh = c.sh[:k]
+	c.shD -= c.shRel - c.shBase
+	c.shBase = c.shRel
+	c.plan, c.planLen, c.shDrop = c.plan[:0], -1, -1
 }

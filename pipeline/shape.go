@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"hash/maphash"
 	"strconv"
 
@@ -93,11 +94,7 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 			p.em.byte1('[')
 		}
 	}
-	if obj {
-		p.st = lxObjFirst
-	} else {
-		p.st = lxArrFirst
-	}
+	p.nameCtx = obj
 }
 
 func (p *pass) closeContainer(obj bool, off int64) {
@@ -115,7 +112,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 			}
 		case obj:
 			if f.binary && f.mimeState != 1 {
-				p.failf(CodeInvalidContent, "mime-not-allowed", off)
+				p.failf(CodeInvalidContent, string(wire.ReasonMIMENotAllowed), off)
 				return
 			}
 			if p.sch != nil && (f.role == roleTop || f.role == roleResult) {
@@ -135,7 +132,7 @@ func (p *pass) closeContainer(obj bool, off int64) {
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.cnt.Leave()
-	p.endValue()
+	p.valueDone()
 }
 
 // closeObjectMeta merges the held _meta of a result or block with the
@@ -253,15 +250,7 @@ func (p *pass) omittedBlocksNote(f *frame) {
 // by a bound. It writes the separator of a kept item.
 func (p *pass) itemNext(f *frame, off int64) next {
 	f.items++
-	nx := next{region: f.region}
-	switch f.role {
-	case roleContent:
-		nx.role = roleBlock
-	case roleStructured:
-		nx.role = roleStructured
-	case roleMeta:
-		nx.region = regionMeta
-	}
+	nx := itemRole(f)
 	if f.skip {
 		nx.drop = true
 		return nx
@@ -287,11 +276,25 @@ func (p *pass) itemNext(f *frame, off int64) next {
 	return nx
 }
 
+// itemRole gives the role of an item of the array f.
+func itemRole(f *frame) next {
+	nx := next{region: f.region}
+	switch f.role {
+	case roleContent:
+		nx.role = roleBlock
+	case roleStructured:
+		nx.role = roleStructured
+	case roleMeta:
+		nx.region = regionMeta
+	}
+	return nx
+}
+
 // dropMember applies a container bound: under truncate the member is
 // dropped (counted); under reject the pass fails. It reports whether the
 // pass goes on.
 func (p *pass) dropMember(f *frame, b bounds.Bound, off int64) bool {
-	if p.regionAction(f.region) == ActionReject {
+	if b.Crossing() == bounds.Reject || p.regionAction(f.region) == ActionReject {
 		p.failf(CodeBoundExceeded, b.String(), off)
 		return false
 	}
@@ -320,7 +323,7 @@ func protoKey(k []byte) bool {
 // keyDone decides what to do with the member whose key was just read.
 func (p *pass) keyDone(off int64) {
 	f := &p.stack[len(p.stack)-1]
-	p.st = lxColon
+	p.nameCtx = false
 	f.items++
 	if f.skip {
 		p.nx = next{drop: true}
@@ -328,15 +331,18 @@ func (p *pass) keyDone(off int64) {
 	}
 	key := p.keyBuf
 	if protoKey(key) {
-		p.failf(CodeBoundExceeded, "prototype-key", off)
+		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return
 	}
 	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, "duplicate-key", off)
+		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)
 	nx := p.memberNext(f, key)
+	if nx.reserved {
+		p.ev.DroppedKeys++
+	}
 	if !nx.drop && p.e.lim.Over(bounds.ObjectEntries, f.items) {
 		if !p.dropMember(f, bounds.ObjectEntries, off) {
 			return
@@ -367,15 +373,18 @@ func (p *pass) keyDone(off int64) {
 	f.emitted++
 }
 
-// memberNext gives the role of a member's value from its object and key.
-func (p *pass) memberNext(f *frame, key []byte) next {
+// memberNext gives the role of a member's value from its object and key:
+// how a message is classified (a result or a JSON-RPC envelope, content
+// blocks, resources, _meta, structuredContent, isError and the tool error's
+// code). It changes nothing but the envelope flags.
+func (s *shaper) memberNext(f *frame, key []byte) next {
 	// Every key with a role is short; a long key is just data. The
 	// conversion of at most 32 bytes stays on the stack.
 	var k string
 	if len(key) <= 32 {
 		k = string(key)
 	}
-	tool := p.info.Kind == KindToolResult
+	tool := s.tool
 	switch f.role {
 	case roleTop, roleResult:
 		metaSlot := deferResult
@@ -383,25 +392,25 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 			metaSlot = deferTop
 			switch k {
 			case "result":
-				f.envelope, p.envelope = true, true
+				f.envelope, s.envelope = true, true
 				return next{role: roleResult, region: regionOther}
 			case "id":
-				f.envelope, p.envelope = true, true
+				f.envelope, s.envelope = true, true
 				return next{role: roleEnvelopeID, region: regionOther}
 			case "jsonrpc", "method", "params", "error":
-				f.envelope, p.envelope = true, true
+				f.envelope, s.envelope = true, true
 			}
 		}
 		switch {
 		case k == "_meta":
 			return next{role: roleMeta, region: regionMeta, deferM: metaSlot}
 		case tool && k == "content":
-			if p.sch != nil {
+			if s.sch != nil {
 				return next{role: roleContent, region: regionText, hold: holdContent}
 			}
 			return next{role: roleContent, region: regionText}
 		case tool && k == "structuredContent":
-			if p.sch != nil {
+			if s.sch != nil {
 				return next{role: roleStructured, region: regionStructured, hold: holdStructured}
 			}
 			return next{role: roleStructured, region: regionStructured}
@@ -437,13 +446,12 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 		return next{region: regionText}
 	case roleMeta:
 		if bytes.HasPrefix(key, metaPrefixBytes) {
-			p.ev.DroppedKeys++
-			return next{drop: true}
+			return next{drop: true, reserved: true}
 		}
 		return next{region: regionMeta}
 	case roleStructured:
-		if k == "code" && len(p.stack) >= 2 {
-			if r := p.stack[len(p.stack)-2].role; r == roleTop || r == roleResult {
+		if k == "code" && len(s.stack) >= 2 {
+			if r := s.stack[len(s.stack)-2].role; r == roleTop || r == roleResult {
 				return next{role: roleErrCode, region: regionStructured}
 			}
 		}
@@ -457,13 +465,13 @@ func (p *pass) memberNext(f *frame, key []byte) next {
 
 // pointer builds the JSON pointer of the current value from sanitized keys.
 // Inside a key, it is the pointer of the object that holds the key.
-func (p *pass) pointer() string {
-	b := p.ptrBuf[:0]
-	last := len(p.stack) - 1
-	for i := range p.stack {
-		f := &p.stack[i]
+func (s *shaper) pointer() string {
+	b := s.ptrBuf[:0]
+	last := len(s.stack) - 1
+	for i := range s.stack {
+		f := &s.stack[i]
 		if f.obj {
-			if i == last && (p.st == lxString && p.sm == smKey || p.st == lxObjFirst || p.st == lxObjKey) {
+			if i == last && s.nameCtx {
 				break
 			}
 			b = append(b, '/')
@@ -482,6 +490,6 @@ func (p *pass) pointer() string {
 			b = strconv.AppendInt(b, f.items-1, 10)
 		}
 	}
-	p.ptrBuf = b
+	s.ptrBuf = b
 	return string(b)
 }

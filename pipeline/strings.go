@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"strconv"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
@@ -13,9 +14,7 @@ import (
 const decodeFlushAt = 32 << 10
 
 func (p *pass) startString(off int64) {
-	p.st = lxString
 	p.strStart = off
-	p.esc, p.hiSur, p.partN = 0, 0, 0
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
@@ -30,6 +29,7 @@ func (p *pass) beginKey(off int64) {
 	p.isKey = true
 	if top.skip {
 		p.sm = smSkip
+		p.nameCtx = false
 		return
 	}
 	p.sm = smKey
@@ -195,7 +195,7 @@ func (p *pass) sink(r []byte) {
 	}
 	if p.sm == smKey {
 		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
-			p.failf(CodeBoundExceeded, "key-chars", p.strStart)
+			p.failf(CodeBoundExceeded, string(wire.ReasonKeyChars), p.strStart)
 			return
 		}
 		p.keyBuf = append(p.keyBuf, r...)
@@ -255,7 +255,7 @@ func (p *pass) sink(r []byte) {
 // cut records a crossed bound on the current string. It reports whether the
 // string may be truncated (false: the pass failed under a reject action).
 func (p *pass) cut(b bounds.Bound) bool {
-	if p.regionAction(p.sRegion) == ActionReject {
+	if b.Crossing() == bounds.Reject || p.regionAction(p.sRegion) == ActionReject {
 		p.failf(CodeBoundExceeded, b.String(), p.strStart)
 		return false
 	}
@@ -339,11 +339,11 @@ func (p *pass) base64(d []byte) {
 		case c == '=':
 			p.b64pad++
 			if p.b64pad > 2 {
-				p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+				p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 				return
 			}
 		case p.b64pad > 0 || !b64ok[c]:
-			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 			return
 		}
 	}
@@ -361,15 +361,6 @@ func (p *pass) base64(d []byte) {
 
 // endString finishes a string at the closing quote at input offset off.
 func (p *pass) endString(off int64) {
-	if p.hiSur != 0 {
-		p.hiSur = 0
-		if p.e.pol.InvalidUTF8 == "reject" {
-			p.failf(CodeInvalidJSON, "invalid-utf8", p.hiSurOff)
-			return
-		}
-		p.ev.InvalidUTF8++
-		p.appendDecoded(replacementChar, true)
-	}
 	if p.isKey {
 		if p.sm == smKey {
 			p.flushChain(true)
@@ -384,7 +375,7 @@ func (p *pass) endString(off int64) {
 	case smSkip:
 	case smBinary:
 		if p.b64n%4 != 0 {
-			p.failf(CodeInvalidContent, "bad-base64", p.strStart)
+			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 			return
 		}
 		p.em.byte1('"')
@@ -419,12 +410,13 @@ func (p *pass) endString(off int64) {
 			}
 		}
 	}
-	p.endValue()
+	p.valueDone()
 }
 
-func (p *pass) truncationNote() string {
-	if p.sRole == roleText || p.sRole == roleResText {
-		return "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(p.strChars, 10) +
+// truncationNote is the note appended to a string that was cut.
+func (c *chain) truncationNote() string {
+	if c.sRole == roleText || c.sRole == roleResText {
+		return "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(c.strChars, 10) +
 			" characters. Narrow the request (a smaller range, a filter or a page size) to see the rest.]"
 	}
 	return "…[OUTPUT_TRUNCATED]"

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/big"
 	"sort"
 	"strconv"
@@ -133,6 +134,20 @@ func (p *pass) endHold(b []byte, i int) {
 	s.hold = holdNone
 }
 
+// afterValue runs at the separator or close (input offset off) after a
+// value: the member held for the outputSchema checks ends there.
+func (p *pass) afterValue(b []byte, off int64) {
+	if p.sch != nil {
+		p.afterHeldValue(b, off)
+	}
+}
+
+func (p *pass) afterHeldValue(b []byte, off int64) {
+	if p.sch.hold != holdNone && len(p.stack) == p.sch.holdDepth {
+		p.endHold(b, int(off-p.inOff))
+	}
+}
+
 // beginRaw starts capturing the raw bytes of structuredContent at chunk
 // index i.
 func (p *pass) beginRaw(i int) {
@@ -235,7 +250,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		// An envelope with neither a result nor a JSON-RPC error: the
 		// structured result the schema asks for is missing.
 		s.rec.Outcome = "missing"
-		p.schemaFail(CodeSchemaMismatch, "structured-content-missing", "/result/structuredContent", off)
+		p.schemaFail(CodeSchemaMismatch, string(wire.ReasonStructuredContentMissing), "/result/structuredContent", off)
 		return
 	case f.role == roleTop && f.envelope:
 		// Not the result: what the envelope itself carries is written
@@ -253,7 +268,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		return
 	case !hr.hasStructured:
 		s.rec.Outcome = "missing"
-		p.schemaFail(CodeSchemaMismatch, "structured-content-missing", base, off)
+		p.schemaFail(CodeSchemaMismatch, string(wire.ReasonStructuredContentMissing), base, off)
 		return
 	}
 	depth := int(p.e.lim[bounds.Depth])
@@ -263,7 +278,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		// surrogate, a number out of range): it cannot conform.
 		s.rec.Outcome = "mismatch"
 		s.rec.Keyword = "json"
-		p.schemaFail(CodeSchemaMismatch, "structured-content-invalid", base, off)
+		p.schemaFail(CodeSchemaMismatch, string(wire.ReasonStructuredContentInvalid), base, off)
 		return
 	}
 	if v := s.s.Validate(rawV); v != nil {
@@ -279,7 +294,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		// delivered. (Equal bytes decode alike and are valid already.)
 		sanV, err = schema.Decode(hr.structured, depth)
 		if err != nil {
-			p.failf(CodeInternal, "structured-decode", off)
+			p.failf(CodeInternal, string(wire.ReasonStructuredDecode), off)
 			return
 		}
 		viol = s.s.Validate(sanV)
@@ -310,7 +325,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 			}
 			s.out, err = appendJSON(s.out[:0], proj)
 			if err != nil {
-				p.failf(CodeInternal, "structured-encode", off)
+				p.failf(CodeInternal, string(wire.ReasonStructuredEncode), off)
 				return
 			}
 			out = s.out
@@ -517,7 +532,7 @@ func jsonEqual(a, b any) bool {
 }
 
 // errEncode reports a value outside the schema.Decode representation.
-var errEncode = &Error{Code: CodeInternal, Reason: "structured-encode"}
+var errEncode = &Error{Code: CodeInternal, Reason: string(wire.ReasonStructuredEncode)}
 
 // appendJSON writes v (schema.Decode representation) as compact JSON with
 // object members sorted by key and strings escaped as the pass escapes

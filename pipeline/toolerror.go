@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"regexp"
 	"strings"
 	"time"
@@ -21,16 +22,25 @@ const maxErrText = 64 << 10
 // bytes; a longer one maps to nothing).
 const maxErrCode = 64
 
+// literalDone notes a literal that was written: isError: true of a tool
+// result marks a tool error (1: at the top level, 2: in an envelope's
+// result).
+func (s *shaper) literalDone(lit []byte) {
+	if s.nx.role == roleIsError && string(lit) == "true" {
+		s.toolErr = int8(len(s.stack))
+	}
+}
+
 // isToolError reports whether the message is a tool result that said
 // isError: true (at the top level of a bare result, or in the result of a
 // JSON-RPC envelope).
-func (p *pass) isToolError() bool {
-	return p.toolErr == 2 || p.toolErr == 1 && !p.envelope
+func (s *shaper) isToolError() bool {
+	return s.toolErr == 2 || s.toolErr == 1 && !s.envelope
 }
 
 // toolErrAt reports whether the result-shaped object at stack index idx
 // said isError: true.
-func (p *pass) toolErrAt(idx int) bool { return int(p.toolErr) == idx+1 }
+func (s *shaper) toolErrAt(idx int) bool { return int(s.toolErr) == idx+1 }
 
 // codePrefixRE finds a leading "CODE:" in the first text block.
 var codePrefixRE = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]{1,63})\s*:`)
@@ -124,7 +134,7 @@ func (p *pass) finishToolError(out Output, start time.Time) (*Evidence, error) {
 		Removed: classifyErrorText(p.errText, p.secretMarkerPrefix())}
 	if err := out.Discard(); err != nil {
 		p.ev.Outcome = OutcomeRejected
-		p.ev.Code, p.ev.Reason = CodeInternal, "output-error"
+		p.ev.Code, p.ev.Reason = CodeInternal, string(wire.ReasonOutputError)
 		p.finishEvidence(start)
 		return p.evidenceCopy(), errOutput{err}
 	}

@@ -1,11 +1,7 @@
 package scanners
 
-import "golang.org/x/sys/cpu"
-
 //go:noescape
 func asciiSpanAVX2(p *byte, n int) int
-
-var haveAVX2 = cpu.X86.HasAVX2
 
 // asciiSpan returns the end of the run of bytes 0x20..0x7E, \t, \n and \r
 // that starts at s[i]: 32 bytes at a time with the vector kernel from 64

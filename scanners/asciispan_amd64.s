@@ -4,7 +4,7 @@
 // lane of y (through x and AX).
 #define BCAST(c, x, y) \
 	MOVL $c, AX; \
-	MOVD AX, x; \
+	VMOVD AX, x; \
 	VPBROADCASTD x, y
 
 // func asciiSpanAVX2(p *byte, n int) int

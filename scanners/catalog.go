@@ -316,8 +316,17 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 
 	// A marker must never be, or combine with its neighbours into, a match:
 	// it is built from a safe alphabet and scans clean.
+	// One Redactor for all the checks (its hit buffer is large), and each
+	// distinct marker checked once.
+	mr := c.newRedactorNoKey()
+	checked := make(map[string]string, len(c.markers))
 	for id, m := range c.markers {
-		if reason := c.checkMarker(m); reason != "" {
+		reason, ok := checked[string(m)]
+		if !ok {
+			reason = c.checkMarker(mr, m)
+			checked[string(m)] = reason
+		}
+		if reason != "" {
 			field := "TagMarker"
 			if c.rules[id].kind == KindSecret {
 				field = "SecretMarker"
@@ -337,8 +346,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// checkMarker returns why m is not a safe marker, or "".
-func (c *Catalog) checkMarker(m []byte) string {
+// checkMarker returns why m is not a safe marker, or "", scanning with r
+// (a Redactor of c without a key).
+func (c *Catalog) checkMarker(r *Redactor, m []byte) string {
 	if len(m) == 0 {
 		return "empty"
 	}
@@ -353,7 +363,6 @@ func (c *Catalog) checkMarker(m []byte) string {
 	}
 	// Scan the marker alone and between the bytes most likely to complete a
 	// match; nothing may be found.
-	r := c.newRedactorNoKey()
 	for _, ctx := range [][2]string{{"", ""}, {" ", " "}, {"<", ">"}, {"[", "]"}, {"<|", "|>"}} {
 		in := append(append([]byte(ctx[0]), m...), ctx[1]...)
 		r.Reset()

@@ -6,8 +6,9 @@ package scanners
 //go:noescape
 func walk8(tp *uint16, p *byte, q int, i int, st *[8]uint32, m uint32) int
 
-// haveWalk8 reports whether walk8 is the assembly kernel.
-const haveWalk8 = true
+// haveWalk8 reports whether walk8 is the assembly kernel (not with
+// MCP_SANITIZE_KERNELS=go).
+var haveWalk8 = kernelChoice != "go"
 
 // warm8 is warm8Go (automaton.go) in assembly.
 //

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 
-	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -15,8 +15,8 @@ const (
 	DefaultMaxSchemaBytes = 1 << 20
 	// DefaultMaxDepth is the deepest nesting of arrays and objects a schema
 	// may have: 64. It is also the most the canonicalizer accepts
-	// (statekeys.DefaultMaxDepth), so larger values are lowered to 64.
-	DefaultMaxDepth = statekeys.DefaultMaxDepth
+	// (jcs.DefaultMaxDepth), so larger values are lowered to 64.
+	DefaultMaxDepth = jcs.DefaultMaxDepth
 	// DefaultMaxEvaluations is the default Limits.MaxEvaluations: about
 	// 0.1 to 0.3 s of evaluation; a typical value costs 2 to 10 per JSON
 	// value it holds.
@@ -103,7 +103,7 @@ func prepare(raw []byte, lim Limits) (doc any, digest string, err error) {
 }
 
 func digestOf(raw []byte) (string, error) {
-	canon, err := statekeys.Canonicalize(raw)
+	canon, err := jcs.Canonicalize(raw)
 	if err != nil {
 		return "", newErr(CodeInvalid, ReasonSyntax)
 	}

@@ -13,7 +13,7 @@
 //     of the schema that does not exist is SCHEMA_REF_UNRESOLVED — never
 //     "valid". Size and depth limits (Limits) fail closed.
 //   - Digest: "sha256:" + hex SHA-256 of the RFC 8785 canonical form of the
-//     schema (statekeys.Canonicalize), the key of Cache and the value recorded
+//     schema (jcs.Canonicalize), the key of Cache and the value recorded
 //     in results and evidence.
 //   - Decode: strict JSON bytes to the value representation the validator
 //     uses (map[string]any, []any, json.Number, string, bool, nil), refusing

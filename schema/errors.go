@@ -1,59 +1,55 @@
 package schema
 
-import "errors"
+import (
+	"errors"
 
-// Code is a stable error code that may cross a process boundary. Codes never
-// change meaning once published; match them with errors.Is against the
-// sentinel errors below, never by the error string.
-type Code string
-
-// Stable codes.
-const (
-	// CodeInvalid: the schema is not strict JSON, is not a valid schema of
-	// its dialect (meta-schema check), names an unknown dialect, or holds a
-	// pattern that does not compile.
-	CodeInvalid Code = "SCHEMA_INVALID"
-	// CodeTooLarge: the schema text exceeds Limits.MaxSchemaBytes.
-	CodeTooLarge Code = "SCHEMA_TOO_LARGE"
-	// CodeTooDeep: the schema nests deeper than Limits.MaxDepth.
-	CodeTooDeep Code = "SCHEMA_TOO_DEEP"
-	// CodeRefDenied: the schema references a document other than itself
-	// and the bundled official meta-schemas.
-	CodeRefDenied Code = "SCHEMA_REF_DENIED"
-	// CodeRefUnresolved: a reference inside the schema points at nothing
-	// (a missing JSON pointer or anchor).
-	CodeRefUnresolved Code = "SCHEMA_REF_UNRESOLVED"
-	// CodeValueInvalid: a value given to Decode is not strict JSON
-	// (syntax, duplicate member, invalid UTF-8, lone surrogate).
-	CodeValueInvalid Code = "VALUE_INVALID"
-	// CodeValueTooDeep: a value given to Decode nests deeper than allowed.
-	CodeValueTooDeep Code = "VALUE_TOO_DEEP"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// Reason is the specific cause of an Error: a stable string for evidence.
-type Reason string
+// Code is a stable error code that may cross a process boundary (declared
+// in package wire). Codes never change meaning once published; match them
+// with errors.Is against the sentinel errors below, never by the error
+// string.
+type Code = wire.Code
 
-// Reasons.
+// Stable codes, under their schema names; wire documents each.
 const (
-	ReasonNone          Reason = ""
-	ReasonSyntax        Reason = "json_syntax"
-	ReasonDuplicateKey  Reason = "duplicate_key"
-	ReasonUTF8          Reason = "invalid_utf8"
-	ReasonSurrogate     Reason = "lone_surrogate"
-	ReasonNumber        Reason = "number_out_of_range"
-	ReasonSize          Reason = "size_limit"
-	ReasonDepth         Reason = "depth_limit"
-	ReasonMetaSchema    Reason = "metaschema_violation"
-	ReasonDialect       Reason = "unsupported_dialect"
-	ReasonRegexp        Reason = "pattern_not_compilable"
-	ReasonExternalRef   Reason = "external_reference"
-	ReasonMissingTarget Reason = "reference_target_missing"
-	ReasonCompile       Reason = "not_compilable"
+	CodeInvalid       = wire.CodeSchemaInvalid
+	CodeTooLarge      = wire.CodeSchemaTooLarge
+	CodeTooDeep       = wire.CodeSchemaTooDeep
+	CodeRefDenied     = wire.CodeSchemaRefDenied
+	CodeRefUnresolved = wire.CodeSchemaRefUnresolved
+	CodeValueInvalid  = wire.CodeValueInvalid
+	CodeValueTooDeep  = wire.CodeValueTooDeep
 )
 
-// publicMessage is the only text an Error shows; it depends on the code
-// alone, so no schema text, value or library message can leak through it.
-var publicMessage = map[Code]string{
+// Reason is the specific cause of an Error: a stable string for evidence
+// (declared in package wire, spelled in kebab-case like every reason).
+type Reason = wire.Reason
+
+// Reasons, under their schema names.
+const (
+	ReasonNone          = wire.ReasonNone
+	ReasonSyntax        = wire.ReasonJSONSyntax
+	ReasonDuplicateKey  = wire.ReasonDuplicateKey
+	ReasonUTF8          = wire.ReasonInvalidUTF8
+	ReasonSurrogate     = wire.ReasonLoneSurrogate
+	ReasonNumber        = wire.ReasonNumberOutOfRange
+	ReasonSize          = wire.ReasonSizeLimit
+	ReasonDepth         = wire.ReasonDepthLimit
+	ReasonMetaSchema    = wire.ReasonMetaschemaViolation
+	ReasonDialect       = wire.ReasonUnsupportedDialect
+	ReasonRegexp        = wire.ReasonPatternNotCompilable
+	ReasonExternalRef   = wire.ReasonExternalReference
+	ReasonMissingTarget = wire.ReasonReferenceTargetMissing
+	ReasonCompile       = wire.ReasonNotCompilable
+)
+
+// errorText is the only text an Error shows; it depends on the code alone,
+// so no schema text, value or library message can leak through it. It is
+// the text of a Go error, terser than the public message of a reply
+// (wire.Code.PublicMessage), which is what an agent sees.
+var errorText = map[Code]string{
 	CodeInvalid:       "invalid schema",
 	CodeTooLarge:      "schema too large",
 	CodeTooDeep:       "schema nested too deeply",
@@ -72,7 +68,7 @@ type Error struct {
 // Error returns "schema: " and the fixed public message of the code, and the
 // reason (a fixed token).
 func (e *Error) Error() string {
-	m, ok := publicMessage[e.Code]
+	m, ok := errorText[e.Code]
 	if !ok {
 		m = "schema error"
 	}

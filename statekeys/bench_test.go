@@ -1,8 +1,9 @@
-package statekeys
+package statekeys_test
 
 import (
 	"context"
 	"encoding/json"
+	. "github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"testing"
 )
 

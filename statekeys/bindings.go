@@ -1,10 +1,12 @@
 package statekeys
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"regexp"
 	"slices"
 	"unicode/utf8"
@@ -143,14 +145,14 @@ func argumentsDigest(args json.RawMessage, maxBytes int) (string, Reason) {
 	if len(args) > maxBytes {
 		return "", ReasonArgumentsInvalid
 	}
-	v, err := parseJSON(args, DefaultMaxDepth)
+	v, err := jcs.Parse(args, jcs.DefaultMaxDepth)
 	if err != nil {
 		return "", ReasonArgumentsInvalid
 	}
 	if _, ok := v.(map[string]any); !ok {
 		return "", ReasonArgumentsInvalid
 	}
-	c, err := appendCanonical(nil, v)
+	c, err := jcs.Append(nil, v)
 	if err != nil {
 		return "", ReasonArgumentsInvalid
 	}
@@ -170,6 +172,11 @@ type inputRequest struct {
 	elicitationID string
 }
 
+// elicitation returns the parsed elicitation for the Guard.
+func (ir *inputRequest) elicitation() Elicitation {
+	return Elicitation{Key: ir.key, Params: ir.params, Schema: ir.schema, SchemaDigest: ir.schemaDigest, ElicitationID: ir.elicitationID}
+}
+
 // parseInputRequests parses the inputRequests map of an
 // InputRequiredResult. Absent or null means none. Entries come back sorted
 // by key.
@@ -183,7 +190,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 	if len(raw) > maxBytes {
 		return nil, bad("")
 	}
-	v, err := parseJSON(raw, DefaultMaxDepth)
+	v, err := jcs.Parse(raw, jcs.DefaultMaxDepth)
 	if err != nil {
 		return nil, bad("")
 	}
@@ -207,7 +214,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 		}
 		method, _ := obj["method"].(string)
 		params, _ := obj["params"].(map[string]any)
-		c, err := appendCanonical(nil, obj)
+		c, err := jcs.Append(nil, obj)
 		if err != nil {
 			return nil, bad(k)
 		}
@@ -225,7 +232,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 				if ir.schema == nil {
 					return nil, &Error{Code: CodeFormRefused, Reason: ReasonFormSchemaInvalid, InputKey: k}
 				}
-				sc, err := appendCanonical(nil, ir.schema)
+				sc, err := jcs.Append(nil, ir.schema)
 				if err != nil {
 					return nil, bad(k)
 				}
@@ -249,4 +256,22 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 		out = append(out, ir)
 	}
 	return out, nil
+}
+
+// fieldNamePattern is what a form field name must look like to be named in
+// Evidence (package elicit refuses any other name in a form).
+var fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// strictUnmarshal decodes JSON into v, refusing unknown fields and
+// trailing data. Errors carry no input.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jcs.ErrInvalid
+	}
+	if dec.More() {
+		return jcs.ErrInvalid
+	}
+	return nil
 }

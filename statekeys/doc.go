@@ -1,5 +1,6 @@
 // Package statekeys seals and verifies the requestState of MCP multi-round-trip
-// requests (MRTR, revision 2026-07-28) and guards the elicitations they carry.
+// requests (MRTR, revision 2026-07-28) and binds the input requests they
+// carry.
 //
 // A server that needs input returns an InputRequiredResult: inputRequests and
 // a requestState the client must send back, unchanged, when it retries the
@@ -22,18 +23,23 @@
 //     consumes the flow id once through a Store (MemoryStore here; the
 //     worker provides a JetStream KV store). Every verification failure is
 //     the same public error (CodeRejected); the reason goes to Evidence.
-//   - The elicitation guards: form mode needs an Ed25519-signed form policy
-//     covering the schema digest, refuses prohibited data classes and
-//     disguised sensitive fields, and validates responses without coercion
-//     or extra properties under a byte cap; URL mode needs https, no secrets
-//     in the URL, and an elicitationId bound to the same identity.
-//   - Canonicalize: RFC 8785 JSON canonicalization over a strict I-JSON
-//     parser.
+//   - The bindings (bindings.go) and the Guard seam (guard.go): the Keeper
+//     parses inputRequests, seals a digest of each and what the Guard
+//     approved for it, and on Verify hands each response to the Guard and
+//     checks a completed URL flow against the sealed identity. Without a
+//     Guard (WithGuard) every elicitation is refused.
 //
-// What it does not own: NATS, subjects, metrics, or where evidence goes (the
+// What it does not own: the elicitation guards (package elicit: form
+// policies, the flat form schema, disguised fields, secrets in URLs,
+// response validation), RFC 8785 canonicalization (internal/jcs), NATS, subjects, metrics, or where evidence goes (the
 // worker package adapts this package to NATS); authenticating users and
 // clients (the MCP server vouches for the Identity it passes); the browser
 // callback of URL mode (the server reports completions in VerifyRequest).
+//
+// Imports: of this module only the vocabulary (wire: its codes, public
+// messages and reasons are declared there with every other) and internal
+// leaves (internal/jcs, internal/strictjson); package elicit imports statekeys, never the other
+// way, so statekeys stays free of the scanners.
 //
 // Key material never appears in an error, a String method, or Evidence. It
 // leaves a Ring only through Ring.MarshalFile and Ring.WriteFile.

@@ -1,132 +1,110 @@
 package statekeys
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
 
 // Code is a stable error code that may cross a process boundary. Codes are an
 // API: they never change meaning once published. Match them with errors.Is
-// against the sentinel errors below, never by the error string.
-type Code string
+// against the sentinel errors below, never by the error string. The codes
+// and their public messages are declared in package wire.
+type Code = wire.Code
 
 // Stable codes. See docs/statekeys.md for the table.
 const (
-	// CodeRejected is the one code for every failed verification of request
-	// state: malformed, tampered, unknown key, expired, replayed, bound to
-	// another identity or operation, or carrying invalid input responses.
-	// The specific reason is only in Evidence.
-	CodeRejected Code = "STATE_REJECTED"
-	// CodeUnavailable means a dependency (the single-use store or the key
-	// ring) failed. The request fails closed; a later retry may succeed.
-	CodeUnavailable Code = "STATE_UNAVAILABLE"
-	// CodeInvalidRequest means a seal request was malformed: bad identity,
-	// a method other than tools/call, prompts/get or resources/read, invalid
-	// arguments or input requests, or a lifetime outside the limits.
-	CodeInvalidRequest Code = "STATE_INVALID_REQUEST"
-	// CodeFormRefused means a form-mode elicitation was refused: no valid
-	// signed form policy covers it, the schema is not a flat form schema, or
-	// it asks for sensitive data openly or in disguise.
-	CodeFormRefused Code = "ELICITATION_FORM_REFUSED"
-	// CodeURLRefused means a URL-mode elicitation was refused: not https,
-	// credentials or secrets in the URL, or a missing elicitationId.
-	CodeURLRefused Code = "ELICITATION_URL_REFUSED"
-	// CodeResponseRefused means an elicitation response failed validation
-	// when checked on its own (outside Verify, which reports CodeRejected).
-	CodeResponseRefused Code = "ELICITATION_RESPONSE_REFUSED"
-	// CodeKeyring means a key ring document is malformed or inconsistent.
-	CodeKeyring Code = "KEYRING_INVALID"
+	CodeRejected        = wire.CodeStateRejected
+	CodeUnavailable     = wire.CodeStateUnavailable
+	CodeInvalidRequest  = wire.CodeStateInvalidRequest
+	CodeFormRefused     = wire.CodeElicitationFormRefused
+	CodeURLRefused      = wire.CodeElicitationURLRefused
+	CodeResponseRefused = wire.CodeElicitationResponseRefused
+	CodeKeyring         = wire.CodeKeyringInvalid
 )
 
-// publicMessage is the only text an Error ever shows. It depends on the code
-// alone, so no input, key material or reason can leak through Error().
-var publicMessage = map[Code]string{
-	CodeRejected:        "request state rejected",
-	CodeUnavailable:     "request state service unavailable",
-	CodeInvalidRequest:  "invalid request state seal request",
-	CodeFormRefused:     "form elicitation refused",
-	CodeURLRefused:      "url elicitation refused",
-	CodeResponseRefused: "elicitation response refused",
-	CodeKeyring:         "invalid key ring",
-}
-
 // Reason is the specific cause of a failure. Reasons go to evidence only;
-// they are stable strings but never part of a public reply.
-type Reason string
+// they are stable strings but never part of a public reply. The strings are
+// declared in package wire with every other reason (one casing, one list);
+// the names here are this package's short ones.
+type Reason = wire.Reason
 
 // Reasons. Every Reason maps to exactly one Code; see reasonCode.
 const (
-	ReasonNone Reason = ""
+	ReasonNone = wire.ReasonNone
 
 	// Token and key reasons.
-	ReasonTokenMalformed Reason = "token_malformed"
-	ReasonTokenTooLarge  Reason = "token_too_large"
-	ReasonUnknownKey     Reason = "unknown_key"
-	ReasonRetiredKey     Reason = "retired_key"
-	ReasonAuthFailed     Reason = "authentication_failed"
-	ReasonPayload        Reason = "payload_malformed"
-	ReasonVersion        Reason = "version_unsupported"
-	ReasonExpired        Reason = "expired"
-	ReasonNotYetValid    Reason = "not_yet_valid"
-	ReasonReplayed       Reason = "replayed"
+	ReasonTokenMalformed = wire.ReasonTokenMalformed
+	ReasonTokenTooLarge  = wire.ReasonTokenTooLarge
+	ReasonUnknownKey     = wire.ReasonUnknownKey
+	ReasonRetiredKey     = wire.ReasonRetiredKey
+	ReasonAuthFailed     = wire.ReasonAuthenticationFailed
+	ReasonPayload        = wire.ReasonPayloadMalformed
+	ReasonVersion        = wire.ReasonVersionUnsupported
+	ReasonExpired        = wire.ReasonExpired
+	ReasonNotYetValid    = wire.ReasonNotYetValid
+	ReasonReplayed       = wire.ReasonReplayed
 
 	// Binding reasons.
-	ReasonSubjectMismatch   Reason = "subject_mismatch"
-	ReasonTenantMismatch    Reason = "tenant_mismatch"
-	ReasonClientMismatch    Reason = "client_mismatch"
-	ReasonMethodMismatch    Reason = "method_mismatch"
-	ReasonNameMismatch      Reason = "name_mismatch"
-	ReasonArgumentsMismatch Reason = "arguments_mismatch"
-	ReasonArgumentsInvalid  Reason = "arguments_invalid"
-	ReasonInputKeysMismatch Reason = "input_keys_mismatch"
-	ReasonSchemaChanged     Reason = "schema_changed"
-	ReasonInputChanged      Reason = "input_request_changed"
-	ReasonInputInvalid      Reason = "input_requests_invalid"
-	ReasonResponseInvalid   Reason = "response_invalid"
-	ReasonResponseAction    Reason = "response_action_invalid"
-	ReasonResponseTooLarge  Reason = "response_too_large"
-	ReasonResponseSchema    Reason = "response_schema_mismatch"
-	ReasonPolicyExpired     Reason = "form_policy_expired"
-	ReasonURLNotCompleted   Reason = "url_flow_not_completed"
-	ReasonURLIdentity       Reason = "url_flow_identity_mismatch"
+	ReasonSubjectMismatch   = wire.ReasonSubjectMismatch
+	ReasonTenantMismatch    = wire.ReasonTenantMismatch
+	ReasonClientMismatch    = wire.ReasonClientMismatch
+	ReasonMethodMismatch    = wire.ReasonMethodMismatch
+	ReasonNameMismatch      = wire.ReasonNameMismatch
+	ReasonArgumentsMismatch = wire.ReasonArgumentsMismatch
+	ReasonArgumentsInvalid  = wire.ReasonArgumentsInvalid
+	ReasonInputKeysMismatch = wire.ReasonInputKeysMismatch
+	ReasonSchemaChanged     = wire.ReasonSchemaChanged
+	ReasonInputChanged      = wire.ReasonInputRequestChanged
+	ReasonInputInvalid      = wire.ReasonInputRequestsInvalid
+	ReasonResponseInvalid   = wire.ReasonResponseInvalid
+	ReasonResponseAction    = wire.ReasonResponseActionInvalid
+	ReasonResponseTooLarge  = wire.ReasonResponseTooLarge
+	ReasonResponseSchema    = wire.ReasonResponseSchemaMismatch
+	ReasonPolicyExpired     = wire.ReasonFormPolicyExpired
+	ReasonURLNotCompleted   = wire.ReasonURLFlowNotCompleted
+	ReasonURLIdentity       = wire.ReasonURLFlowIdentityMismatch
 
 	// Dependency reasons.
-	ReasonStoreFailed Reason = "store_failed"
-	ReasonNoActiveKey Reason = "no_active_key"
-	ReasonRandFailed  Reason = "random_failed"
+	ReasonStoreFailed = wire.ReasonStoreFailed
+	ReasonNoActiveKey = wire.ReasonNoActiveKey
+	ReasonRandFailed  = wire.ReasonRandomFailed
 
 	// Seal request reasons.
-	ReasonIdentityInvalid  Reason = "identity_invalid"
-	ReasonMethodNotAllowed Reason = "method_not_allowed"
-	ReasonNameInvalid      Reason = "name_invalid"
-	ReasonTTLInvalid       Reason = "ttl_invalid"
-	ReasonAppStateTooLarge Reason = "app_state_too_large"
+	ReasonIdentityInvalid  = wire.ReasonIdentityInvalid
+	ReasonMethodNotAllowed = wire.ReasonMethodNotAllowed
+	ReasonNameInvalid      = wire.ReasonNameInvalid
+	ReasonTTLInvalid       = wire.ReasonTTLInvalid
+	ReasonAppStateTooLarge = wire.ReasonAppStateTooLarge
 	// ReasonRequestMalformed is for a request envelope (for example a NATS
 	// message) that does not decode.
-	ReasonRequestMalformed Reason = "request_malformed"
+	ReasonRequestMalformed = wire.ReasonRequestMalformed
 
 	// Form elicitation reasons.
-	ReasonFormNoPolicy       Reason = "form_no_policy"
-	ReasonFormPolicyInvalid  Reason = "form_policy_invalid"
-	ReasonFormPolicyForged   Reason = "form_policy_signature_invalid"
-	ReasonFormNotCovered     Reason = "form_not_covered"
-	ReasonFormSchemaInvalid  Reason = "form_schema_invalid"
-	ReasonFormFieldUnlisted  Reason = "form_field_not_in_policy"
-	ReasonFormProhibitedData Reason = "form_prohibited_data_class"
-	ReasonFormDisguised      Reason = "form_disguised_sensitive_field"
-	ReasonFormMessage        Reason = "form_message_invalid"
+	ReasonFormNoPolicy       = wire.ReasonFormNoPolicy
+	ReasonFormPolicyInvalid  = wire.ReasonFormPolicyInvalid
+	ReasonFormPolicyForged   = wire.ReasonFormPolicySignatureInvalid
+	ReasonFormNotCovered     = wire.ReasonFormNotCovered
+	ReasonFormSchemaInvalid  = wire.ReasonFormSchemaInvalid
+	ReasonFormFieldUnlisted  = wire.ReasonFormFieldNotInPolicy
+	ReasonFormProhibitedData = wire.ReasonFormProhibitedDataClass
+	ReasonFormDisguised      = wire.ReasonFormDisguisedSensitiveField
+	ReasonFormMessage        = wire.ReasonFormMessageInvalid
 
 	// URL elicitation reasons.
-	ReasonURLInvalid     Reason = "url_invalid"
-	ReasonURLNotHTTPS    Reason = "url_not_https"
-	ReasonURLCredentials Reason = "url_credentials"
-	ReasonURLSecret      Reason = "url_secret"
-	ReasonURLNoID        Reason = "url_elicitation_id_invalid"
+	ReasonURLInvalid     = wire.ReasonURLInvalid
+	ReasonURLNotHTTPS    = wire.ReasonURLNotHTTPS
+	ReasonURLCredentials = wire.ReasonURLCredentials
+	ReasonURLSecret      = wire.ReasonURLSecret
+	ReasonURLNoID        = wire.ReasonURLElicitationIDInvalid
 
 	// Key ring reasons.
-	ReasonRingMalformed Reason = "ring_malformed"
-	ReasonRingKey       Reason = "ring_key_invalid"
-	ReasonRingActive    Reason = "ring_active_count"
-	ReasonRingDuplicate Reason = "ring_duplicate_id"
-	ReasonRingStaged    Reason = "ring_staged_count"
-	ReasonRingFile      Reason = "ring_file_unreadable"
+	ReasonRingMalformed = wire.ReasonRingMalformed
+	ReasonRingKey       = wire.ReasonRingKeyInvalid
+	ReasonRingActive    = wire.ReasonRingActiveCount
+	ReasonRingDuplicate = wire.ReasonRingDuplicateID
+	ReasonRingStaged    = wire.ReasonRingStagedCount
+	ReasonRingFile      = wire.ReasonRingFileUnreadable
 )
 
 // Error is the one error type of this package. Error() returns a fixed public
@@ -144,7 +122,7 @@ type Error struct {
 
 // Error returns the public message for e.Code.
 func (e *Error) Error() string {
-	if m, ok := publicMessage[e.Code]; ok {
+	if m, ok := wire.LookupPublicMessage(e.Code); ok {
 		return m
 	}
 	return "request state error"

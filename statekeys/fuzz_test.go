@@ -1,7 +1,8 @@
-package statekeys
+package statekeys_test
 
 import (
 	"context"
+	. "github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"strings"
 	"testing"
 )
@@ -26,7 +27,7 @@ func FuzzOpen(f *testing.F) {
 	}
 	ring := fx.ring.Ring()
 	f.Fuzz(func(t *testing.T, token string) {
-		p, _, r := openToken(ring, token, DefaultMaxTokenBytes)
+		p, _, r := OpenToken(ring, token, DefaultMaxTokenBytes)
 		if r == ReasonNone {
 			if !valid[token] {
 				t.Fatalf("forged token opened: flow %s", p.Fid)

@@ -1,10 +1,16 @@
-package statekeys
+package statekeys_test
 
 import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	. "github.com/mcp-sanitize/mcp-sanitize/statekeys"
+
+	"github.com/mcp-sanitize/mcp-sanitize/elicit"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"strings"
 	"sync"
 	"testing"
@@ -42,22 +48,23 @@ const contactSchema = `{"type":"object","properties":{"name":{"type":"string","d
 
 func schemaDigest(t testing.TB, schema string) string {
 	t.Helper()
-	c, err := Canonicalize([]byte(schema))
+	c, err := jcs.Canonicalize([]byte(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sha256Hex(c)
+	d := sha256.Sum256(c)
+	return hex.EncodeToString(d[:])
 }
 
 // policyFor returns a policy document covering schema with the given field
 // classes, expiring at exp.
 func policyFor(t testing.TB, schema string, exp time.Time, fields map[string]string) []byte {
 	t.Helper()
-	fr := map[string]FieldRule{}
+	fr := map[string]elicit.FieldRule{}
 	for f, class := range fields {
-		fr[f] = FieldRule{DataClass: class, Purpose: "test purpose for " + f}
+		fr[f] = elicit.FieldRule{DataClass: class, Purpose: "test purpose for " + f}
 	}
-	p := FormPolicy{Version: 1, PolicyID: "pol-test", Forms: map[string]FormRule{
+	p := elicit.FormPolicy{Version: 1, PolicyID: "pol-test", Forms: map[string]elicit.FormRule{
 		"contact": {SchemaSHA256: schemaDigest(t, schema), ExpiresAt: exp, MaxResponseBytes: 512, Fields: fr},
 	}}
 	b, err := json.Marshal(p)
@@ -69,7 +76,7 @@ func policyFor(t testing.TB, schema string, exp time.Time, fields map[string]str
 
 func signedPolicy(t testing.TB, schema string, exp time.Time, fields map[string]string) SignedFormPolicy {
 	t.Helper()
-	sp, err := SignFormPolicy(reviewerKey, reviewerID, policyFor(t, schema, exp, fields))
+	sp, err := elicit.SignFormPolicy(reviewerKey, reviewerID, policyFor(t, schema, exp, fields))
 	if err != nil {
 		t.Fatalf("SignFormPolicy: %v", err)
 	}
@@ -89,6 +96,17 @@ var (
 	opA   = Operation{Method: MethodToolsCall, Name: "book_meeting", Arguments: json.RawMessage(`{"room":"A","when":"2026-12-02T10:00:00Z","size":4}`)}
 )
 
+// newGuard returns an elicitation guard trusting reviewerKey, with the
+// given policies installed.
+func newGuard(t testing.TB, policies ...SignedFormPolicy) *elicit.Guard {
+	t.Helper()
+	g, err := elicit.New(elicit.WithPolicyKeys(trustedReviewers), elicit.WithFormPolicies(policies...))
+	if err != nil {
+		t.Fatalf("elicit.New: %v", err)
+	}
+	return g
+}
+
 type fixture struct {
 	clock  *testClock
 	ring   *Keyring
@@ -107,8 +125,7 @@ func newFixture(t testing.TB, opts ...Option) *fixture {
 	store := &MemoryStore{Now: clock.Now}
 	all := append([]Option{
 		WithClock(clock.Now),
-		WithPolicyKeys(trustedReviewers),
-		WithFormPolicies(signedPolicy(t, contactSchema, t0.Add(24*time.Hour), contactFields)),
+		WithGuard(newGuard(t, signedPolicy(t, contactSchema, t0.Add(24*time.Hour), contactFields))),
 	}, opts...)
 	k, err := New(ring, store, all...)
 	if err != nil {

@@ -1,9 +1,10 @@
-package statekeys
+package statekeys_test
 
 import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	. "github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,13 +40,13 @@ func TestRingFileRoundTrip(t *testing.T) {
 
 func TestRingNeverPrintsKeyMaterial(t *testing.T) {
 	r, _ := GenerateRing(nil, t0)
-	secret := base64.RawURLEncoding.EncodeToString(r.keys[0].secret)
+	secret := base64.RawURLEncoding.EncodeToString(RingSecret(r, 0))
 	ring, _ := NewKeyring(r)
 	for _, s := range []string{
 		fmt.Sprint(r), fmt.Sprintf("%v", r), fmt.Sprintf("%+v", r), fmt.Sprintf("%#v", r),
 		fmt.Sprint(r.Keys()), fmt.Sprintf("%+v", r.Active()), fmt.Sprintf("%+v", ring.Ring()),
 	} {
-		if strings.Contains(s, secret) || strings.Contains(s, fmt.Sprint(r.keys[0].secret)) {
+		if strings.Contains(s, secret) || strings.Contains(s, fmt.Sprint(RingSecret(r, 0))) {
 			t.Fatalf("key material printed: %s", s)
 		}
 	}
@@ -96,7 +97,7 @@ func TestRotateStageThenPromote(t *testing.T) {
 		t.Fatalf("staging changed the active key: %v %v", staged.Keys(), info)
 	}
 	// A staged key opens at once.
-	if aead, r := staged.opener(info.ID); aead == nil || r != ReasonNone {
+	if aead, r := RingOpener(staged, info.ID); aead == nil || r != ReasonNone {
 		t.Fatalf("staged key does not open: %s", r)
 	}
 	if _, _, err := staged.Rotate(nil, t0, true); ReasonOf(err) != ReasonRingStaged {
@@ -116,7 +117,7 @@ func TestRotateStageThenPromote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, r := retired.opener(first); r != ReasonRetiredKey {
+	if _, r := RingOpener(retired, first); r != ReasonRetiredKey {
 		t.Fatalf("retired key opens: %s", r)
 	}
 }

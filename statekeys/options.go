@@ -1,7 +1,6 @@
 package statekeys
 
 import (
-	"crypto/ed25519"
 	"crypto/rand"
 	"io"
 	"time"
@@ -47,8 +46,7 @@ type options struct {
 	maxInputBytes     int
 	maxInputRequests  int
 	maxAppStateBytes  int
-	policyKeys        map[string]ed25519.PublicKey
-	policies          []SignedFormPolicy
+	guard             Guard
 }
 
 func defaultOptions() options {
@@ -160,28 +158,14 @@ func WithLimits(maxTokenBytes, maxArgumentsBytes, maxInputBytes, maxInputRequest
 	}
 }
 
-// WithPolicyKeys sets the trusted reviewer keys that sign form policies,
-// by key id. Without it no form-mode elicitation can be sealed.
-func WithPolicyKeys(keys map[string]ed25519.PublicKey) Option {
+// WithGuard sets the Guard that decides elicitations (package elicit
+// provides it). Without it every form- and URL-mode elicitation is refused.
+func WithGuard(g Guard) Option {
 	return func(o *options) error {
-		m := make(map[string]ed25519.PublicKey, len(keys))
-		for id, k := range keys {
-			if !policyIDPattern.MatchString(id) || len(k) != ed25519.PublicKeySize {
-				return errOption
-			}
-			m[id] = k
+		if g == nil {
+			return errOption
 		}
-		o.policyKeys = m
-		return nil
-	}
-}
-
-// WithFormPolicies installs signed form policies that cover every seal
-// request (a request may also bring its own). They are verified against
-// the policy keys when New runs.
-func WithFormPolicies(p ...SignedFormPolicy) Option {
-	return func(o *options) error {
-		o.policies = append(o.policies, p...)
+		o.guard = g
 		return nil
 	}
 }

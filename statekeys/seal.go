@@ -30,11 +30,9 @@ var b64 = base64.RawURLEncoding.Strict()
 // Keeper seals and verifies MRTR request state. It is safe for concurrent
 // use. The key ring may be swapped at any time through the Keyring.
 type Keeper struct {
-	ring     *Keyring
-	store    Store
-	o        options
-	policies []*FormPolicy
-	schemas  *schemaCache
+	ring  *Keyring
+	store Store
+	o     options
 }
 
 // New returns a Keeper that seals with ring's active key and enforces single
@@ -49,15 +47,7 @@ func New(ring *Keyring, store Store, opts ...Option) (*Keeper, error) {
 			return nil, err
 		}
 	}
-	k := &Keeper{ring: ring, store: store, o: o, schemas: defaultSchemaCache}
-	for _, sp := range o.policies {
-		p, err := VerifyFormPolicy(sp, o.policyKeys)
-		if err != nil {
-			return nil, err
-		}
-		k.policies = append(k.policies, p)
-	}
-	return k, nil
+	return &Keeper{ring: ring, store: store, o: o}, nil
 }
 
 // MaxLifetime is how long a single-use record must be able to live: the
@@ -71,12 +61,13 @@ type SealRequest struct {
 	Identity  Identity
 	Operation Operation
 	// InputRequests is the inputRequests map the server returns with the
-	// state (absent for a state-only result). Form-mode elicitations must be
-	// covered by a signed form policy; URL-mode ones must pass the URL
+	// state (absent for a state-only result). Every elicitation must pass
+	// the Keeper's Guard (WithGuard): in package elicit, form-mode ones must
+	// be covered by a signed form policy, URL-mode ones must pass the URL
 	// guard and carry an elicitationId.
 	InputRequests json.RawMessage
 	// FormPolicy optionally brings a signed form policy for this request,
-	// in addition to the Keeper's own.
+	// in addition to the Guard's own.
 	FormPolicy *SignedFormPolicy
 	// TTL is the lifetime; 0 means the default. It is shortened to the
 	// earliest expiry of the form policies involved.
@@ -139,28 +130,21 @@ func (k *Keeper) Seal(ctx context.Context, req SealRequest) (Sealed, Evidence, e
 	if e != nil {
 		return fail(e)
 	}
-	policies := k.policies
 	var bindings []inputBinding
 	for _, ir := range inputs {
 		b := inputBinding{Key: ir.key, Kind: ir.kind, Req: ir.reqDigest}
 		switch ir.kind {
 		case kindForm:
 			ev.Rule = RuleForm
-			if req.FormPolicy != nil && len(policies) == len(k.policies) {
-				p, err := VerifyFormPolicy(*req.FormPolicy, k.o.policyKeys)
-				if err != nil {
-					e := err.(*Error)
-					e.InputKey = ir.key
-					return fail(e)
-				}
-				policies = append(append([]*FormPolicy(nil), k.policies...), p)
+			if k.o.guard == nil {
+				return fail(formRefused(ReasonFormNoPolicy, ir.key, ""))
 			}
-			a, e := checkForm(ir, policies, now)
-			if e != nil {
-				return fail(e)
+			a, err := k.o.guard.SealForm(ir.elicitation(), req.FormPolicy, now)
+			if err != nil {
+				return fail(guardError(err, CodeFormRefused, ReasonFormSchemaInvalid, ir.key))
 			}
-			if _, err := k.schemas.compile(ir.schemaDigest, ir.schema); err != nil {
-				return fail(formRefused(ReasonFormSchemaInvalid, ir.key, ""))
+			if !equalDigest(a.SchemaDigest, ir.schemaDigest) || a.MaxResponseBytes <= 0 || a.ExpiresAt.IsZero() {
+				return fail(formRefused(ReasonFormNotCovered, ir.key, ""))
 			}
 			b.Sch, b.Max, b.Pex = a.SchemaDigest, a.MaxResponseBytes, a.ExpiresAt.UnixMilli()
 			b.Pol = a.PolicyID + "/" + a.FormID
@@ -168,11 +152,13 @@ func (k *Keeper) Seal(ctx context.Context, req SealRequest) (Sealed, Evidence, e
 				exp = a.ExpiresAt
 			}
 		case kindURL:
-			a, e := checkURL(ir)
-			if e != nil {
-				return fail(e)
+			if k.o.guard == nil {
+				return fail(urlRefused(ReasonURLInvalid, ir.key))
 			}
-			b.Eid = a.ElicitationID
+			if err := k.o.guard.SealURL(ir.elicitation()); err != nil {
+				return fail(guardError(err, CodeURLRefused, ReasonURLInvalid, ir.key))
+			}
+			b.Eid = ir.elicitationID
 		}
 		bindings = append(bindings, b)
 		ev.Inputs = append(ev.Inputs, EvidenceInput{Key: ir.key, Kind: ir.kind, SchemaDigest: ir.schemaDigest})

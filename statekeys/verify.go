@@ -3,6 +3,7 @@ package statekeys
 import (
 	"context"
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"slices"
 	"time"
 )
@@ -177,7 +178,7 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 		if len(req.InputResponses) > k.o.maxInputBytes {
 			return nil, rejected(ReasonResponseTooLarge)
 		}
-		v, err := parseJSON(req.InputResponses, DefaultMaxDepth)
+		v, err := jcs.Parse(req.InputResponses, jcs.DefaultMaxDepth)
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
 			return nil, rejected(ReasonResponseInvalid)
@@ -200,23 +201,23 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 		var resp InputResponse
 		switch b.Kind {
 		case kindForm:
-			ir := byKey[b.Key]
-			sch, err := k.schemas.compile(b.Sch, ir.schema)
-			if err != nil {
+			if k.o.guard == nil {
 				return nil, bad(ReasonSchemaChanged)
 			}
-			er, r := validateFormResponse(v, sch, b.Max, time.UnixMilli(b.Pex), now)
+			ir := byKey[b.Key]
+			a := FormApproval{SchemaDigest: b.Sch, MaxResponseBytes: b.Max, ExpiresAt: time.UnixMilli(b.Pex)}
+			action, content, r := k.o.guard.VerifyForm(v, ir.elicitation(), a, now)
 			if r != ReasonNone {
 				return nil, bad(r)
 			}
-			resp = InputResponse{Kind: kindForm, Action: er.Action, Content: er.Content}
+			resp = InputResponse{Kind: kindForm, Action: action, Content: content}
 		case kindURL:
-			action, content, r := parseElicitResult(v)
+			if k.o.guard == nil {
+				return nil, bad(ReasonResponseInvalid)
+			}
+			action, r := k.o.guard.VerifyURL(v)
 			if r != ReasonNone {
 				return nil, bad(r)
-			}
-			if content != nil {
-				return nil, bad(ReasonResponseInvalid)
 			}
 			if action == ActionAccept {
 				who, ok := req.URLCompletions[b.Eid]
@@ -240,7 +241,7 @@ func (k *Keeper) checkResponses(req VerifyRequest, p *payload, byKey map[string]
 			if _, isArr := m["roots"].([]any); b.Kind == kindRoots && !isArr {
 				return nil, bad(ReasonResponseInvalid)
 			}
-			c, err := appendCanonical(nil, m)
+			c, err := jcs.Append(nil, m)
 			if err != nil {
 				return nil, bad(ReasonResponseInvalid)
 			}

@@ -1,8 +1,9 @@
-package statekeys
+package statekeys_test
 
 import (
 	"context"
 	"encoding/json"
+	. "github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -193,7 +194,7 @@ func TestVerifyPolicyExpiredBeforeResponse(t *testing.T) {
 	// A policy that expires in 2 minutes shortens the state to 2 minutes;
 	// declining needs no policy, accepting is refused once it has expired.
 	sp := signedPolicy(t, contactSchema, t0.Add(2*time.Minute), contactFields)
-	k, err := New(f.ring, f.store, WithClock(f.clock.Now), WithPolicyKeys(trustedReviewers), WithFormPolicies(sp))
+	k, err := New(f.ring, f.store, WithClock(f.clock.Now), WithGuard(newGuard(t, sp)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestVerifyReplaySequential(t *testing.T) {
 func TestVerifyReplayConcurrent(t *testing.T) {
 	f := newFixture(t)
 	// Two keepers sharing one store, as two workers share one KV bucket.
-	k2, err := New(f.ring, f.store, WithClock(f.clock.Now), WithPolicyKeys(trustedReviewers))
+	k2, err := New(f.ring, f.store, WithClock(f.clock.Now), WithGuard(newGuard(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func (failingStore) Consume(context.Context, string, time.Duration) (bool, error
 func TestVerifyStoreFailureFailsClosed(t *testing.T) {
 	f := newFixture(t)
 	s := f.seal(t, baseSeal())
-	k, _ := New(f.ring, failingStore{}, WithClock(f.clock.Now))
+	k, _ := New(f.ring, failingStore{}, WithClock(f.clock.Now), WithGuard(newGuard(t)))
 	_, ev, err := k.Verify(context.Background(), baseVerify(s.RequestState))
 	if CodeOf(err) != CodeUnavailable || ev.Reason != ReasonStoreFailed || strings.Contains(err.Error(), "deadline") {
 		t.Fatalf("err %v code %s evidence %+v", err, CodeOf(err), ev)
@@ -291,13 +292,13 @@ func TestVerifyTamperEveryByte(t *testing.T) {
 			}
 			b := []byte(tok)
 			b[i] = c
-			if p, _, r := openToken(ring, string(b), DefaultMaxTokenBytes); r == ReasonNone {
+			if p, _, r := OpenToken(ring, string(b), DefaultMaxTokenBytes); r == ReasonNone {
 				t.Fatalf("tampered token opened (pos %d, %q): flow %s", i, c, p.Fid)
 			}
 		}
 	}
 	for n := 0; n < len(tok); n++ {
-		if _, _, r := openToken(ring, tok[:n], DefaultMaxTokenBytes); r == ReasonNone {
+		if _, _, r := OpenToken(ring, tok[:n], DefaultMaxTokenBytes); r == ReasonNone {
 			t.Fatalf("truncated token (%d bytes) opened", n)
 		}
 	}
@@ -473,7 +474,7 @@ func TestSamplingAndRootsInputs(t *testing.T) {
 	vr.InputRequests = json.RawMessage(inputs)
 	vr.InputResponses = json.RawMessage(`{"capital":{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m","stopReason":"endTurn"},"roots":{"roots":[]}}`)
 	v, _, err := f.keeper.Verify(context.Background(), vr)
-	if err != nil || v.Responses["capital"].Kind != kindSampling || v.Responses["roots"].Kind != kindRoots {
+	if err != nil || v.Responses["capital"].Kind != KindSampling || v.Responses["roots"].Kind != KindRoots {
 		t.Fatalf("verify: %v %s %+v", err, ReasonOf(err), v)
 	}
 }

@@ -33,8 +33,9 @@ const (
 type Options struct {
 	// Bucket is the KV bucket (default wire.BucketTools, "mcp-tools").
 	Bucket string
-	// Replicas of the bucket when Open creates it (default 1; use 3 in
-	// production clusters).
+	// Replicas of the bucket (default 1; use 3 in production clusters).
+	// Open creates the bucket with them and raises an existing bucket's
+	// replicas to them.
 	Replicas int
 	// Storage of the bucket when Open creates it (default file).
 	Storage jetstream.StorageType
@@ -125,6 +126,9 @@ func Open(ctx context.Context, js jetstream.JetStream, o Options) (*Catalog, err
 		return nil, err
 	}
 	kv, err := js.KeyValue(ctx, o.Bucket)
+	if err == nil {
+		err = raiseReplicas(ctx, js, kv, o.Replicas)
+	}
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
 			Bucket:      o.Bucket,
@@ -141,6 +145,23 @@ func Open(ctx context.Context, js jetstream.JetStream, o Options) (*Catalog, err
 		return nil, fail(CodeUnavailable, -1)
 	}
 	return New(ctx, kv, o)
+}
+
+// raiseReplicas updates the stream of an existing bucket whose replicas
+// are fewer than replicas (an operator's higher count is kept).
+func raiseReplicas(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, replicas int) error {
+	st, err := kv.Status(ctx)
+	if err != nil {
+		return err
+	}
+	kst, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok || kst.StreamInfo() == nil || kst.StreamInfo().Config.Replicas >= replicas {
+		return nil
+	}
+	cfg := kst.StreamInfo().Config
+	cfg.Replicas = replicas
+	_, err = js.UpdateStream(ctx, cfg)
+	return err
 }
 
 // New returns a catalog over an open KV bucket and starts its watch

@@ -7,28 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 )
 
 func testJS(t *testing.T) jetstream.JetStream {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
-	nc, err := nats.Connect(srv.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := testnats.RunServer(t, testnats.Options{})
+	_, js := testnats.Connect(t, srv.ClientURL())
 	return js
 }
 
@@ -36,22 +23,6 @@ func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// checkFor polls f until it returns nil or the deadline passes.
-func checkFor(t *testing.T, total time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(total)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 const toolsList = `{"tools":[
@@ -235,7 +206,7 @@ func TestWatchInvalidates(t *testing.T) {
 	if _, err := a.Put(ctx, "srv", []byte(v2)); err != nil {
 		t.Fatal(err)
 	}
-	checkFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		e, err := b.Get(ctx, "srv", "t")
 		if err != nil {
 			return err
@@ -248,7 +219,7 @@ func TestWatchInvalidates(t *testing.T) {
 	if err := a.Delete(ctx, "srv", "t"); err != nil {
 		t.Fatal(err)
 	}
-	checkFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		if _, err := b.Get(ctx, "srv", "t"); !errors.Is(err, ErrNotFound) {
 			return errors.New("deleted tool still served")
 		}

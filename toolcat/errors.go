@@ -3,39 +3,23 @@ package toolcat
 import (
 	"errors"
 	"strconv"
+
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// Code is a stable error code of the catalog.
-type Code string
+// Code is a stable error code of the catalog (declared in package wire).
+type Code = wire.Code
 
-// Stable codes.
+// Stable codes, under their toolcat names; wire documents each and holds
+// their public messages.
 const (
-	// CodeInvalid: the tools/list result is malformed (not JSON, no tools
-	// array, a JSON-RPC error, a tool that is not an object, a duplicate
-	// tool name).
-	CodeInvalid Code = "TOOLS_INVALID"
-	// CodeName: a server or tool name that cannot be a key.
-	CodeName Code = "TOOLS_NAME"
-	// CodeSchema: a tool's inputSchema is missing, or its inputSchema or
-	// outputSchema does not compile (Error.SchemaCode says why).
-	CodeSchema Code = "TOOLS_SCHEMA"
-	// CodeTooLarge: the tools/list result, one definition or the number of
-	// tools exceeds the limits.
-	CodeTooLarge Code = "TOOLS_TOO_LARGE"
-	// CodeNotFound: no such tool in the catalog.
-	CodeNotFound Code = "TOOLS_NOT_FOUND"
-	// CodeUnavailable: the KV bucket failed; retry later.
-	CodeUnavailable Code = "TOOLS_UNAVAILABLE"
+	CodeInvalid     = wire.CodeToolsInvalid
+	CodeName        = wire.CodeToolsName
+	CodeSchema      = wire.CodeToolsSchema
+	CodeTooLarge    = wire.CodeToolsTooLarge
+	CodeNotFound    = wire.CodeToolsNotFound
+	CodeUnavailable = wire.CodeToolsUnavailable
 )
-
-var publicMessage = map[Code]string{
-	CodeInvalid:     "invalid tools/list result",
-	CodeName:        "invalid server or tool name",
-	CodeSchema:      "tool schema missing or not compilable",
-	CodeTooLarge:    "tools/list result exceeds the limits",
-	CodeNotFound:    "tool not in the catalog",
-	CodeUnavailable: "tool catalog unavailable",
-}
 
 // Error is the one error type of this package. Its message depends on the
 // code, the tool index and the schema code only: no name, schema text or
@@ -51,7 +35,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	m, ok := publicMessage[e.Code]
+	m, ok := wire.LookupPublicMessage(e.Code)
 	if !ok {
 		m = "tool catalog error"
 	}

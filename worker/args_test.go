@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -133,7 +134,7 @@ func TestArgsServiceFollowsCatalog(t *testing.T) {
 		t.Fatalf("first schema: %s", r.Data)
 	}
 	put(`{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"]}}]}`)
-	catalogCheckFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		r := argsRequest(t, nc, "srv", "t", "", `{"a":"x"}`)
 		if r.Header.Get(wire.HeaderCode) == "ARGS_VALID" {
 			return errorString("old schema still enforced")

@@ -3,11 +3,13 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // CatalogResolver is the Resolver that takes a tool result's outputSchema
@@ -35,8 +37,10 @@ type CatalogResolver struct {
 	RequireKnownTool bool
 }
 
-// errCatalogUnavailable is the transient failure; it carries no backend text.
-var errCatalogUnavailable = errors.New("worker: tool catalog unavailable")
+// errCatalogUnavailable is the transient failure; it carries no backend
+// text, and wraps ErrResolverUnavailable (a bucket is unreadable during a
+// leader election).
+var errCatalogUnavailable = fmt.Errorf("worker: tool catalog unavailable: %w", ErrResolverUnavailable)
 
 // Resolve implements Resolver.
 func (r CatalogResolver) Resolve(ctx context.Context, info *pipeline.MessageInfo, _ nats.Header) error {
@@ -51,11 +55,11 @@ func (r CatalogResolver) Resolve(ctx context.Context, info *pipeline.MessageInfo
 	case errors.Is(err, toolcat.ErrNotFound), errors.Is(err, toolcat.ErrName):
 		// A name that cannot be a catalog key cannot be in the catalog.
 		if r.RequireKnownTool {
-			return &pipeline.Error{Code: pipeline.CodeSchemaMismatch, Reason: "unknown-tool"}
+			return &pipeline.Error{Code: pipeline.CodeSchemaMismatch, Reason: string(wire.ReasonUnknownTool)}
 		}
 		return nil
 	case errors.Is(err, toolcat.ErrSchema), errors.Is(err, toolcat.ErrInvalid), errors.Is(err, toolcat.ErrTooLarge):
-		return &pipeline.Error{Code: pipeline.CodeSchemaInvalid, Reason: "catalog-entry"}
+		return &pipeline.Error{Code: pipeline.CodeSchemaInvalid, Reason: string(wire.ReasonCatalogEntry)}
 	default:
 		return errCatalogUnavailable
 	}

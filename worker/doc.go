@@ -1,7 +1,10 @@
 // Package worker is the NATS side of the fleet: it subscribes to the
 // subjects MCP servers publish on, hands each message to the packages that
 // do the work, and publishes what comes back (clean output, replies,
-// evidence). It is, with cmd/, the only package that imports nats.go.
+// evidence). Of the packages that import nats.go it is the one that runs
+// the services; client, payload and toolcat import it too, for the reasons
+// docs/architecture.md gives ("The NATS boundary"), and internal/archtest
+// enforces that list.
 //
 // What it owns today:
 //

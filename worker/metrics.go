@@ -33,9 +33,16 @@ type Metrics struct {
 	DLQ              *prometheus.CounterVec   // code
 	PublishFailures  *prometheus.CounterVec   // stream
 	FetchErrors      prometheus.Counter
+	PullRequests     *prometheus.CounterVec // status
+	PublishRetries   *prometheus.CounterVec // stream
+	Reacks           prometheus.Counter
+	Stranded         prometheus.Counter
+	Stalled          prometheus.Gauge
 	ConsumerAckPend  prometheus.Gauge
 	ConsumerPending  prometheus.Gauge
 	ConsumerRedelivd prometheus.Gauge
+	ConsumerWaiting  prometheus.Gauge
+	ConsumerInfoAge  prometheus.Gauge
 
 	// The in-flight gauges of the two paths, looked up once: they change
 	// twice per message.
@@ -115,7 +122,27 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"stream"}),
 		FetchErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: metricPrefix + "fetch_errors_total",
-			Help: "Pull requests on the durable consumer that failed (other than an empty batch).",
+			Help: "Pull requests on the durable consumer that failed: status bad-request or other of pull_requests_total (a pull status of the cluster is not a failure).",
+		}),
+		PullRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricPrefix + "pull_requests_total",
+			Help: "Pull requests on the durable consumer, by how they ended (complete, expired, batch-completed, leadership-change, consumer-deleted, server-shutdown, no-heartbeat, pin-mismatch, no-responders, connection, bad-request, other).",
+		}, []string{"status"}),
+		PublishRetries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: metricPrefix + "publish_retries_total",
+			Help: "Durable output publishes sent again within an attempt after a cluster failure (timeout, no responders, connection), by stream.",
+		}, []string{"stream"}),
+		Reacks: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: metricPrefix + "reacks_total",
+			Help: "Acknowledgements sent again after a reconnect (they may have been lost with the connection).",
+		}),
+		Stranded: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: metricPrefix + "stranded_total",
+			Help: "Inputs sent to the DLQ from the server's max-deliveries advisory (their last delivery reached no worker, or its DLQ publish failed); also counted in dlq_total.",
+		}),
+		Stalled: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: metricPrefix + "stalled",
+			Help: "1 when the durable consumer has input and this worker received and finished nothing for the stall time; /readyz then fails.",
 		}),
 		ConsumerAckPend: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: metricPrefix + "consumer_ack_pending",
@@ -128,6 +155,14 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		ConsumerRedelivd: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: metricPrefix + "consumer_redelivered",
 			Help: "Messages of the durable consumer waiting for redelivery (fleet-wide).",
+		}),
+		ConsumerWaiting: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: metricPrefix + "consumer_waiting_pulls",
+			Help: "Pull requests waiting at the durable consumer (fleet-wide).",
+		}),
+		ConsumerInfoAge: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: metricPrefix + "consumer_info_age_seconds",
+			Help: "Age of the consumer_* gauges: time since the consumer's counts were last read.",
 		}),
 	}
 	if reg != nil {
@@ -145,6 +180,9 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			}
 		}
 	}
+	for _, st := range pullStatuses {
+		m.PullRequests.WithLabelValues(st)
+	}
 	m.inFlightInline = m.InFlight.WithLabelValues(PathInline)
 	m.inFlightDurable = m.InFlight.WithLabelValues(PathDurable)
 	return m, nil
@@ -153,7 +191,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 func (m *Metrics) collectors() []prometheus.Collector {
 	return []prometheus.Collector{m.Messages, m.InputBytes, m.OutputBytes, m.Redactions, m.Normalized, m.BoundHits,
 		m.Rejections, m.Duration, m.InFlight, m.Redeliveries, m.Naks, m.DLQ, m.PublishFailures,
-		m.FetchErrors, m.ConsumerAckPend, m.ConsumerPending, m.ConsumerRedelivd}
+		m.FetchErrors, m.PullRequests, m.PublishRetries, m.Reacks, m.Stranded, m.Stalled,
+		m.ConsumerAckPend, m.ConsumerPending, m.ConsumerRedelivd, m.ConsumerWaiting, m.ConsumerInfoAge}
 }
 
 // kindLabel maps a kind to its label value: a known kind or "unknown".

@@ -36,10 +36,16 @@ const (
 	DefaultPublishTimeout = 10 * time.Second
 	// DefaultFetchBatch is the most messages one pull request asks for.
 	DefaultFetchBatch = 64
-	// DefaultFetchMaxBytes caps the bytes of one pull request. It is raised
-	// to the connection's max payload plus headers when that is larger, or
-	// a message bigger than the cap would never be delivered.
-	DefaultFetchMaxBytes = 8 << 20
+	// DefaultFetchMaxBytes is the byte budget of fetched messages that
+	// wait in the client: a pull asks for at most this divided by the
+	// largest message the stream can hold (at least one), so at the
+	// server's default max payload (1 MiB) a pull asks for 31. It is half
+	// the server's default per-connection max_pending (64 MB), so one
+	// pull of the largest messages stays clear of the slow-consumer cut.
+	// On R3 streams pulls of 7 ran at half the rate of pulls of 31 or 64
+	// (docs/nats.md). Pull requests carry no byte cap themselves
+	// (serve_pull.go says why).
+	DefaultFetchMaxBytes = 32 << 20
 	// DefaultFetchWait is how long one pull request waits for messages;
 	// stopping waits for at most one such request.
 	DefaultFetchWait = 2 * time.Second
@@ -53,8 +59,6 @@ const (
 	DefaultConcurrencyPerCPU = 8
 	// DefaultStopTimeout bounds Stop when its context has no deadline.
 	DefaultStopTimeout = 30 * time.Second
-	// readyCacheFor is how long a stream check answers /readyz.
-	readyCacheFor = 2 * time.Second
 )
 
 // AckMode is how the durable path acknowledges an input.
@@ -110,6 +114,7 @@ type serveConfig struct {
 	log            *slog.Logger
 	resolver       Resolver
 	statsEvery     time.Duration
+	stallAfter     time.Duration
 	claims         bool
 	claimTTL       time.Duration
 	store          jetstream.ObjectStore
@@ -216,9 +221,10 @@ func WithPublishTimeout(d time.Duration) ServeOption {
 	}
 }
 
-// WithFetch sets the pull batch, the byte cap of one pull request and how
-// long a pull waits (defaults DefaultFetchBatch, DefaultFetchMaxBytes,
-// DefaultFetchWait).
+// WithFetch sets the pull batch, the byte budget of fetched messages (a
+// pull asks for at most maxBytes divided by the largest message, and at
+// most batch) and how long a pull waits (defaults DefaultFetchBatch,
+// DefaultFetchMaxBytes, DefaultFetchWait).
 func WithFetch(batch, maxBytes int, wait time.Duration) ServeOption {
 	return func(c *serveConfig) error {
 		if batch < 1 || batch > 4096 || maxBytes < 1024 || wait < 100*time.Millisecond {
@@ -288,13 +294,29 @@ func WithResolver(r Resolver) ServeOption {
 }
 
 // WithConsumerStatsEvery sets how often the durable consumer's state is read
-// into the consumer_* gauges (default 15s; 0 turns it off).
+// into the consumer_* gauges and checked for a stall (default
+// DefaultConsumerStatsEvery; 0 turns both off).
 func WithConsumerStatsEvery(d time.Duration) ServeOption {
 	return func(c *serveConfig) error {
 		if d < 0 {
 			return optErr("negative stats interval")
 		}
 		c.statsEvery = d
+		return nil
+	}
+}
+
+// WithStallAfter sets how long the durable path may receive and finish
+// nothing while the consumer has input (pending or unacknowledged
+// messages) before the service reports itself stalled: Ready fails with
+// ErrStalled and mcp_sanitize_stalled is 1 (default DefaultStallAfter;
+// it must exceed the message timeout plus the publish timeout).
+func WithStallAfter(d time.Duration) ServeOption {
+	return func(c *serveConfig) error {
+		if d < time.Second {
+			return optErr("stall time must be at least 1s")
+		}
+		c.stallAfter = d
 		return nil
 	}
 }
@@ -378,13 +400,20 @@ type Service struct {
 	durDone  chan struct{} // closed: the fetch loop and its workers ended
 	hardStop context.CancelFunc
 	hardCtx  context.Context
-	statsCxl context.CancelFunc
+	stopHlth func()
 
-	ready     atomic.Bool
-	readyMu   sync.Mutex
-	readyAt   time.Time
-	readyErr  error
-	processed atomic.Int64
+	ready    atomic.Bool
+	health   health
+	acks     ackRing
+	lameDuck atomic.Bool // lame-duck mode of the server is being handled
+	// lameDuckEpoch is the reconnection count when lame-duck mode began.
+	lameDuckEpoch atomic.Uint64
+	pulling       atomic.Bool  // a pull request is outstanding
+	inFlight      atomic.Int64 // durable messages being processed
+	// reackSince (UnixNano, 0: none) asks the pull loop to send the
+	// acknowledgements made since then again.
+	reackSince atomic.Int64
+	processed  atomic.Int64
 }
 
 // NewService returns a service that sanitizes with def (and the engines of
@@ -436,7 +465,8 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		fetchWait:      DefaultFetchWait,
 		inlinePending:  DefaultInlinePendingBytes,
 		ackMode:        AckPlain,
-		statsEvery:     15 * time.Second,
+		statsEvery:     DefaultConsumerStatsEvery,
+		stallAfter:     DefaultStallAfter,
 		claims:         true,
 	}
 	for _, o := range opts {
@@ -449,24 +479,26 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		return cfg, optErr("at least one of the inline and durable paths must be on")
 	case cfg.consumer.BackOff[0] <= cfg.timeout:
 		return cfg, optErr("the first back-off step (the AckWait) must exceed the message timeout")
-	case cfg.streams.Duplicates <= maxDuration(cfg.consumer.BackOff)+cfg.timeout:
-		return cfg, optErr("the duplicates window must exceed the longest back-off step plus the message timeout")
-	case cfg.fetchMaxBytes > cfg.consumer.MaxRequestMaxBytes:
-		return cfg, optErr("the fetch max bytes must not exceed the consumer's max request bytes")
+	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+cfg.publishTimeout+attemptPublishTime(cfg.publishTimeout):
+		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus four times the publish timeout plus 3s (retries within an attempt)")
+	case cfg.stallAfter <= cfg.timeout+cfg.publishTimeout:
+		return cfg, optErr("the stall time must exceed the message timeout plus the publish timeout")
 	case cfg.fetchBatch > cfg.consumer.MaxRequestBatch:
 		return cfg, optErr("the fetch batch must not exceed the consumer's max request batch")
 	}
 	return cfg, nil
 }
 
-func maxDuration(ds []time.Duration) time.Duration {
-	var m time.Duration
-	for _, d := range ds {
-		if d > m {
-			m = d
-		}
-	}
-	return m
+// The duplicates window must exceed the longest time between a publish of
+// one attempt and the same publish of the next: the rest of the first
+// attempt's publishes, the back-off step, and the next attempt's pass with
+// its resolver retries (the message timeout plus the publish timeout).
+//
+// attemptPublishTime bounds how long the publishes of one attempt take:
+// the first try (up to the publish timeout plus a second), retries for up
+// to the publish timeout after it, and the last retry's wait.
+func attemptPublishTime(publishTimeout time.Duration) time.Duration {
+	return 3*publishTimeout + 3*time.Second
 }
 
 // Start creates or updates the streams and the consumer (unless
@@ -510,7 +542,18 @@ func (s *Service) Start(ctx context.Context) error {
 		}
 	}
 	if s.cfg.durable {
-		s.startDurable()
+		if err := s.subscribeStranded(); err != nil {
+			s.hardStop()
+			return err
+		}
+	}
+	s.stopHlth = s.startHealth()
+	if s.cfg.durable {
+		if err := s.startDurable(); err != nil {
+			s.stopHlth()
+			s.hardStop()
+			return err
+		}
 	}
 	s.started = true
 	s.ready.Store(true)
@@ -531,7 +574,7 @@ func (s *Service) bindStore(ctx context.Context) error {
 	var st *payload.Store
 	var err error
 	if s.cfg.manageStreams {
-		st, err = payload.EnsureBucket(ctx, s.js, bucket, s.cfg.claimTTL)
+		st, err = payload.EnsureReplicatedBucket(ctx, s.js, bucket, s.cfg.claimTTL, s.cfg.streams.Replicas)
 	} else {
 		st, err = payload.NewStore(ctx, s.js, bucket)
 	}
@@ -558,7 +601,8 @@ func (s *Service) releaseClaim(hdr nats.Header) {
 
 // Stop drains the service: the inline subscription stops taking requests
 // (those received are answered), the fetch loop stops pulling (at most one
-// pull request of FetchWait is waited for), every message in flight is
+// pull request of FetchWait, 5 s more if its status is lost, is waited
+// for), every message in flight is
 // finished (published, acknowledged), and pending publishes are flushed.
 // When ctx ends first (DefaultStopTimeout if it has no deadline) the
 // passes still running are cancelled: their durable inputs are handed back
@@ -586,21 +630,7 @@ func (s *Service) Stop(ctx context.Context) error {
 		s.hardStop()
 	}
 
-	var first error
-	for _, sub := range s.subs {
-		closed := sub.StatusChanged(nats.SubscriptionClosed)
-		if err := sub.Drain(); err != nil {
-			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-				first = err
-			}
-			continue
-		}
-		select {
-		case <-closed:
-		case <-ctx.Done():
-			_ = sub.Unsubscribe()
-		}
-	}
+	first := drainSubs(ctx, s.subs)
 	s.subs = nil
 	if s.stopDur != nil {
 		close(s.stopDur)
@@ -611,8 +641,8 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
-	if s.statsCxl != nil {
-		s.statsCxl()
+	if s.stopHlth != nil {
+		s.stopHlth()
 	}
 	if !s.nc.IsClosed() {
 		fctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -623,27 +653,6 @@ func (s *Service) Stop(ctx context.Context) error {
 	}
 	s.hardStop()
 	return first
-}
-
-// Ready reports nil when the service is started, connected, and the
-// streams exist (checked at most every 2 s).
-func (s *Service) Ready(ctx context.Context) error {
-	if !s.ready.Load() {
-		return errors.New("worker: not started")
-	}
-	if !s.nc.IsConnected() {
-		return errors.New("worker: not connected to NATS")
-	}
-	s.readyMu.Lock()
-	defer s.readyMu.Unlock()
-	if time.Since(s.readyAt) < readyCacheFor {
-		return s.readyErr
-	}
-	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	s.readyErr = CheckStreams(cctx, s.js)
-	s.readyAt = time.Now()
-	return s.readyErr
 }
 
 // Handler serves /metrics (from g), /healthz (the process runs) and

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -23,11 +23,7 @@ import (
 // schedule); the last attempt that fails sends a sanitized error result to
 // mcp.dlq.<tenant> instead.
 //
-// Flow control: the fetch loop holds at most concurrency + batch messages
-// (slots), pulls only as many as it has free slots, and caps each pull by
-// bytes, so a burst of large messages never piles up in the client (where
-// the server's slow-consumer limit would cut the connection and leave them
-// unacknowledged until their AckWait).
+// The pull loop and its flow control are in serve_pull.go.
 
 // MsgID returns the Nats-Msg-Id of the outputs of the input stored at seq
 // (stream sequence) and stamp (stream timestamp) of MCP_RAW: the same for
@@ -41,97 +37,11 @@ func MsgID(seq uint64, stamp time.Time) string {
 // own next to the evidence of the pass.
 const dlqSuffix = ":dlq"
 
-func (s *Service) startDurable() {
-	s.stopDur = make(chan struct{})
-	s.durDone = make(chan struct{})
-	slots := make(chan struct{}, s.cfg.concurrency+s.cfg.fetchBatch)
-	work := make(chan jetstream.Msg, s.cfg.concurrency+s.cfg.fetchBatch)
-	var workers sync.WaitGroup
-	for i := 0; i < s.cfg.concurrency; i++ {
-		workers.Go(func() {
-			for m := range work {
-				s.handleDurable(m)
-				<-slots
-			}
-		})
-	}
-	// A pull whose byte cap is below one message never delivers it, and
-	// one above the consumer's MaxRequestMaxBytes is refused by the server.
-	maxBytes := s.cfg.fetchMaxBytes
-	if need := int(s.nc.MaxPayload()) + 64<<10; maxBytes < need {
-		maxBytes = need
-		if lim := s.cfg.consumer.MaxRequestMaxBytes; maxBytes > lim {
-			maxBytes = lim
-			s.log.Warn("the server's max payload exceeds the consumer's max request bytes: raise it, or messages near max payload stay undelivered", "maxRequestMaxBytes", lim)
-		}
-		s.log.Info("fetch max bytes raised to the server's max payload plus headers", "fetchMaxBytes", maxBytes)
-	}
-	if s.cfg.statsEvery > 0 {
-		ctx, cancel := context.WithCancel(context.Background())
-		s.statsCxl = cancel
-		go s.consumerStats(ctx)
-	}
-	go func() {
-		defer close(s.durDone)
-		defer workers.Wait()
-		defer close(work)
-		s.fetchLoop(slots, work, maxBytes)
-	}()
-}
-
-func (s *Service) fetchLoop(slots chan struct{}, work chan<- jetstream.Msg, maxBytes int) {
-	backoff := 100 * time.Millisecond
-	for {
-		// One free slot at least, then as many as are free up to a batch.
-		select {
-		case <-s.stopDur:
-			return
-		case slots <- struct{}{}:
-		}
-		n := 1
-	more:
-		for n < s.cfg.fetchBatch {
-			select {
-			case slots <- struct{}{}:
-				n++
-			default:
-				break more
-			}
-		}
-		// A pull in progress is not cancelled by Stop: it ends within
-		// FetchWait and what it brings is processed.
-		batch, err := s.cons.Fetch(n, jetstream.FetchMaxBytes(maxBytes), jetstream.FetchMaxWait(s.cfg.fetchWait))
-		got := 0
-		if err == nil {
-			for m := range batch.Messages() {
-				got++
-				work <- m
-			}
-			err = batch.Error()
-		}
-		for i := got; i < n; i++ {
-			<-slots
-		}
-		if err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, jetstream.ErrNoMessages) {
-			s.m.FetchErrors.Inc()
-			s.log.Warn("pull request failed", "error", publishErrorClass(err))
-			select {
-			case <-s.stopDur:
-				return
-			case <-time.After(backoff):
-			}
-			if backoff < 2*time.Second {
-				backoff *= 2
-			}
-			continue
-		}
-		backoff = 100 * time.Millisecond
-	}
-}
-
 func (s *Service) handleDurable(m jetstream.Msg) {
 	start := time.Now()
 	s.m.inFlightDurable.Inc()
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
 	defer s.m.inFlightDurable.Dec()
 	defer s.processed.Add(1)
 	meta, err := m.Metadata()
@@ -163,9 +73,9 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 
 	if perr != nil || !mc.kindOK {
 		// No clean subject can be built for it: a permanent failure.
-		reason := "invalid-subject"
+		reason := string(wire.ReasonInvalidSubject)
 		if perr == nil {
-			reason = "unknown-kind"
+			reason = string(wire.ReasonUnknownKind)
 		}
 		res := s.reject(s.def, mc, m.Data(), pipeline.CodeInvalidContent, reason, false)
 		s.toDLQ(m, mc, res, start)
@@ -177,6 +87,17 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 	// The clean message goes out with JetStream publishes that keep it
 	// for a retry: its body is not reused.
 	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+	// A resolver unavailable for a cluster cause (the catalog's bucket
+	// during an election) is asked again within the attempt, for up to the
+	// publish timeout, rather than handed back for a back-off step.
+	for until, pause := time.Now().Add(s.cfg.publishTimeout), 50*time.Millisecond; res.passing && time.Now().Before(until) && s.hardCtx.Err() == nil; pause = min(2*pause, time.Second) {
+		res.release()
+		select {
+		case <-time.After(pause):
+		case <-s.hardCtx.Done():
+		}
+		res = s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+	}
 	defer res.release()
 	if res.retry {
 		s.fail(m, mc, res, last, start)
@@ -190,8 +111,8 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 	clean.Header.Set(wire.HeaderMsgID, mc.msgID)
 	em := evidenceMsg(mc, res.ev, false)
 	em.Header.Set(wire.HeaderMsgID, mc.msgID)
-	if err := s.publishAll([]*nats.Msg{clean, em}, []string{wire.StreamClean, wire.StreamEvidence}, mc); err != nil {
-		s.fail(m, mc, s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "publish-failed", true), last, start)
+	if err := s.publishDurable([]*nats.Msg{clean, em}, []string{wire.StreamClean, wire.StreamEvidence}, mc); err != nil {
+		s.fail(m, mc, s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, string(wire.ReasonPublishFailed), true), last, start)
 		return
 	}
 	if err := s.ack(m); err != nil {
@@ -235,11 +156,23 @@ func (s *Service) fail(m jetstream.Msg, mc *msgContext, res result, last bool, s
 	}
 	s.m.Naks.WithLabelValues(code).Inc()
 	s.m.Messages.WithLabelValues(PathDurable, kindLabel(mc.kind), OutcomeFail).Inc()
-	delay := s.cfg.consumer.delay(mc.deliveries)
-	if err := m.NakWithDelay(delay); err != nil {
+	delay := s.cfg.consumer.RetryAfter(mc.deliveries)
+	if err := m.NakWithDelay(s.cfg.consumer.nakDelay()); err != nil {
 		s.log.Warn("nak failed; the input comes back after its AckWait", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
 	}
 	s.log.Info("durable attempt failed; handed back", "kind", string(mc.kind), "code", code, "reason", headerToken(res.ev.Reason), "rawSeq", mc.rawSeq, "delivery", mc.deliveries, "retryIn", delay.String())
+}
+
+// publishDLQ publishes the DLQ entry of an input of subject raw (its
+// sanitized error result res) and the DLQ decision's evidence.
+func (s *Service) publishDLQ(raw string, mc *msgContext, res result) error {
+	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
+	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
+	dm.Header.Set("Mcp-Raw-Subject", headerToken(raw))
+	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
+	em := evidenceMsg(mc, res.ev, true)
+	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
+	return s.publishDurable([]*nats.Msg{dm, em}, []string{wire.StreamDLQ, wire.StreamEvidence}, mc)
 }
 
 // toDLQ publishes the sanitized error result of a message that cannot be
@@ -251,19 +184,11 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 	code := codeLabel(res.ev.Code)
 	if res.ev.Outcome != pipeline.OutcomeRejected {
 		// A pass that succeeded but whose outputs could not be stored.
-		res = s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, "publish-failed", true)
+		res = s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, string(wire.ReasonPublishFailed), true)
 		code = codeLabel(res.ev.Code)
 	}
-	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
-	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
-	dm.Header.Set("Mcp-Raw-Subject", headerToken(m.Subject()))
-	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
-	msgs, streams := []*nats.Msg{dm}, []string{wire.StreamDLQ}
-	em := evidenceMsg(mc, res.ev, true)
-	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
-	msgs, streams = append(msgs, em), append(streams, wire.StreamEvidence)
-	if err := s.publishAll(msgs, streams, mc); err != nil {
-		s.log.Error("DLQ publish failed; the input stays in MCP_RAW", "rawSeq", mc.rawSeq, "code", code)
+	if err := s.publishDLQ(m.Subject(), mc, res); err != nil {
+		s.log.Error("DLQ publish failed; the input stays in MCP_RAW until the max-deliveries advisory brings it back", "rawSeq", mc.rawSeq, "code", code)
 		return
 	}
 	if err := s.ack(m); err != nil {
@@ -275,50 +200,23 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 	s.log.Warn("durable message sent to the DLQ", "kind", string(mc.kind), "code", code, "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "rawSeq", mc.rawSeq, "deliveries", mc.deliveries)
 }
 
-// publishAll publishes msgs asynchronously (each to the stream named at the
-// same index, which the server checks) and waits for every
-// acknowledgement. Any error, including a stream that refuses the message
-// (for example 429 when it is flooded, or a full stream), fails the whole.
-func (s *Service) publishAll(msgs []*nats.Msg, streams []string, mc *msgContext) error {
-	futs := make([]jetstream.PubAckFuture, len(msgs))
-	var first error
-	for i, pm := range msgs {
-		f, err := s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(streams[i]))
-		if err != nil {
-			s.publishFailed(streams[i], mc, err)
-			if first == nil {
-				first = err
-			}
-			continue
-		}
-		futs[i] = f
-	}
-	for i, f := range futs {
-		if f == nil {
-			continue
-		}
-		if err := s.waitAck(f); err != nil {
-			s.publishFailed(streams[i], mc, err)
-			if first == nil {
-				first = err
-			}
-		}
-	}
-	return first
-}
-
 func (s *Service) ack(m jetstream.Msg) error {
 	if s.cfg.ackMode == AckDouble {
 		ctx, cancel := context.WithTimeout(context.Background(), s.cfg.publishTimeout)
 		defer cancel()
 		return m.DoubleAck(ctx)
 	}
-	return m.Ack()
+	err := m.Ack()
+	if err == nil {
+		s.acks.add(m.Reply())
+	}
+	return err
 }
 
-// keepAlive sends InProgress every third of the AckWait until stopped.
+// keepAlive sends InProgress every third of the shortest back-off step
+// (the shortest AckWait of any delivery) until stopped.
 func (s *Service) keepAlive(m jetstream.Msg) func() {
-	every := s.cfg.consumer.AckWait() / 3
+	every := slices.Min(s.cfg.consumer.BackOff) / 3
 	done := make(chan struct{})
 	go func() {
 		t := time.NewTicker(every)
@@ -333,28 +231,6 @@ func (s *Service) keepAlive(m jetstream.Msg) func() {
 		}
 	}()
 	return func() { close(done) }
-}
-
-// consumerStats copies the durable consumer's fleet-wide counts into gauges.
-func (s *Service) consumerStats(ctx context.Context) {
-	t := time.NewTicker(s.cfg.statsEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			ictx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			info, err := s.cons.Info(ictx)
-			cancel()
-			if err != nil {
-				continue
-			}
-			s.m.ConsumerAckPend.Set(float64(info.NumAckPending))
-			s.m.ConsumerPending.Set(float64(info.NumPending))
-			s.m.ConsumerRedelivd.Set(float64(info.NumRedelivered))
-		}
-	}
 }
 
 // publishErrorClass names the class of a NATS error for logs: a JetStream
@@ -373,7 +249,7 @@ func publishErrorClass(err error) string {
 		return "timeout"
 	case errors.Is(err, nats.ErrConnectionClosed), errors.Is(err, nats.ErrConnectionDraining), errors.Is(err, nats.ErrDisconnected):
 		return "connection"
-	case errors.Is(err, jetstream.ErrMsgAlreadyAckd):
+	case errors.Is(err, jetstream.ErrMsgAlreadyAckd), errors.Is(err, nats.ErrMsgAlreadyAckd):
 		return "already-acked"
 	default:
 		return "other"

@@ -15,6 +15,14 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
+// ErrResolverUnavailable is what a Resolver's error wraps when its backend
+// is unavailable for a cause that passes within seconds (a JetStream
+// bucket during a leader election): the durable path then runs the pass
+// again within the attempt, for up to the publish timeout, before it
+// hands the input back for a back-off step. CatalogResolver's errors for
+// an unreadable catalog wrap it.
+var ErrResolverUnavailable = errors.New("worker: resolver backend unavailable")
+
 // What both paths do to one message: read its context from the subject
 // and headers, open its body, run the pass, and build the headers of what
 // is published (reply, clean output, DLQ entry, evidence).
@@ -85,6 +93,10 @@ type result struct {
 	// path hands the input back for redelivery; inline the error result
 	// is the reply.
 	retry bool
+	// passing marks a failure whose cause passes within seconds (a
+	// resolver's ErrResolverUnavailable): the durable path tries the pass
+	// again within the attempt before it hands the input back.
+	passing bool
 }
 
 // release frees what the result holds (the sink's memory and spool file).
@@ -104,12 +116,12 @@ func (r result) release() {
 // publishes it with a copying publish (see payload.SinkOptions.Reuse).
 func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte, objectName string, reuse bool) result {
 	if !mc.kindOK {
-		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, "unknown-kind", false)
+		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, string(wire.ReasonUnknownKind), false)
 	}
 	eng := s.engineFor(mc.policy)
 	if eng == nil {
 		// A fleet in a rolling update may not have the policy yet: retry.
-		return s.reject(s.def, mc, data, pipeline.CodeInternal, "unknown-policy", true)
+		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
 	}
 	pctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
 	defer cancel()
@@ -120,7 +132,9 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 			if errors.As(err, &pe) {
 				return s.reject(eng, mc, data, pe.Code, pe.Reason, false)
 			}
-			return s.reject(eng, mc, data, pipeline.CodeInternal, "resolver-unavailable", true)
+			res := s.reject(eng, mc, data, pipeline.CodeInternal, string(wire.ReasonResolverUnavailable), true)
+			res.passing = errors.Is(err, ErrResolverUnavailable)
+			return res
 		}
 	}
 	body, err := payload.Open(pctx, hdr, data, s.storeOrNil(), s.cfg.payloadLimits)
@@ -139,24 +153,24 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	ev, perr := eng.Sanitize(pctx, body, sink, info)
 	if perr != nil {
 		sink.Close()
-		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-error", true)
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, string(wire.ReasonOutputError), true)
 	}
-	if f := payload.Failure(body); f != nil && ev.Outcome == pipeline.OutcomeRejected {
+	if f := payload.Failure(body); f != nil && ev.Outcome == wire.OutcomeRejected {
 		// The pass saw a read error; the body's own failure says why.
 		sink.Close()
 		return s.rejectPayload(eng, mc, f)
 	}
 	// TIMEOUT and INTERNAL are transient: the durable path retries;
 	// inline the error result is the reply.
-	retry := ev.Outcome == pipeline.OutcomeRejected && (ev.Code == pipeline.CodeTimeout || ev.Code == pipeline.CodeInternal)
+	retry := ev.Outcome == wire.OutcomeRejected && (ev.Code == pipeline.CodeTimeout || ev.Code == pipeline.CodeInternal)
 	ohdr, odata, ferr := sink.Finish(pctx)
 	if ferr != nil {
 		sink.Close()
 		if pe, ok := payload.AsError(ferr); ok && !pe.Temporary() {
 			// Too large for a message and no Object Store: an error result.
-			return s.reject(eng, mc, nil, pe.Code, pe.Reason, false)
+			return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), false)
 		}
-		return s.reject(eng, mc, nil, pipeline.CodeInternal, "output-store", true)
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, string(wire.ReasonOutputStore), true)
 	}
 	return result{ev: ev, data: odata, hdr: ohdr, done: func() { sink.Close() }, retry: retry}
 }
@@ -167,9 +181,9 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 func (s *Service) rejectPayload(eng *pipeline.Engine, mc *msgContext, err error) result {
 	pe, ok := payload.AsError(err)
 	if !ok {
-		return s.reject(eng, mc, nil, pipeline.CodeInternal, "payload", true)
+		return s.reject(eng, mc, nil, pipeline.CodeInternal, string(wire.ReasonPayload), true)
 	}
-	return s.reject(eng, mc, nil, pe.Code, pe.Reason, pe.Temporary())
+	return s.reject(eng, mc, nil, pe.Code, string(pe.Reason), pe.Temporary())
 }
 
 // storeOrNil returns the claim store as an interface that is nil when no
@@ -192,7 +206,7 @@ func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code
 	ev, err := eng.Reject(in, out, mc.info, code, reason)
 	if err != nil || ev == nil {
 		// A Buffer does not fail; keep the fail-closed shape anyway.
-		ev = &pipeline.Evidence{Version: pipeline.EvidenceVersion, Kind: string(mc.kind), Outcome: pipeline.OutcomeRejected, Code: code, Reason: reason, GuardVersion: pipeline.GuardVersion}
+		ev = &pipeline.Evidence{Version: wire.EvidenceVersion, Kind: string(mc.kind), Outcome: wire.OutcomeRejected, Code: code, Reason: reason, GuardVersion: wire.GuardVersion}
 	}
 	return result{ev: ev, data: out.Bytes(), retry: retry}
 }
@@ -207,10 +221,10 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 		}
 	}
 	h.Set(wire.HeaderOutcome, string(ev.Outcome))
-	if ev.Outcome == pipeline.OutcomeRejected {
+	if ev.Outcome == wire.OutcomeRejected {
 		h.Set(wire.HeaderCode, headerToken(string(ev.Code)))
 	}
-	h.Set(wire.HeaderGuard, pipeline.GuardVersion)
+	h.Set(wire.HeaderGuard, wire.GuardVersion)
 	h.Set(wire.HeaderKind, string(mc.kind))
 	if ev.Input.Digest != "" {
 		h.Set(wire.HeaderInputDigest, ev.Input.Digest)
@@ -248,7 +262,7 @@ func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) *nats.Msg {
 	m := nats.NewMsg(wire.Subject(wire.EvidencePrefix, mc.tenantTok))
 	m.Header.Set(wire.HeaderKind, string(mc.kind))
 	m.Header.Set(wire.HeaderOutcome, string(ev.Outcome))
-	if ev.Outcome == pipeline.OutcomeRejected {
+	if ev.Outcome == wire.OutcomeRejected {
 		m.Header.Set(wire.HeaderCode, headerToken(string(ev.Code)))
 	}
 	setToken(m.Header, wire.HeaderRequestID, mc.info.RequestID)

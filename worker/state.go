@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/elicit"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
 
@@ -144,8 +145,9 @@ func WithReplayStore(s statekeys.Store) StateOption {
 	}
 }
 
-// WithKeeperOptions passes options to statekeys.New (TTL, limits, policy
-// keys, form policies).
+// WithKeeperOptions passes options to statekeys.New (TTL, limits, a Guard
+// with policy keys and form policies; by default an elicit.Guard with
+// none, which refuses form-mode elicitations and applies the URL guard).
 func WithKeeperOptions(o ...statekeys.Option) StateOption {
 	return func(c *stateConfig) error {
 		c.keeperOpts = append(c.keeperOpts, o...)
@@ -188,6 +190,13 @@ func NewStateService(nc *nats.Conn, js jetstream.JetStream, ring *statekeys.Keyr
 		replay:          DefaultReplayBucketConfig(),
 		onError:         func(error) {},
 	}
+	// The elicitation guard of package elicit comes first, so that a
+	// WithKeeperOptions(statekeys.WithGuard(...)) replaces it.
+	guard, err := elicit.New()
+	if err != nil {
+		return nil, err
+	}
+	cfg.keeperOpts = append(cfg.keeperOpts, statekeys.WithGuard(guard))
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err
@@ -276,25 +285,9 @@ func (s *StateService) Stop() error {
 	if !s.started {
 		return nil
 	}
-	var first error
 	ctx, cancel := context.WithTimeout(context.Background(), stopDrainTimeout)
 	defer cancel()
-	for _, sub := range s.subs {
-		closed := sub.StatusChanged(nats.SubscriptionClosed)
-		if err := sub.Drain(); err != nil {
-			if first == nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-				first = err
-			}
-			continue
-		}
-		select {
-		case <-closed:
-		case <-ctx.Done():
-			if err := sub.Unsubscribe(); err != nil && first == nil && !errors.Is(err, nats.ErrBadSubscription) && !errors.Is(err, nats.ErrConnectionClosed) {
-				first = err
-			}
-		}
-	}
+	first := drainSubs(ctx, s.subs)
 	s.subs = nil
 	s.wg.Wait()
 	s.cancel()

@@ -14,59 +14,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
-
-// stateTestServer starts an embedded NATS server with JetStream on a random
-// loopback port and a temporary store directory.
-func stateTestServer(t *testing.T) *server.Server {
-	t.Helper()
-	s, err := server.NewServer(&server.Options{
-		Host:      "127.0.0.1",
-		Port:      -1,
-		JetStream: true,
-		StoreDir:  t.TempDir(),
-		NoLog:     true,
-		NoSigs:    true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats server not ready")
-	}
-	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
-	return s
-}
-
-func stateConnect(t *testing.T, s *server.Server) (*nats.Conn, jetstream.JetStream) {
-	t.Helper()
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nc, js
-}
-
-// stateCheckFor polls f until it returns nil or the deadline passes.
-func stateCheckFor(t *testing.T, total, every time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(total)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = f(); err == nil {
-			return
-		}
-		<-time.After(every)
-	}
-	t.Fatalf("condition not met within %v: %v", total, err)
-}
 
 func stateTestRing(t *testing.T) *statekeys.Keyring {
 	t.Helper()
@@ -144,12 +94,12 @@ func stateVerifyMsg(token string) map[string]any {
 }
 
 func TestStateServiceSealVerifyReplay(t *testing.T) {
-	s := stateTestServer(t)
-	nc, js := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	nc, js := testnats.Connect(t, s.ClientURL())
 	ring := stateTestRing(t)
 	startStateService(t, nc, js, ring)
 
-	client, _ := stateConnect(t, s)
+	client, _ := testnats.Connect(t, s.ClientURL())
 	evsub, err := client.SubscribeSync(DefaultStateEvidencePrefix + ".>")
 	if err != nil {
 		t.Fatal(err)
@@ -177,13 +127,13 @@ func TestStateServiceSealVerifyReplay(t *testing.T) {
 	}
 
 	// Evidence: seal accept, verify accept, verify reject (replayed) on
-	// mcp.evidence.acme, then tenant_mismatch on mcp.evidence.globex.
+	// mcp.evidence.acme, then tenant-mismatch on mcp.evidence.globex.
 	want := []struct{ subject, decision, reason string }{
 		{"mcp.evidence.acme", "accept", ""},
 		{"mcp.evidence.acme", "accept", ""},
 		{"mcp.evidence.acme", "reject", "replayed"},
-		{"mcp.evidence.globex", "reject", "tenant_mismatch"},
-		{"mcp.evidence.acme", "reject", "tenant_mismatch"},
+		{"mcp.evidence.globex", "reject", "tenant-mismatch"},
+		{"mcp.evidence.acme", "reject", "tenant-mismatch"},
 	}
 	for i, w := range want {
 		msg, err := evsub.NextMsg(5 * time.Second)
@@ -207,10 +157,10 @@ func TestStateServiceSealVerifyReplay(t *testing.T) {
 }
 
 func TestStateServiceBadRequests(t *testing.T) {
-	s := stateTestServer(t)
-	nc, js := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	nc, js := testnats.Connect(t, s.ClientURL())
 	startStateService(t, nc, js, stateTestRing(t), WithStateMaxRequestBytes(4096))
-	client, _ := stateConnect(t, s)
+	client, _ := testnats.Connect(t, s.ClientURL())
 	tests := []struct {
 		name, subject, body, code string
 	}{
@@ -239,9 +189,9 @@ func TestStateServiceBadRequests(t *testing.T) {
 // Two verifiers on two separate connections, each with its own KVStore over
 // the same bucket, race on every token: exactly one accepts.
 func TestKVStoreConcurrentVerifiers(t *testing.T) {
-	s := stateTestServer(t)
-	nc1, js1 := stateConnect(t, s)
-	_, js2 := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	nc1, js1 := testnats.Connect(t, s.ClientURL())
+	_, js2 := testnats.Connect(t, s.ClientURL())
 	ctx := context.Background()
 	kv1, err := EnsureReplayBucket(ctx, js1, DefaultReplayBucketConfig())
 	if err != nil {
@@ -290,13 +240,13 @@ func TestKVStoreConcurrentVerifiers(t *testing.T) {
 // Two services (two connections) in one queue group; concurrent retries of
 // the same state through NATS: exactly one ok.
 func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
-	s := stateTestServer(t)
+	s := testnats.RunServer(t, testnats.Options{})
 	ring := stateTestRing(t)
-	nc1, js1 := stateConnect(t, s)
-	nc2, js2 := stateConnect(t, s)
+	nc1, js1 := testnats.Connect(t, s.ClientURL())
+	nc2, js2 := testnats.Connect(t, s.ClientURL())
 	startStateService(t, nc1, js1, ring)
 	startStateService(t, nc2, js2, ring)
-	client, _ := stateConnect(t, s)
+	client, _ := testnats.Connect(t, s.ClientURL())
 	sr := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 	if !sr.OK {
 		t.Fatalf("seal %+v", sr)
@@ -330,8 +280,8 @@ func TestStateServiceConcurrentReplayOverNATS(t *testing.T) {
 }
 
 func TestKVStoreRecordExpires(t *testing.T) {
-	s := stateTestServer(t)
-	_, js := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	_, js := testnats.Connect(t, s.ClientURL())
 	ctx := context.Background()
 	kv, err := EnsureReplayBucket(ctx, js, DefaultReplayBucketConfig())
 	if err != nil {
@@ -345,7 +295,7 @@ func TestKVStoreRecordExpires(t *testing.T) {
 		t.Fatalf("second: %v %v", first, err)
 	}
 	// The TTL (rounded up to one second) ends the record; poll for it.
-	stateCheckFor(t, 10*time.Second, 100*time.Millisecond, func() error {
+	testnats.CheckFor(t, 10*time.Second, 100*time.Millisecond, func() error {
 		if _, err := kv.Get(ctx, "f.flow-1"); err == nil {
 			return errStoreUnavailable
 		}
@@ -354,8 +304,8 @@ func TestKVStoreRecordExpires(t *testing.T) {
 }
 
 func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
-	s := stateTestServer(t)
-	nc, js := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	nc, js := testnats.Connect(t, s.ClientURL())
 	ctx := context.Background()
 	keys, err := EnsureKeyBucket(ctx, js, DefaultKeyBucket, 1)
 	if err != nil {
@@ -372,7 +322,7 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 	}
 	ring, _ := statekeys.NewKeyring(loaded)
 	startStateService(t, nc, js, ring, WithKVKeySource(src))
-	client, _ := stateConnect(t, s)
+	client, _ := testnats.Connect(t, s.ClientURL())
 
 	old := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 	oldB := stateRequest(t, client, SubjectStateSeal, stateSealMsg())
@@ -387,7 +337,7 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fresh stateReply
-	stateCheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+	testnats.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		fresh = stateRequest(t, client, SubjectStateSeal, stateSealMsg())
 		if fresh.KeyID != info.ID {
 			return errStoreUnavailable
@@ -405,7 +355,7 @@ func TestKVKeySourceRotationWithoutRestart(t *testing.T) {
 	}
 	old2 := stateRequest(t, client, SubjectStateSeal, stateSealMsg()) // sealed with the new key
 	PutKeyRing(ctx, keys, "", retired)
-	stateCheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
+	testnats.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		for _, k := range ring.Ring().Keys() {
 			if k.ID == first.Active().ID && k.State == statekeys.KeyRetired {
 				return nil
@@ -519,12 +469,12 @@ func (g *gateStore) Consume(ctx context.Context, flowID string, ttl time.Duratio
 // Stop drains: requests this member already received are answered, none is
 // dropped on the way out, even those still queued behind a slow one.
 func TestStateServiceStopDrainsReceived(t *testing.T) {
-	s := stateTestServer(t)
-	nc, js := stateConnect(t, s)
+	s := testnats.RunServer(t, testnats.Options{})
+	nc, js := testnats.Connect(t, s.ClientURL())
 	ring := stateTestRing(t)
 	gs := &gateStore{gate: make(chan struct{}), inner: &statekeys.MemoryStore{}}
 	svc := startStateService(t, nc, js, ring, WithStateConcurrency(1), WithReplayStore(gs))
-	client, _ := stateConnect(t, s)
+	client, _ := testnats.Connect(t, s.ClientURL())
 
 	const n = 6
 	var tokens []string // sealing does not consume, so the gate does not hold it

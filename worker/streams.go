@@ -187,8 +187,11 @@ type ConsumerConfig struct {
 	// MaxDeliver is the number of attempts before a message goes to the
 	// DLQ (default DefaultMaxDeliver).
 	MaxDeliver int
-	// BackOff is the AckWait of each delivery (default DefaultBackOff);
-	// it must have fewer than MaxDeliver values.
+	// BackOff is the AckWait of each delivery and the wait after each
+	// failed attempt: delivery k+1 comes BackOff[k-1] (the last value for
+	// later ones) after delivery k failed or, unacknowledged, after it was
+	// delivered (RetryAfter, Schedule). Default DefaultBackOff; fewer
+	// values than MaxDeliver.
 	BackOff []time.Duration
 	// MaxAckPending (default DefaultMaxAckPending).
 	MaxAckPending int
@@ -238,10 +241,13 @@ func (c ConsumerConfig) Validate() error {
 // AckWait returns the AckWait of the first delivery (BackOff[0]).
 func (c ConsumerConfig) AckWait() time.Duration { return c.BackOff[0] }
 
-// delay returns the AckWait of delivery n+1 after n deliveries (the NakWithDelay
-// of a failed attempt).
-func (c ConsumerConfig) delay(delivered uint64) time.Duration {
-	i := int(delivered)
+// RetryAfter returns how long after a failed attempt the next delivery
+// comes, after delivered deliveries: BackOff[delivered-1], the last value
+// for later ones. It is also the AckWait of that delivery, so a delivery
+// that is never acknowledged comes back after the same time, counted from
+// its delivery (or its last InProgress).
+func (c ConsumerConfig) RetryAfter(delivered uint64) time.Duration {
+	i := int(delivered) - 1
 	if i >= len(c.BackOff) {
 		i = len(c.BackOff) - 1
 	}
@@ -249,6 +255,40 @@ func (c ConsumerConfig) delay(delivered uint64) time.Duration {
 		i = 0
 	}
 	return c.BackOff[i]
+}
+
+// nakDelay is the delay a failed attempt is handed back with so that the
+// next delivery comes RetryAfter(delivered) later. The server (2.15)
+// applies a NakWithDelay(d) of delivery k by setting the delivery's time
+// to now - AckWait + d and then waits for BackOff[k-1] from that time, so
+// the next delivery comes d - BackOff[0] + BackOff[k-1] after the nak:
+// with d = BackOff[0] that is BackOff[k-1] for every k. (A delay chosen as
+// the wanted wait itself, as the documentation of the server suggests,
+// lengthens rising schedules and collapses falling ones to immediate
+// redeliveries; TestRetrySchedule measures what the server does.)
+func (c ConsumerConfig) nakDelay() time.Duration { return c.BackOff[0] }
+
+// Schedule returns the times, from the first delivery, at which each
+// delivery of an input that fails every attempt at once comes (index 0 is
+// the first delivery, at 0); the DLQ decision is taken at the last one.
+func (c ConsumerConfig) Schedule() []time.Duration {
+	out := make([]time.Duration, c.MaxDeliver)
+	for k := 1; k < c.MaxDeliver; k++ {
+		out[k] = out[k-1] + c.RetryAfter(uint64(k))
+	}
+	return out
+}
+
+// MaxGap returns the longest time between two deliveries of one input
+// whose attempts fail or are never acknowledged: the largest back-off step
+// used (a pass and its publishes add at most the message and publish
+// timeouts to it).
+func (c ConsumerConfig) MaxGap() time.Duration {
+	var m time.Duration
+	for k := 1; k < c.MaxDeliver; k++ {
+		m = max(m, c.RetryAfter(uint64(k)))
+	}
+	return m
 }
 
 // JetStreamConfig returns the consumer configuration.

@@ -297,23 +297,9 @@ func (r *replyService) stop() error {
 	if !r.started {
 		return nil
 	}
-	var first error
 	ctx, cancel := context.WithTimeout(context.Background(), stopDrainTimeout)
 	defer cancel()
-	closed := r.sub.StatusChanged(nats.SubscriptionClosed)
-	if err := r.sub.Drain(); err != nil {
-		if !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-			first = err
-		}
-	} else {
-		select {
-		case <-closed:
-		case <-ctx.Done():
-			if err := r.sub.Unsubscribe(); err != nil && !errors.Is(err, nats.ErrBadSubscription) && !errors.Is(err, nats.ErrConnectionClosed) {
-				first = err
-			}
-		}
-	}
+	first := drainSubs(ctx, []*nats.Subscription{r.sub})
 	r.sub = nil
 	r.wg.Wait()
 	r.started = false

@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -19,20 +18,8 @@ import (
 // catalogTestEnv starts an embedded server and opens the tool catalog.
 func catalogTestEnv(t *testing.T) (*nats.Conn, *toolcat.Catalog) {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
-	nc, err := nats.Connect(srv.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := testnats.RunServer(t, testnats.Options{})
+	nc, js := testnats.Connect(t, srv.ClientURL())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cat, err := toolcat.Open(ctx, js, toolcat.Options{})
@@ -41,22 +28,6 @@ func catalogTestEnv(t *testing.T) (*nats.Conn, *toolcat.Catalog) {
 	}
 	t.Cleanup(func() { _ = cat.Close() })
 	return nc, cat
-}
-
-// catalogCheckFor polls f until it returns nil or the deadline passes.
-func catalogCheckFor(t *testing.T, total time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(total)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 const catalogToolsList = `{"jsonrpc":"2.0","id":1,"result":{"tools":[
@@ -141,7 +112,7 @@ func TestToolsServicePublishWithoutReply(t *testing.T) {
 	if err := nc.Publish(wire.Subject(wire.ToolsPutPrefix, "gitlab"), []byte(catalogToolsList)); err != nil {
 		t.Fatal(err)
 	}
-	catalogCheckFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		_, err := cat.Get(context.Background(), "gitlab", "search")
 		return err
 	})
@@ -174,7 +145,7 @@ func TestToolsServiceStopDrains(t *testing.T) {
 			replies <- m
 		}()
 	}
-	catalogCheckFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 10*time.Millisecond, func() error {
 		if s.rr.received.Load() < n {
 			return errors.New("requests not received yet")
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -16,6 +17,9 @@ import (
 type natsConnFlags struct {
 	creds, nkey, tlsCA, tlsCert, tlsKey string
 	drainTimeout                        time.Duration
+	// onLameDuck, when set, is called when the connected server enters
+	// lame-duck mode.
+	onLameDuck func()
 }
 
 // dialNATS connects to url with c, reconnecting forever. closed is closed
@@ -37,6 +41,12 @@ func dialNATS(name, url string, c natsConnFlags, log *slog.Logger) (*nats.Conn, 
 		}),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			log.Info("NATS reconnected", "natsUrl", redactNATSURLs(c.ConnectedUrl()))
+		}),
+		nats.LameDuckModeHandler(func(*nats.Conn) {
+			log.Warn("NATS server entering lame-duck mode")
+			if c.onLameDuck != nil {
+				c.onLameDuck()
+			}
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
 			subject := ""
@@ -90,4 +100,70 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 		s.Shutdown()
 		s.WaitForShutdown()
 	}, true
+}
+
+// checkNATSTarget checks the flags that choose the server, for `serve` and
+// `state`: with --nats-url none of embeddedOnly may be given, without it
+// none of the connection flags, and the embedded server needs a store
+// directory and a valid port. given names the flags set on the command
+// line, in the environment or in a file.
+func checkNATSTarget(natsURL string, given map[string]bool, embeddedOnly []string, embeddedDir string, embeddedPort int) error {
+	if natsURL != "" {
+		if err := checkNATSURLs(natsURL); err != nil {
+			return fmt.Errorf("--nats-url: %v", err)
+		}
+		for _, name := range embeddedOnly {
+			if given[name] {
+				return fmt.Errorf("--%s applies to the embedded server only, not with --nats-url", name)
+			}
+		}
+		return nil
+	}
+	for _, name := range []string{"creds", "nkey", "tls-ca", "tls-cert", "tls-key"} {
+		if given[name] {
+			return fmt.Errorf("--%s needs --nats-url (the embedded server listens on 127.0.0.1 without authentication or TLS)", name)
+		}
+	}
+	if embeddedDir == "" {
+		return errors.New("--embedded-dir must not be empty")
+	}
+	if embeddedPort != natsembed.RandomPort && (embeddedPort < 1 || embeddedPort > 65535) {
+		return errors.New("--embedded-port must be 1..65535, or -1 for a free port")
+	}
+	return nil
+}
+
+// check checks the connection flags: one of --creds and --nkey, the TLS
+// certificate with its key, a positive drain timeout.
+func (c natsConnFlags) check() error {
+	if c.creds != "" && c.nkey != "" {
+		return errors.New("--creds and --nkey are alternatives; give one")
+	}
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if c.drainTimeout <= 0 {
+		return errors.New("--drain-timeout must be positive")
+	}
+	return nil
+}
+
+// drainNATS drains nc at shutdown and waits for closed (see dialNATS) at
+// most drainTimeout and a second more, then closes it.
+func drainNATS(nc *nats.Conn, closed <-chan struct{}, drainTimeout time.Duration, log *slog.Logger) {
+	if nc.IsClosed() {
+		return
+	}
+	if err := nc.Drain(); err != nil {
+		log.Warn("NATS drain failed", "error", err.Error())
+		nc.Close()
+	}
+	t := time.NewTimer(drainTimeout + time.Second)
+	defer t.Stop()
+	select {
+	case <-closed:
+	case <-t.C:
+		log.Warn("NATS drain timed out")
+		nc.Close()
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/records"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
 )
 
@@ -268,4 +269,27 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 	n := copy(p, c.cur)
 	c.cur = c.cur[n:]
 	return n, nil
+}
+
+// scanJSONL runs the record engine (package records) with the flags.
+func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
+	o := records.Options{
+		Kind:           kind,
+		Workers:        f.workers,
+		MaxRecordBytes: f.maxRecord,
+		Timeout:        f.timeout,
+		Report: func(err error) {
+			fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
+		},
+	}
+	if evw != io.Discard {
+		o.Evidence = evw
+	}
+	if err := records.Run(ctx, eng, in, out, o); err != nil {
+		if errors.Is(err, records.ErrOptions) {
+			fmt.Fprintln(stderr, "sanitize-worker scan: invalid --jsonl options")
+		}
+		return exitFailure
+	}
+	return exitOK
 }

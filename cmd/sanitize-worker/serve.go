@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -86,6 +87,7 @@ func (f *serveFlags) serviceOptions() ([]worker.ServeOption, error) {
 		worker.WithMessageTimeout(f.timeout),
 		worker.WithPublishTimeout(f.publishTimeout),
 		worker.WithFetch(f.fetchBatch, f.fetchMaxBytes, f.fetchWait),
+		worker.WithStallAfter(f.stallAfter),
 		worker.WithAckMode(worker.AckMode(f.ackMode)),
 		worker.WithClaims(f.claims, f.claimTTL),
 		worker.WithPayloadLimits(payload.Limits{MaxDecodedBytes: f.maxDecodedBytes}),
@@ -152,7 +154,16 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 	if !ok {
 		return exitFailure
 	}
-	nc, closed, err := dialNATS("mcp-sanitize serve", url, f.conn, log)
+	// The connection exists before the service: its lame-duck handler
+	// reaches the service once there is one.
+	var lameDuck atomic.Pointer[worker.Service]
+	conn := f.conn
+	conn.onLameDuck = func() {
+		if svc := lameDuck.Load(); svc != nil {
+			svc.LameDuck()
+		}
+	}
+	nc, closed, err := dialNATS("mcp-sanitize serve", url, conn, log)
 	if err != nil {
 		log.Error("cannot connect to NATS", "natsUrl", redactNATSURLs(url), "error", err.Error())
 		stopServer()
@@ -202,6 +213,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		log.Error("invalid settings", "error", err.Error())
 		return fail()
 	}
+	lameDuck.Store(svc)
 	startCtx, cancelStart := context.WithTimeout(ctx, serveStartTimeout)
 	defer cancelStart()
 	if err := svc.Start(startCtx); err != nil {
@@ -282,19 +294,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		httpSrv.Shutdown(sctx)
 		cancel()
 	}
-	if !nc.IsClosed() {
-		if err := nc.Drain(); err != nil {
-			nc.Close()
-		}
-		t := time.NewTimer(f.drainTimeout + time.Second)
-		select {
-		case <-closed:
-		case <-t.C:
-			log.Warn("NATS drain timed out")
-			nc.Close()
-		}
-		t.Stop()
-	}
+	drainNATS(nc, closed, f.drainTimeout, log)
 	stopServer()
 	log.Info("stopped", "exitCode", code, "processed", svc.Processed())
 	return code
@@ -319,7 +319,9 @@ func (f *serveFlags) startState(ctx context.Context, nc *nats.Conn, log *slog.Lo
 	if err != nil {
 		return nil, err
 	}
-	svc, err := worker.NewStateService(nc, js, keyring, worker.WithStateErrorHandler(func(err error) {
+	replay := worker.DefaultReplayBucketConfig()
+	replay.Replicas = f.replicas
+	svc, err := worker.NewStateService(nc, js, keyring, worker.WithReplayBucket(replay), worker.WithStateErrorHandler(func(err error) {
 		log.Warn("state service error", "error", err.Error(), "code", string(statekeys.CodeOf(err)))
 	}))
 	if err != nil {

@@ -54,6 +54,7 @@ type serveFlags struct {
 	timeout, publishTimeout   time.Duration
 	fetchBatch, fetchMaxBytes int
 	fetchWait                 time.Duration
+	stallAfter                time.Duration
 	ackMode                   string
 	claims                    bool
 	claimTTL                  time.Duration
@@ -108,6 +109,7 @@ var serveEnv = []struct{ flag, env string }{
 	{"fetch-batch", "MCP_SANITIZE_FETCH_BATCH"},
 	{"fetch-max-bytes", "MCP_SANITIZE_FETCH_MAX_BYTES"},
 	{"fetch-wait", "MCP_SANITIZE_FETCH_WAIT"},
+	{"stall-after", "MCP_SANITIZE_STALL_AFTER"},
 	{"ack-mode", "MCP_SANITIZE_ACK_MODE"},
 	{"claims", "MCP_SANITIZE_CLAIMS"},
 	{"claim-ttl", "MCP_SANITIZE_CLAIM_TTL"},
@@ -185,8 +187,9 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.DurationVar(&f.timeout, "timeout", worker.DefaultMessageTimeout, "deadline of one message (code TIMEOUT)")
 	fs.DurationVar(&f.publishTimeout, "publish-timeout", worker.DefaultPublishTimeout, "wait for a JetStream publish acknowledgement")
 	fs.IntVar(&f.fetchBatch, "fetch-batch", worker.DefaultFetchBatch, "most messages one pull asks for (1..4096)")
-	fs.IntVar(&f.fetchMaxBytes, "fetch-max-bytes", worker.DefaultFetchMaxBytes, "byte cap of one pull (raised to the server's max payload)")
+	fs.IntVar(&f.fetchMaxBytes, "fetch-max-bytes", worker.DefaultFetchMaxBytes, "byte budget of fetched messages waiting in the worker: a pull asks for at most this divided by the largest message (at least 1)")
 	fs.DurationVar(&f.fetchWait, "fetch-wait", worker.DefaultFetchWait, "how long one pull waits for messages")
+	fs.DurationVar(&f.stallAfter, "stall-after", worker.DefaultStallAfter, "report stalled (/readyz 503, mcp_sanitize_stalled 1) when the consumer has input and nothing progressed for this long")
 	fs.StringVar(&f.ackMode, "ack-mode", string(worker.AckPlain), "input acknowledgement: ack (plain) or double (waits for the server)")
 	fs.BoolVar(&f.claims, "claims", true, "read claimed bodies and write large outputs through the Object Store bucket mcp-payloads")
 	fs.DurationVar(&f.claimTTL, "claim-ttl", payload.DefaultClaimTTL, "how long the claim bucket keeps an object nobody released")
@@ -358,41 +361,17 @@ func configValue(raw json.RawMessage) (string, error) {
 }
 
 func (f *serveFlags) validate() error {
-	if f.natsURL != "" {
-		if err := checkNATSURLs(f.natsURL); err != nil {
-			return usagef("--nats-url: %v", err)
-		}
-		for _, name := range []string{"embedded-dir", "embedded-port", "embedded-log", "embedded-max-payload"} {
-			if f.given[name] {
-				return usagef("--%s applies to the embedded server only, not with --nats-url", name)
-			}
-		}
-	} else {
-		for _, name := range []string{"creds", "nkey", "tls-ca", "tls-cert", "tls-key"} {
-			if f.given[name] {
-				return usagef("--%s needs --nats-url (the embedded server listens on 127.0.0.1 without authentication or TLS)", name)
-			}
-		}
-		if f.embeddedDir == "" {
-			return usagef("--embedded-dir must not be empty")
-		}
-		if f.embeddedPort != natsembed.RandomPort && (f.embeddedPort < 1 || f.embeddedPort > 65535) {
-			return usagef("--embedded-port must be 1..65535, or -1 for a free port")
-		}
-		if f.embeddedMaxPayload < 64<<10 || f.embeddedMaxPayload > 64<<20 {
-			return usagef("--embedded-max-payload must be 64 KiB..64 MiB")
-		}
+	embeddedOnly := []string{"embedded-dir", "embedded-port", "embedded-log", "embedded-max-payload"}
+	if err := checkNATSTarget(f.natsURL, f.given, embeddedOnly, f.embeddedDir, f.embeddedPort); err != nil {
+		return usagef("%v", err)
 	}
-	if f.conn.creds != "" && f.conn.nkey != "" {
-		return usagef("--creds and --nkey are alternatives; give one")
-	}
-	if (f.conn.tlsCert == "") != (f.conn.tlsKey == "") {
-		return usagef("--tls-cert and --tls-key go together")
-	}
-	if f.drainTimeout <= 0 {
-		return usagef("--drain-timeout must be positive")
+	if f.natsURL == "" && (f.embeddedMaxPayload < 64<<10 || f.embeddedMaxPayload > 64<<20) {
+		return usagef("--embedded-max-payload must be 64 KiB..64 MiB")
 	}
 	f.conn.drainTimeout = f.drainTimeout
+	if err := f.conn.check(); err != nil {
+		return usagef("%v", err)
+	}
 	if !f.inline && !f.durable {
 		return usagef("--inline=false and --durable=false leave nothing to serve")
 	}

@@ -217,36 +217,11 @@ func parseStateFlags(args []string, lookup func(string) (string, bool), stderr i
 		return usageErr("--keys-reload must be at least 10ms")
 	}
 
-	if f.natsURL != "" {
-		if err := checkNATSURLs(f.natsURL); err != nil {
-			return usageErr("--nats-url: %v", err)
-		}
-		for _, name := range []string{"embedded-dir", "embedded-port", "embedded-log"} {
-			if f.given[name] {
-				return usageErr("--%s applies to the embedded server only, not with --nats-url", name)
-			}
-		}
-	} else {
-		for _, name := range []string{"creds", "nkey", "tls-ca", "tls-cert", "tls-key"} {
-			if f.given[name] {
-				return usageErr("--%s needs --nats-url (the embedded server listens on 127.0.0.1 without authentication or TLS)", name)
-			}
-		}
-		if f.embeddedDir == "" {
-			return usageErr("--embedded-dir must not be empty")
-		}
-		if f.embeddedPort != natsembed.RandomPort && (f.embeddedPort < 1 || f.embeddedPort > 65535) {
-			return usageErr("--embedded-port must be 1..65535, or -1 for a free port")
-		}
+	if err := checkNATSTarget(f.natsURL, f.given, []string{"embedded-dir", "embedded-port", "embedded-log"}, f.embeddedDir, f.embeddedPort); err != nil {
+		return usageErr("%v", err)
 	}
-	if f.creds != "" && f.nkey != "" {
-		return usageErr("--creds and --nkey are alternatives; give one")
-	}
-	if (f.tlsCert == "") != (f.tlsKey == "") {
-		return usageErr("--tls-cert and --tls-key go together")
-	}
-	if f.drainTimeout <= 0 {
-		return usageErr("--drain-timeout must be positive")
+	if err := f.connFlags().check(); err != nil {
+		return usageErr("%v", err)
 	}
 
 	if f.queue == "" {
@@ -507,31 +482,23 @@ func (f *stateFlags) run(ctx context.Context, lookup func(string) (string, bool)
 	}
 	cancelWatch()
 	watches.Wait()
-	if !nc.IsClosed() {
-		if err := nc.Drain(); err != nil {
-			log.Warn("NATS drain failed", "error", err.Error())
-			nc.Close()
-		}
-		t := time.NewTimer(f.drainTimeout + time.Second)
-		select {
-		case <-closed:
-		case <-t.C:
-			log.Warn("NATS drain timed out")
-			nc.Close()
-		}
-		t.Stop()
-	}
+	drainNATS(nc, closed, f.drainTimeout, log)
 	stopServer()
 	log.Info("stopped", "exitCode", code)
 	return code
 }
 
-// connect dials NATS with the connection flags (natsconn.go).
-func (f *stateFlags) connect(url string, log *slog.Logger) (*nats.Conn, <-chan struct{}, error) {
-	return dialNATS("mcp-sanitize state", url, natsConnFlags{
+// connFlags returns the connection flags (natsconn.go).
+func (f *stateFlags) connFlags() natsConnFlags {
+	return natsConnFlags{
 		creds: f.creds, nkey: f.nkey, tlsCA: f.tlsCA, tlsCert: f.tlsCert, tlsKey: f.tlsKey,
 		drainTimeout: f.drainTimeout,
-	}, log)
+	}
+}
+
+// connect dials NATS with the connection flags.
+func (f *stateFlags) connect(url string, log *slog.Logger) (*nats.Conn, <-chan struct{}, error) {
+	return dialNATS("mcp-sanitize state", url, f.connFlags(), log)
 }
 
 // logRingSwaps logs each ring the Keyring swaps in (by the file watch or

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
@@ -76,22 +77,6 @@ func (l *stateLog) find(t *testing.T, msg string, attrs map[string]string) map[s
 	return nil
 }
 
-// stateCheckFor polls f until it returns nil or total has passed.
-func stateCheckFor(t *testing.T, total time.Duration, f func() error) {
-	t.Helper()
-	deadline := time.Now().Add(total)
-	for {
-		err := f()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met within %v: %v", total, err)
-		}
-		<-time.After(20 * time.Millisecond)
-	}
-}
-
 type stateProc struct {
 	cancel context.CancelFunc
 	done   chan int
@@ -119,7 +104,7 @@ func startStateCmd(t *testing.T, env map[string]string, args ...string) *statePr
 		case <-time.After(15 * time.Second):
 		}
 	})
-	stateCheckFor(t, 15*time.Second, func() error {
+	testnats.CheckFor(t, 15*time.Second, 20*time.Millisecond, func() error {
 		select {
 		case code := <-p.done:
 			t.Fatalf("state exited with %d before ready: %s", code, p.log.String())
@@ -199,11 +184,7 @@ func cmdVerify(t *testing.T, nc *nats.Conn, token string) cmdStateReply {
 
 func stateConnect(t *testing.T, url string) *nats.Conn {
 	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatalf("connect %s: %v", url, err)
-	}
-	t.Cleanup(nc.Close)
+	nc, _ := testnats.Connect(t, url)
 	return nc
 }
 
@@ -304,7 +285,7 @@ func TestStateCommandFileKeys(t *testing.T) {
 		t.Fatalf("keys rotate: %s %s", stdout, stderr)
 	}
 	second := loadRing(t, keyFile).Active().ID
-	stateCheckFor(t, 10*time.Second, func() error {
+	testnats.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		if r := cmdSeal(t, nc); r.KeyID != second {
 			return errors.New("still sealing with " + r.KeyID)
 		}
@@ -313,7 +294,7 @@ func TestStateCommandFileKeys(t *testing.T) {
 	if v := cmdVerify(t, nc, before.RequestState); !v.OK || v.KeyID != first {
 		t.Fatalf("state sealed before the rotation: %+v", v)
 	}
-	stateCheckFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 20*time.Millisecond, func() error {
 		if p.log.find(t, "key ring reloaded", map[string]string{"activeKey": second}) == nil {
 			return errors.New("no reload record")
 		}
@@ -338,11 +319,7 @@ func TestStateCommandFileKeys(t *testing.T) {
 // (--nats-url with credentials, which must not be logged) with the ring in
 // a KV bucket, and swaps a rotated ring in without a restart.
 func TestStateCommandKVKeys(t *testing.T) {
-	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	srv := testnats.RunServer(t, testnats.Options{})
 	nc := stateConnect(t, srv.ClientURL())
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -375,13 +352,13 @@ func TestStateCommandKVKeys(t *testing.T) {
 	if err := worker.PutKeyRing(ctx, kv, "", rotated); err != nil {
 		t.Fatal(err)
 	}
-	stateCheckFor(t, 10*time.Second, func() error {
+	testnats.CheckFor(t, 10*time.Second, 20*time.Millisecond, func() error {
 		if r := cmdSeal(t, nc); r.KeyID != info.ID {
 			return errors.New("still sealing with " + r.KeyID)
 		}
 		return nil
 	})
-	stateCheckFor(t, 5*time.Second, func() error {
+	testnats.CheckFor(t, 5*time.Second, 20*time.Millisecond, func() error {
 		if p.log.find(t, "key ring reloaded", map[string]string{"activeKey": info.ID}) == nil {
 			return errors.New("no reload record")
 		}

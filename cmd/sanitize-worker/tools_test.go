@@ -7,16 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 )
 
 func catalogServer(t *testing.T) string {
 	t.Helper()
-	srv, err := natsembed.Start(natsembed.Options{Dir: t.TempDir(), Port: natsembed.RandomPort})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	srv := testnats.RunServer(t, testnats.Options{})
 	return srv.ClientURL()
 }
 

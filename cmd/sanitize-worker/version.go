@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -13,6 +13,6 @@ func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintln(stderr, "sanitize-worker version: takes no arguments")
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "guard %s\nevidence %s\n", pipeline.GuardVersion, pipeline.EvidenceVersion)
+	fmt.Fprintf(stdout, "guard %s\nevidence %s\n", wire.GuardVersion, wire.EvidenceVersion)
 	return exitOK
 }

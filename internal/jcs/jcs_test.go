@@ -1,4 +1,4 @@
-package statekeys
+package jcs
 
 import (
 	"encoding/json"

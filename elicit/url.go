@@ -1,7 +1,9 @@
-package statekeys
+package elicit
 
 import (
 	"encoding/json"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"math"
 	"net/url"
 	"regexp"
@@ -23,11 +25,7 @@ import (
 // MaxURLBytes caps an elicitation URL.
 const MaxURLBytes = 2048
 
-var (
-	elicitationIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
-	// Values shaped like well-known credentials.
-	tokenValuePattern = regexp.MustCompile(`^(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_|glpat-|xox[abprs]-|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,})`)
-)
+var elicitationIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
 
 // Query and fragment parameter names that carry secrets.
 var secretParamNames = set(
@@ -47,113 +45,116 @@ type URLApproval struct {
 // CheckURLRequest checks the params of a URL-mode elicitation/create request
 // (ElicitRequestURLParams plus the elicitationId this fleet requires).
 func CheckURLRequest(params json.RawMessage) (*URLApproval, error) {
-	v, err := parseJSON(params, DefaultMaxDepth)
+	v, err := jcs.Parse(params, jcs.DefaultMaxDepth)
 	m, ok := v.(map[string]any)
 	if err != nil || !ok {
-		return nil, urlRefused(ReasonURLInvalid, "")
+		return nil, urlRefused(statekeys.ReasonURLInvalid, "")
 	}
 	id, _ := m["elicitationId"].(string)
-	a, e := checkURL(inputRequest{kind: kindURL, params: m, elicitationID: id})
+	a, e := checkURL(statekeys.Elicitation{Params: m, ElicitationID: id})
 	if e != nil {
 		return nil, e
 	}
 	return a, nil
 }
 
-func checkURL(ir inputRequest) (*URLApproval, *Error) {
-	if ir.params["mode"] != "url" {
-		return nil, urlRefused(ReasonURLInvalid, ir.key)
+func checkURL(ir statekeys.Elicitation) (*URLApproval, *statekeys.Error) {
+	if ir.Params["mode"] != "url" {
+		return nil, urlRefused(statekeys.ReasonURLInvalid, ir.Key)
 	}
-	msg, _ := ir.params["message"].(string)
+	msg, _ := ir.Params["message"].(string)
 	if !validText(msg, maxFormText) {
-		return nil, urlRefused(ReasonURLInvalid, ir.key)
+		return nil, urlRefused(statekeys.ReasonURLInvalid, ir.Key)
 	}
-	if !elicitationIDPattern.MatchString(ir.elicitationID) {
-		return nil, urlRefused(ReasonURLNoID, ir.key)
+	if !elicitationIDPattern.MatchString(ir.ElicitationID) {
+		return nil, urlRefused(statekeys.ReasonURLNoID, ir.Key)
 	}
-	raw, _ := ir.params["url"].(string)
-	if r := checkElicitationURL(raw, ir.elicitationID); r != ReasonNone {
-		return nil, urlRefused(r, ir.key)
+	raw, _ := ir.Params["url"].(string)
+	if r := checkElicitationURL(raw, ir.ElicitationID); r != statekeys.ReasonNone {
+		return nil, urlRefused(r, ir.Key)
 	}
-	return &URLApproval{ElicitationID: ir.elicitationID}, nil
+	return &URLApproval{ElicitationID: ir.ElicitationID}, nil
 }
 
-// checkElicitationURL returns ReasonNone when raw is an acceptable URL.
-func checkElicitationURL(raw, elicitationID string) Reason {
+// checkElicitationURL returns statekeys.ReasonNone when raw is an acceptable URL.
+func checkElicitationURL(raw, elicitationID string) statekeys.Reason {
 	if !validText(raw, MaxURLBytes) || strings.ContainsAny(raw, " \\") {
-		return ReasonURLInvalid
+		return statekeys.ReasonURLInvalid
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return ReasonURLInvalid
+		return statekeys.ReasonURLInvalid
 	}
 	if u.Scheme != "https" {
-		return ReasonURLNotHTTPS
+		return statekeys.ReasonURLNotHTTPS
 	}
 	if u.Opaque != "" {
-		return ReasonURLInvalid
+		return statekeys.ReasonURLInvalid
 	}
 	if u.User != nil {
-		return ReasonURLCredentials
+		return statekeys.ReasonURLCredentials
 	}
 	if u.Hostname() == "" {
-		return ReasonURLInvalid
+		return statekeys.ReasonURLInvalid
 	}
 	for _, seg := range strings.Split(u.EscapedPath(), "/") {
 		s, err := url.PathUnescape(seg)
 		if err != nil {
-			return ReasonURLInvalid
+			return statekeys.ReasonURLInvalid
 		}
 		if s != elicitationID && secretValue(s) {
-			return ReasonURLSecret
+			return statekeys.ReasonURLSecret
 		}
 	}
 	q, err := url.ParseQuery(u.RawQuery)
 	if err != nil {
-		return ReasonURLInvalid
+		return statekeys.ReasonURLInvalid
 	}
-	if r := checkParams(q, elicitationID); r != ReasonNone {
+	if r := checkParams(q, elicitationID); r != statekeys.ReasonNone {
 		return r
 	}
 	if u.Fragment != "" {
 		if strings.Contains(u.Fragment, "=") {
 			fq, err := url.ParseQuery(u.Fragment)
 			if err != nil {
-				return ReasonURLInvalid
+				return statekeys.ReasonURLInvalid
 			}
-			if r := checkParams(fq, elicitationID); r != ReasonNone {
+			if r := checkParams(fq, elicitationID); r != statekeys.ReasonNone {
 				return r
 			}
 		} else if secretValue(u.Fragment) {
-			return ReasonURLSecret
+			return statekeys.ReasonURLSecret
 		}
 	}
-	return ReasonNone
+	return statekeys.ReasonNone
 }
 
-func checkParams(q url.Values, elicitationID string) Reason {
+func checkParams(q url.Values, elicitationID string) statekeys.Reason {
 	for k, vs := range q {
 		lk := strings.ToLower(k)
 		if secretParamNames[lk] {
-			return ReasonURLSecret
+			return statekeys.ReasonURLSecret
 		}
 		if _, hit := sensitiveText(k); hit {
-			return ReasonURLSecret
+			return statekeys.ReasonURLSecret
 		}
 		for _, v := range vs {
 			if v != elicitationID && (secretValue(v) || longHex(v)) {
-				return ReasonURLSecret
+				return statekeys.ReasonURLSecret
 			}
 		}
 	}
-	return ReasonNone
+	return statekeys.ReasonNone
 }
 
-// secretValue reports whether s looks like a credential: a well-known token
-// shape, or a long high-entropy string (at least 32 characters of a token
-// alphabet with at least 4.2 bits of entropy per character; a UUID has less).
+// secretValue reports whether s looks like a credential: the scanners'
+// catalog finds a secret in it (secrets.go), or it is a long high-entropy
+// string (at least 32 characters of a token alphabet with at least 4.2 bits
+// of entropy per character; a UUID has less). The second test is not a
+// detector of credentials but a rule of this guard: a URL shown to the
+// user carries no opaque random value at all, whatever made it.
 func secretValue(s string) bool {
-	if tokenValuePattern.MatchString(s) {
+	if catalogSecret(s) {
 		return true
 	}
 	if len(s) < 32 {

@@ -1,17 +1,12 @@
-package main
+package records
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
@@ -19,143 +14,6 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/valyala/fastjson"
 )
-
-// record is one input line and its place in the stream.
-type record struct {
-	seq     int
-	line    []byte
-	tooLong bool
-}
-
-// outcome is the sanitized line and evidence of one record.
-type outcome struct {
-	seq      int
-	line     []byte
-	evidence []byte
-	err      error
-}
-
-// scanJSONL sanitizes a stream of records on all workers and writes the
-// results in input order. At most 2*workers records are in flight, so
-// memory is bounded by the record size limit, not the stream length.
-func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
-	jobs := make(chan record, f.workers)
-	results := make(chan outcome, f.workers)
-	slots := make(chan struct{}, 2*f.workers)
-	// Line buffers go round: reader → worker → reader, and worker → writer
-	// → worker, so a long stream does not allocate two buffers a record.
-	inBufs := make(chan []byte, 4*f.workers)
-	outBufs := make(chan []byte, 4*f.workers)
-	withEvidence := evw != io.Discard
-	// One cache for all workers: a tool's schema is compiled once, keyed by
-	// the digest of its canonical form.
-	schemas := schema.NewCache(0, schema.Limits{})
-	var readErr error
-	go func() {
-		defer close(jobs)
-		readErr = readRecords(ctx, in, f.maxRecord, slots, inBufs, jobs)
-	}()
-	var wg sync.WaitGroup
-	for w := 0; w < f.workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := &recordWorker{eng: eng, kind: kind, timeout: f.timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
-			for r := range jobs {
-				o := ws.sanitize(ctx, r)
-				recycle(inBufs, r.line)
-				results <- o
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(results) }()
-
-	bw := bufio.NewWriterSize(out, 256<<10)
-	pending := map[int]outcome{}
-	nextSeq := 0
-	code := exitOK
-	for o := range results {
-		pending[o.seq] = o
-		for {
-			r, ok := pending[nextSeq]
-			if !ok {
-				break
-			}
-			delete(pending, nextSeq)
-			nextSeq++
-			<-slots
-			if r.err != nil {
-				if code == exitOK {
-					fmt.Fprintf(stderr, "sanitize-worker scan: record %d: %v\n", r.seq+1, r.err)
-				}
-				code = exitFailure
-				continue
-			}
-			bw.Write(r.line)
-			bw.WriteByte('\n')
-			recycle(outBufs, r.line)
-			if _, err := evw.Write(r.evidence); err != nil && code == exitOK {
-				fmt.Fprintf(stderr, "sanitize-worker scan: writing evidence: %v\n", err)
-				code = exitFailure
-			}
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		fmt.Fprintf(stderr, "sanitize-worker scan: writing output: %v\n", errors.Unwrap(err))
-		return exitFailure
-	}
-	if readErr != nil {
-		fmt.Fprintf(stderr, "sanitize-worker scan: reading input: %v\n", readErr)
-		return exitFailure
-	}
-	return code
-}
-
-// readRecords splits the input into lines of at most max bytes. A longer
-// line is not held: it becomes a tooLong record and is skipped to its end.
-func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}, bufs chan []byte, jobs chan<- record) error {
-	br := bufio.NewReaderSize(in, 64<<10)
-	seq := 0
-	for {
-		line := reuse(bufs)
-		tooLong := false
-		for {
-			frag, err := br.ReadSlice('\n')
-			if !tooLong {
-				if len(line)+len(frag) > max+1 {
-					tooLong = true
-					line = line[:0]
-				} else {
-					line = append(line, frag...)
-				}
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF {
-				if len(frag) == 0 && len(line) == 0 && !tooLong {
-					return nil
-				}
-				break
-			}
-			if err != nil {
-				return err
-			}
-			break
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
-			continue // blank lines are not records
-		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		jobs <- record{seq: seq, line: line, tooLong: tooLong}
-		seq++
-	}
-}
 
 // recordWorker holds what one worker reuses from record to record.
 type recordWorker struct {

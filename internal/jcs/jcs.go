@@ -1,4 +1,4 @@
-package statekeys
+package jcs
 
 import (
 	"encoding/json"
@@ -11,40 +11,30 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 )
 
-// This file implements the JSON Canonicalization Scheme of RFC 8785 over a
-// strict I-JSON (RFC 7493) parser: UTF-8 only, no duplicate member names, no
-// lone surrogates, numbers that fit an IEEE-754 double. Object members are
-// sorted by their UTF-16 code units; numbers are written as ECMAScript 6
-// Number.prototype.toString writes them; strings use the minimal escapes.
-//
-// Canonical bytes are what every digest in this package is taken over, so
-// two JSON texts that differ only in whitespace, member order, escapes or
-// number spelling bind to the same digest, and anything else does not.
-
 // DefaultMaxDepth is the nesting limit of the parser used for arguments,
 // schemas, policies and responses.
 const DefaultMaxDepth = 64
 
-// errCanonical is returned for any text that is not strict I-JSON. It carries
+// ErrInvalid is returned for any text that is not strict I-JSON. It carries
 // no input: callers map it to their own reason.
-var errCanonical = errors.New("statekeys: not canonicalizable JSON")
+var ErrInvalid = errors.New("jcs: not canonicalizable JSON")
 
 // Canonicalize returns the RFC 8785 canonical form of the JSON text data.
 func Canonicalize(data []byte) ([]byte, error) {
-	v, err := parseJSON(data, DefaultMaxDepth)
+	v, err := Parse(data, DefaultMaxDepth)
 	if err != nil {
 		return nil, err
 	}
-	return appendCanonical(make([]byte, 0, len(data)), v)
+	return Append(make([]byte, 0, len(data)), v)
 }
 
-// parseJSON parses one strict I-JSON value (package strictjson): objects
+// Parse parses one strict I-JSON value (package strictjson): objects
 // become map[string]any, arrays []any, numbers json.Number (the literal as
 // written), strings string, and true/false/null bool and nil.
-func parseJSON(data []byte, maxDepth int) (any, error) {
+func Parse(data []byte, maxDepth int) (any, error) {
 	v, err := strictjson.Decode(data, maxDepth)
 	if err != nil {
-		return nil, errCanonical
+		return nil, ErrInvalid
 	}
 	return v, nil
 }
@@ -65,10 +55,10 @@ func appendCanonicalArray[E any](dst []byte, elems []E, appendElem func([]byte, 
 	return append(dst, ']'), nil
 }
 
-// appendCanonical appends the canonical form of a parsed value (or of a
+// Append appends the canonical form of a parsed value (or of a
 // value built from the same types plus float64, int, []string and
 // map[string]string) to dst.
-func appendCanonical(dst []byte, v any) ([]byte, error) {
+func Append(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -82,7 +72,7 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil && (math.IsInf(f, 0) || math.IsNaN(f)) {
-			return nil, errCanonical
+			return nil, ErrInvalid
 		}
 		return appendES6Number(dst, f)
 	case float64:
@@ -90,7 +80,7 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 	case int:
 		return appendES6Number(dst, float64(x))
 	case []any:
-		return appendCanonicalArray(dst, x, appendCanonical)
+		return appendCanonicalArray(dst, x, Append)
 	case []string:
 		return appendCanonicalArray(dst, x, appendCanonicalString)
 	case map[string]any:
@@ -105,13 +95,13 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 				return nil, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendCanonical(dst, x[k]); err != nil {
+			if dst, err = Append(dst, x[k]); err != nil {
 				return nil, err
 			}
 		}
 		return append(dst, '}'), nil
 	}
-	return nil, errCanonical
+	return nil, ErrInvalid
 }
 
 func sortedKeysUTF16(m map[string]any) []string {
@@ -160,7 +150,7 @@ func firstUnit(r rune) rune {
 
 func appendCanonicalString(dst []byte, s string) ([]byte, error) {
 	if !utf8.ValidString(s) {
-		return nil, errCanonical
+		return nil, ErrInvalid
 	}
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
@@ -196,7 +186,7 @@ func appendCanonicalString(dst []byte, s string) ([]byte, error) {
 // exponent notation with an explicit sign. NaN and infinities are errors.
 func appendES6Number(dst []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, errCanonical
+		return nil, ErrInvalid
 	}
 	if f == 0 { // also -0
 		return append(dst, '0'), nil

@@ -1,10 +1,10 @@
-package statekeys
+package elicit
 
 import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
 // This file detects form fields that ask for sensitive data in disguise:
@@ -12,9 +12,11 @@ import (
 // passwords, API keys, one-time codes, card numbers, bank accounts, IBANs,
 // government ids and the like, whatever data class the policy gave them.
 //
-// Text is normalized before matching: NFKC, common Cyrillic and Greek
-// look-alikes folded to Latin, format characters (zero-width joiners and
-// the like) dropped, camelCase and snake_case split into words, lower case.
+// Text is normalized before matching with the scanners' Normalizer and
+// look-alike table (normalizeWords): invisible and control characters
+// dropped, NFKC, Cyrillic, Greek and Armenian look-alikes folded to Latin,
+// other format characters dropped, camelCase and snake_case split into
+// words, lower case.
 // Three kinds of rule then apply, each with true- and false-positive
 // examples checked by TestSensitiveRules:
 //
@@ -159,27 +161,33 @@ func init() {
 	}
 }
 
-// confusables folds Cyrillic and Greek letters that look like Latin ones.
-var confusables = map[rune]rune{
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'х': 'x', 'у': 'y',
-	'і': 'i', 'ѕ': 's', 'ј': 'j', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'к': 'k',
-	'м': 'm', 'т': 't', 'в': 'b', 'н': 'h',
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O',
-	'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'Ѕ': 'S', 'І': 'I',
-	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'τ': 't', 'κ': 'k', 'ι': 'i',
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
-	'Ρ': 'P', 'Τ': 'T', 'Χ': 'X', 'Υ': 'Y', 'Ζ': 'Z',
+// labelLookalikes are the letters this guard folds beyond the scanners'
+// table (scanners.ConfusableLatin): Greek lower case α ι κ ν ρ τ, which the
+// scanners keep because they are everyday symbols beside Latin letters in
+// formulas, and Cyrillic lower case в к м н т, drawn like small capitals.
+// In a short form label neither use is likely and "pαssword" is a disguise.
+// TestLabelLookalikesExtendScanners checks that none is in the scanners'
+// table, so this stays an addition to it, not a copy.
+var labelLookalikes = map[rune]rune{
+	'α': 'a', 'ι': 'i', 'κ': 'k', 'ν': 'v', 'ρ': 'p', 'τ': 't',
+	'в': 'b', 'к': 'k', 'м': 'm', 'н': 'h', 'т': 't',
 }
 
 // maxSensitiveText bounds the text examined per call.
 const maxSensitiveText = 4096
 
-// normalizeWords returns the lower-case words of s, camelCase split.
+// normalizeWords returns the lower-case words of s, camelCase split. The
+// text goes through the scanners' Normalizer first (invisible and control
+// characters removed, NFKC, look-alikes folded in mixed-script words); then
+// every remaining look-alike the scanners know, and labelLookalikes, are
+// folded too, since a label made only of look-alikes ("ОТР" in Cyrillic)
+// is as much a disguise here.
 func normalizeWords(s string) []string {
 	if len(s) > maxSensitiveText {
 		s = s[:maxSensitiveText]
 	}
-	s = norm.NFKC.String(s)
+	var n scanners.Normalizer
+	s = string(n.Append(nil, []byte(strings.ToValidUTF8(s, "\uFFFD")), true))
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -190,7 +198,9 @@ func normalizeWords(s string) []string {
 	}
 	var prev rune
 	for _, r := range s {
-		if c, ok := confusables[r]; ok {
+		if c, ok := scanners.ConfusableLatin(r); ok {
+			r = rune(c)
+		} else if c, ok := labelLookalikes[r]; ok {
 			r = c
 		}
 		if unicode.Is(unicode.Cf, r) {

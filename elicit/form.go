@@ -1,4 +1,4 @@
-package statekeys
+package elicit
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"regexp"
 	"slices"
 	"sync"
@@ -48,15 +50,9 @@ var (
 	policyIDPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`)
 )
 
-// SignedFormPolicy is a form policy as it travels: the policy document and
-// an Ed25519 signature over its RFC 8785 canonical bytes.
-type SignedFormPolicy struct {
-	Policy json.RawMessage `json:"policy"`
-	// KeyID names the reviewer key in the trusted set.
-	KeyID string `json:"keyId"`
-	// Signature is base64url (no padding) Ed25519 over canonical(Policy).
-	Signature string `json:"signature"`
-}
+// SignedFormPolicy is statekeys.SignedFormPolicy: a policy as it travels
+// with a seal request or in configuration.
+type SignedFormPolicy = statekeys.SignedFormPolicy
 
 // FormPolicy is a verified form policy.
 type FormPolicy struct {
@@ -90,38 +86,38 @@ type FieldRule struct {
 
 // SignFormPolicy signs a policy document for reviewer tooling and tests.
 // The document is checked as VerifyFormPolicy would check it.
-func SignFormPolicy(priv ed25519.PrivateKey, keyID string, policy []byte) (SignedFormPolicy, error) {
-	c, err := Canonicalize(policy)
+func SignFormPolicy(priv ed25519.PrivateKey, keyID string, policy []byte) (statekeys.SignedFormPolicy, error) {
+	c, err := jcs.Canonicalize(policy)
 	if err != nil {
-		return SignedFormPolicy{}, formRefused(ReasonFormPolicyInvalid, "", "")
+		return statekeys.SignedFormPolicy{}, formRefused(statekeys.ReasonFormPolicyInvalid, "", "")
 	}
 	if _, e := decodeFormPolicy(c); e != nil {
-		return SignedFormPolicy{}, e
+		return statekeys.SignedFormPolicy{}, e
 	}
 	sig := ed25519.Sign(priv, c)
-	return SignedFormPolicy{Policy: c, KeyID: keyID, Signature: base64.RawURLEncoding.EncodeToString(sig)}, nil
+	return statekeys.SignedFormPolicy{Policy: c, KeyID: keyID, Signature: base64.RawURLEncoding.EncodeToString(sig)}, nil
 }
 
 // VerifyFormPolicy checks the signature of s against the trusted reviewer
 // keys and decodes the policy. Expiry is per rule and checked on use.
-func VerifyFormPolicy(s SignedFormPolicy, trusted map[string]ed25519.PublicKey) (*FormPolicy, error) {
+func VerifyFormPolicy(s statekeys.SignedFormPolicy, trusted map[string]ed25519.PublicKey) (*FormPolicy, error) {
 	if len(s.Policy) == 0 || len(s.Policy) > maxPolicyBytes {
-		return nil, formRefused(ReasonFormPolicyInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormPolicyInvalid, "", "")
 	}
 	pub, ok := trusted[s.KeyID]
 	if !ok || len(pub) != ed25519.PublicKeySize {
-		return nil, formRefused(ReasonFormPolicyForged, "", "")
+		return nil, formRefused(statekeys.ReasonFormPolicyForged, "", "")
 	}
 	sig, err := base64.RawURLEncoding.Strict().DecodeString(s.Signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
-		return nil, formRefused(ReasonFormPolicyForged, "", "")
+		return nil, formRefused(statekeys.ReasonFormPolicyForged, "", "")
 	}
-	c, err := Canonicalize(s.Policy)
+	c, err := jcs.Canonicalize(s.Policy)
 	if err != nil {
-		return nil, formRefused(ReasonFormPolicyInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormPolicyInvalid, "", "")
 	}
 	if !ed25519.Verify(pub, c, sig) {
-		return nil, formRefused(ReasonFormPolicyForged, "", "")
+		return nil, formRefused(statekeys.ReasonFormPolicyForged, "", "")
 	}
 	p, e := decodeFormPolicy(c)
 	if e != nil {
@@ -130,8 +126,8 @@ func VerifyFormPolicy(s SignedFormPolicy, trusted map[string]ed25519.PublicKey) 
 	return p, nil
 }
 
-func decodeFormPolicy(c []byte) (*FormPolicy, *Error) {
-	bad := formRefused(ReasonFormPolicyInvalid, "", "")
+func decodeFormPolicy(c []byte) (*FormPolicy, *statekeys.Error) {
+	bad := formRefused(statekeys.ReasonFormPolicyInvalid, "", "")
 	var p FormPolicy
 	if err := strictUnmarshal(c, &p); err != nil {
 		return nil, bad
@@ -155,36 +151,30 @@ func decodeFormPolicy(c []byte) (*FormPolicy, *Error) {
 	return &p, nil
 }
 
-// FormApproval is what a covered form request yields: everything needed to
-// validate its response later.
-type FormApproval struct {
-	PolicyID         string
-	FormID           string
-	SchemaDigest     string
-	MaxResponseBytes int
-	ExpiresAt        time.Time
-}
+// FormApproval is statekeys.FormApproval: what a covered form request
+// yields, everything needed to validate its response later.
+type FormApproval = statekeys.FormApproval
 
 // CheckFormRequest checks the params of a form-mode elicitation/create
 // request (ElicitRequestFormParams) against verified policies at time now.
 func CheckFormRequest(params json.RawMessage, policies []*FormPolicy, now time.Time) (*FormApproval, error) {
-	v, err := parseJSON(params, DefaultMaxDepth)
+	v, err := jcs.Parse(params, jcs.DefaultMaxDepth)
 	if err != nil {
-		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormSchemaInvalid, "", "")
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormSchemaInvalid, "", "")
 	}
 	if mode, present := m["mode"]; present && mode != "form" {
-		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormSchemaInvalid, "", "")
 	}
 	schema, _ := m["requestedSchema"].(map[string]any)
-	c, err := appendCanonical(nil, schema)
+	c, err := jcs.Append(nil, schema)
 	if schema == nil || err != nil {
-		return nil, formRefused(ReasonFormSchemaInvalid, "", "")
+		return nil, formRefused(statekeys.ReasonFormSchemaInvalid, "", "")
 	}
-	ir := inputRequest{kind: kindForm, params: m, schema: schema, schemaDigest: sha256Hex(c)}
+	ir := statekeys.Elicitation{Params: m, Schema: schema, SchemaDigest: sha256Hex(c)}
 	a, e := checkForm(ir, policies, now)
 	if e != nil {
 		return nil, e
@@ -193,17 +183,17 @@ func CheckFormRequest(params json.RawMessage, policies []*FormPolicy, now time.T
 }
 
 // checkForm runs the whole form guard on one parsed input request.
-func checkForm(ir inputRequest, policies []*FormPolicy, now time.Time) (*FormApproval, *Error) {
-	msg, _ := ir.params["message"].(string)
+func checkForm(ir statekeys.Elicitation, policies []*FormPolicy, now time.Time) (*FormApproval, *statekeys.Error) {
+	msg, _ := ir.Params["message"].(string)
 	if !validText(msg, maxFormText) {
-		return nil, formRefused(ReasonFormMessage, ir.key, "")
+		return nil, formRefused(statekeys.ReasonFormMessage, ir.Key, "")
 	}
-	fields, e := checkFormSchema(ir.key, ir.schema)
+	fields, e := checkFormSchema(ir.Key, ir.Schema)
 	if e != nil {
 		return nil, e
 	}
 	if len(policies) == 0 {
-		return nil, formRefused(ReasonFormNoPolicy, ir.key, "")
+		return nil, formRefused(statekeys.ReasonFormNoPolicy, ir.Key, "")
 	}
 	var expired bool
 	for _, p := range policies {
@@ -214,7 +204,7 @@ func checkForm(ir inputRequest, policies []*FormPolicy, now time.Time) (*FormApp
 		slices.Sort(ids)
 		for _, id := range ids {
 			r := p.Forms[id]
-			if r.SchemaSHA256 != ir.schemaDigest {
+			if r.SchemaSHA256 != ir.SchemaDigest {
 				continue
 			}
 			if !now.Before(r.ExpiresAt) {
@@ -226,30 +216,30 @@ func checkForm(ir inputRequest, policies []*FormPolicy, now time.Time) (*FormApp
 				maxFields = DefaultMaxFormFields
 			}
 			if len(fields) > maxFields {
-				return nil, formRefused(ReasonFormSchemaInvalid, ir.key, "")
+				return nil, formRefused(statekeys.ReasonFormSchemaInvalid, ir.Key, "")
 			}
 			for _, f := range fields {
 				fr, ok := r.Fields[f]
 				if !ok {
-					return nil, formRefused(ReasonFormFieldUnlisted, ir.key, f)
+					return nil, formRefused(statekeys.ReasonFormFieldUnlisted, ir.Key, f)
 				}
 				if ProhibitedDataClasses[fr.DataClass] {
-					return nil, formRefused(ReasonFormProhibitedData, ir.key, f)
+					return nil, formRefused(statekeys.ReasonFormProhibitedData, ir.Key, f)
 				}
 			}
 			return &FormApproval{
 				PolicyID:         p.PolicyID,
 				FormID:           id,
-				SchemaDigest:     ir.schemaDigest,
+				SchemaDigest:     ir.SchemaDigest,
 				MaxResponseBytes: r.MaxResponseBytes,
 				ExpiresAt:        r.ExpiresAt,
 			}, nil
 		}
 	}
 	if expired {
-		return nil, formRefused(ReasonPolicyExpired, ir.key, "")
+		return nil, formRefused(statekeys.ReasonPolicyExpired, ir.Key, "")
 	}
-	return nil, formRefused(ReasonFormNotCovered, ir.key, "")
+	return nil, formRefused(statekeys.ReasonFormNotCovered, ir.Key, "")
 }
 
 // Allowed keywords of the flat form schema (MCP PrimitiveSchemaDefinition).
@@ -273,9 +263,9 @@ func set(xs ...string) map[string]bool {
 // checkFormSchema checks that schema is a flat object of primitive
 // properties (string-enum arrays only) and that nothing in it asks for
 // sensitive data. It returns the field names, sorted.
-func checkFormSchema(key string, schema map[string]any) ([]string, *Error) {
-	invalid := func(field string) *Error { return formRefused(ReasonFormSchemaInvalid, key, field) }
-	disguised := func(field string) *Error { return formRefused(ReasonFormDisguised, key, field) }
+func checkFormSchema(key string, schema map[string]any) ([]string, *statekeys.Error) {
+	invalid := func(field string) *statekeys.Error { return formRefused(statekeys.ReasonFormSchemaInvalid, key, field) }
+	disguised := func(field string) *statekeys.Error { return formRefused(statekeys.ReasonFormDisguised, key, field) }
 	for k, v := range schema {
 		if !topKeywords[k] {
 			return nil, invalid("")
@@ -316,7 +306,7 @@ func checkFormSchema(key string, schema map[string]any) ([]string, *Error) {
 		if !ok {
 			return nil, invalid(name)
 		}
-		if r := checkField(fs); r != ReasonNone {
+		if r := checkField(fs); r != statekeys.ReasonNone {
 			return nil, formRefused(r, key, name)
 		}
 	}
@@ -337,18 +327,18 @@ func checkFormSchema(key string, schema map[string]any) ([]string, *Error) {
 	return fields, nil
 }
 
-// checkField checks one property schema; it returns ReasonNone,
-// ReasonFormDisguised or ReasonFormSchemaInvalid.
-func checkField(fs map[string]any) Reason {
+// checkField checks one property schema; it returns statekeys.ReasonNone,
+// statekeys.ReasonFormDisguised or statekeys.ReasonFormSchemaInvalid.
+func checkField(fs map[string]any) statekeys.Reason {
 	// Texts shown to the user: any of them may disguise a request.
 	for _, k := range []string{"title", "description", "format"} {
 		if v, present := fs[k]; present {
 			s, ok := v.(string)
 			if !ok || len(s) > maxFormText {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
 			if _, hit := sensitiveText(s); hit {
-				return ReasonFormDisguised
+				return statekeys.ReasonFormDisguised
 			}
 		}
 	}
@@ -364,131 +354,131 @@ func checkField(fs map[string]any) Reason {
 	case "array":
 		allowed = arrayKeywords
 	default:
-		return ReasonFormSchemaInvalid
+		return statekeys.ReasonFormSchemaInvalid
 	}
 	for k := range fs {
 		if !allowed[k] {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 	}
 	for k, v := range fs {
 		switch k {
 		case "format":
 			if !stringFormats[v.(string)] {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
 		case "minLength", "maxLength", "minItems", "maxItems":
 			if !nonNegativeInt(v) {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
 		case "minimum", "maximum":
 			if _, ok := v.(json.Number); !ok {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
 		case "enum", "enumNames":
-			if r := checkStringList(v); r != ReasonNone {
+			if r := checkStringList(v); r != statekeys.ReasonNone {
 				return r
 			}
 		case "oneOf":
-			if r := checkOptions(v); r != ReasonNone {
+			if r := checkOptions(v); r != statekeys.ReasonNone {
 				return r
 			}
 		case "items":
 			items, ok := v.(map[string]any)
 			if !ok {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
-			if r := checkItems(items); r != ReasonNone {
+			if r := checkItems(items); r != statekeys.ReasonNone {
 				return r
 			}
 		case "default":
 			switch typ {
 			case "string":
 				if _, ok := v.(string); !ok {
-					return ReasonFormSchemaInvalid
+					return statekeys.ReasonFormSchemaInvalid
 				}
 			case "number", "integer":
 				if _, ok := v.(json.Number); !ok {
-					return ReasonFormSchemaInvalid
+					return statekeys.ReasonFormSchemaInvalid
 				}
 			case "boolean":
 				if _, ok := v.(bool); !ok {
-					return ReasonFormSchemaInvalid
+					return statekeys.ReasonFormSchemaInvalid
 				}
 			case "array":
-				if r := checkStringList(v); r != ReasonNone {
+				if r := checkStringList(v); r != statekeys.ReasonNone {
 					return r
 				}
 			}
 		}
 	}
 	if typ == "array" && fs["items"] == nil {
-		return ReasonFormSchemaInvalid
+		return statekeys.ReasonFormSchemaInvalid
 	}
-	return ReasonNone
+	return statekeys.ReasonNone
 }
 
 // checkItems: {type: string, enum: [...]} or {anyOf: [{const, title}]}.
-func checkItems(items map[string]any) Reason {
+func checkItems(items map[string]any) statekeys.Reason {
 	if _, ok := items["anyOf"]; ok {
 		for k := range items {
 			if k != "anyOf" && k != "type" {
-				return ReasonFormSchemaInvalid
+				return statekeys.ReasonFormSchemaInvalid
 			}
 		}
 		if t, present := items["type"]; present && t != "string" {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 		return checkOptions(items["anyOf"])
 	}
 	for k := range items {
 		if k != "type" && k != "enum" {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 	}
 	if items["type"] != "string" || items["enum"] == nil {
-		return ReasonFormSchemaInvalid
+		return statekeys.ReasonFormSchemaInvalid
 	}
 	return checkStringList(items["enum"])
 }
 
-func checkStringList(v any) Reason {
+func checkStringList(v any) statekeys.Reason {
 	arr, ok := v.([]any)
 	if !ok || len(arr) == 0 || len(arr) > 256 {
-		return ReasonFormSchemaInvalid
+		return statekeys.ReasonFormSchemaInvalid
 	}
 	for _, x := range arr {
 		s, ok := x.(string)
 		if !ok || len(s) > maxFormText {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 		if _, hit := sensitiveText(s); hit {
-			return ReasonFormDisguised
+			return statekeys.ReasonFormDisguised
 		}
 	}
-	return ReasonNone
+	return statekeys.ReasonNone
 }
 
-func checkOptions(v any) Reason {
+func checkOptions(v any) statekeys.Reason {
 	arr, ok := v.([]any)
 	if !ok || len(arr) == 0 || len(arr) > 256 {
-		return ReasonFormSchemaInvalid
+		return statekeys.ReasonFormSchemaInvalid
 	}
 	for _, x := range arr {
 		o, ok := x.(map[string]any)
 		if !ok || len(o) != 2 {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 		c, ok1 := o["const"].(string)
 		t, ok2 := o["title"].(string)
 		if !ok1 || !ok2 || len(c) > maxFormText || len(t) > maxFormText {
-			return ReasonFormSchemaInvalid
+			return statekeys.ReasonFormSchemaInvalid
 		}
 		if _, hit := sensitiveText(t); hit {
-			return ReasonFormDisguised
+			return statekeys.ReasonFormDisguised
 		}
 	}
-	return ReasonNone
+	return statekeys.ReasonNone
 }
 
 func nonNegativeInt(v any) bool {
@@ -502,13 +492,6 @@ func nonNegativeInt(v any) bool {
 
 // Elicitation responses.
 
-// Elicitation actions (ElicitResult.action).
-const (
-	ActionAccept  = "accept"
-	ActionDecline = "decline"
-	ActionCancel  = "cancel"
-)
-
 // ElicitationResponse is a validated ElicitResult. Content is the RFC 8785
 // canonical form of the accepted content, present only for an accepted
 // form.
@@ -519,56 +502,56 @@ type ElicitationResponse struct {
 
 // parseElicitResult checks the shape of an ElicitResult: only action,
 // content and _meta; a known action; content only with accept.
-func parseElicitResult(v any) (string, map[string]any, Reason) {
+func parseElicitResult(v any) (string, map[string]any, statekeys.Reason) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return "", nil, ReasonResponseInvalid
+		return "", nil, statekeys.ReasonResponseInvalid
 	}
 	for k := range m {
 		if k != "action" && k != "content" && k != "_meta" {
-			return "", nil, ReasonResponseInvalid
+			return "", nil, statekeys.ReasonResponseInvalid
 		}
 	}
 	if meta, present := m["_meta"]; present {
 		if _, ok := meta.(map[string]any); !ok {
-			return "", nil, ReasonResponseInvalid
+			return "", nil, statekeys.ReasonResponseInvalid
 		}
 	}
 	action, _ := m["action"].(string)
 	switch action {
-	case ActionAccept, ActionDecline, ActionCancel:
+	case statekeys.ActionAccept, statekeys.ActionDecline, statekeys.ActionCancel:
 	default:
-		return "", nil, ReasonResponseAction
+		return "", nil, statekeys.ReasonResponseAction
 	}
 	c, present := m["content"]
 	if !present {
-		return action, nil, ReasonNone
+		return action, nil, statekeys.ReasonNone
 	}
-	if action != ActionAccept {
-		return "", nil, ReasonResponseInvalid
+	if action != statekeys.ActionAccept {
+		return "", nil, statekeys.ReasonResponseInvalid
 	}
 	content, ok := c.(map[string]any)
 	if !ok {
-		return "", nil, ReasonResponseInvalid
+		return "", nil, statekeys.ReasonResponseInvalid
 	}
-	return action, content, ReasonNone
+	return action, content, statekeys.ReasonNone
 }
 
 // validateFormResponse validates one ElicitResult for a form against the
 // requested schema (compiled) and the approval's cap and expiry.
-func validateFormResponse(v any, sch *jsonschema.Schema, maxBytes int, policyExpiry, now time.Time) (ElicitationResponse, Reason) {
+func validateFormResponse(v any, sch *jsonschema.Schema, maxBytes int, policyExpiry, now time.Time) (ElicitationResponse, statekeys.Reason) {
 	action, content, r := parseElicitResult(v)
-	if r != ReasonNone {
+	if r != statekeys.ReasonNone {
 		return ElicitationResponse{}, r
 	}
-	if action != ActionAccept {
-		return ElicitationResponse{Action: action}, ReasonNone
+	if action != statekeys.ActionAccept {
+		return ElicitationResponse{Action: action}, statekeys.ReasonNone
 	}
 	if !now.Before(policyExpiry) {
-		return ElicitationResponse{}, ReasonPolicyExpired
+		return ElicitationResponse{}, statekeys.ReasonPolicyExpired
 	}
 	if content == nil {
-		return ElicitationResponse{}, ReasonResponseInvalid
+		return ElicitationResponse{}, statekeys.ReasonResponseInvalid
 	}
 	for _, x := range content {
 		switch y := x.(type) {
@@ -576,24 +559,24 @@ func validateFormResponse(v any, sch *jsonschema.Schema, maxBytes int, policyExp
 		case []any:
 			for _, e := range y {
 				if _, ok := e.(string); !ok {
-					return ElicitationResponse{}, ReasonResponseSchema
+					return ElicitationResponse{}, statekeys.ReasonResponseSchema
 				}
 			}
 		default:
-			return ElicitationResponse{}, ReasonResponseSchema
+			return ElicitationResponse{}, statekeys.ReasonResponseSchema
 		}
 	}
-	c, err := appendCanonical(nil, content)
+	c, err := jcs.Append(nil, content)
 	if err != nil {
-		return ElicitationResponse{}, ReasonResponseInvalid
+		return ElicitationResponse{}, statekeys.ReasonResponseInvalid
 	}
 	if len(c) > maxBytes {
-		return ElicitationResponse{}, ReasonResponseTooLarge
+		return ElicitationResponse{}, statekeys.ReasonResponseTooLarge
 	}
 	if err := sch.Validate(content); err != nil {
-		return ElicitationResponse{}, ReasonResponseSchema
+		return ElicitationResponse{}, statekeys.ReasonResponseSchema
 	}
-	return ElicitationResponse{Action: action, Content: c}, ReasonNone
+	return ElicitationResponse{Action: action, Content: c}, statekeys.ReasonNone
 }
 
 // ValidateFormResponse validates an ElicitResult (raw JSON) for a form
@@ -601,28 +584,28 @@ func validateFormResponse(v any, sch *jsonschema.Schema, maxBytes int, policyExp
 // check Verify runs on each form entry of inputResponses.
 func ValidateFormResponse(raw json.RawMessage, requestedSchema json.RawMessage, a *FormApproval, now time.Time) (ElicitationResponse, error) {
 	if a == nil || len(raw) > a.MaxResponseBytes+4096 {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonResponseTooLarge}
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: statekeys.ReasonResponseTooLarge}
 	}
-	sv, err := parseJSON(requestedSchema, DefaultMaxDepth)
+	sv, err := jcs.Parse(requestedSchema, jcs.DefaultMaxDepth)
 	schema, ok := sv.(map[string]any)
 	if err != nil || !ok {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: statekeys.ReasonSchemaChanged}
 	}
-	c, err := appendCanonical(nil, schema)
+	c, err := jcs.Append(nil, schema)
 	if err != nil || !equalDigest(sha256Hex(c), a.SchemaDigest) {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: statekeys.ReasonSchemaChanged}
 	}
 	sch, err := defaultSchemaCache.compile(a.SchemaDigest, schema)
 	if err != nil {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonSchemaChanged}
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: statekeys.ReasonSchemaChanged}
 	}
-	v, err := parseJSON(raw, 8)
+	v, err := jcs.Parse(raw, 8)
 	if err != nil {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: ReasonResponseInvalid}
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: statekeys.ReasonResponseInvalid}
 	}
 	resp, r := validateFormResponse(v, sch, a.MaxResponseBytes, a.ExpiresAt, now)
-	if r != ReasonNone {
-		return ElicitationResponse{}, &Error{Code: CodeResponseRefused, Reason: r}
+	if r != statekeys.ReasonNone {
+		return ElicitationResponse{}, &statekeys.Error{Code: statekeys.CodeResponseRefused, Reason: r}
 	}
 	return resp, nil
 }
@@ -631,7 +614,7 @@ func ValidateFormResponse(raw json.RawMessage, requestedSchema json.RawMessage, 
 
 type denyLoader struct{}
 
-var errExternalRef = errors.New("statekeys: external schema references are disabled")
+var errExternalRef = errors.New("elicit: external schema references are disabled")
 
 func (denyLoader) Load(string) (any, error) { return nil, errExternalRef }
 
@@ -667,7 +650,7 @@ func (c *schemaCache) compile(digest string, schema map[string]any) (*jsonschema
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.UseLoader(denyLoader{})
 	comp.AssertFormat()
-	const loc = "urn:mcp-sanitize:statekeys:form"
+	const loc = "urn:mcp-sanitize:elicit:form"
 	if err := comp.AddResource(loc, doc); err != nil {
 		return nil, err
 	}
@@ -690,10 +673,10 @@ func strictUnmarshal(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errCanonical
+		return jcs.ErrInvalid
 	}
 	if dec.More() {
-		return errCanonical
+		return jcs.ErrInvalid
 	}
 	return nil
 }

@@ -1,0 +1,18 @@
+// Package records is the record engine of `sanitize-worker scan --jsonl`: a
+// stream of records, one JSON object {"tool","outputSchema","result"} a
+// line, sanitized on parallel passes of a pipeline.Engine and written back
+// one record a line in input order, with one evidence record a line.
+//
+// What it owns: splitting the input into records under a size cap (a longer
+// line is skipped, not held, and answered with BOUND_EXCEEDED), parsing
+// each record's envelope (valyala/fastjson), compiling each outputSchema
+// once per run (schema.Cache), the order of the output under parallelism
+// with at most 2*Workers records in flight, echoing each outputSchema
+// normalized and redacted by the engine's catalog, and the typed errors of
+// a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
+// an object, no result, a schema that does not compile) gets a sanitized
+// error result on its own line; it does not stop the run.
+//
+// What it does not own: the pass over a result (package pipeline), flags,
+// files and exit codes (cmd/sanitize-worker), and where records come from.
+package records

@@ -1,0 +1,247 @@
+package records
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/schema"
+)
+
+// record is one input line and its place in the stream.
+type record struct {
+	seq     int
+	line    []byte
+	tooLong bool
+}
+
+// outcome is the sanitized line and evidence of one record.
+type outcome struct {
+	seq      int
+	line     []byte
+	evidence []byte
+	err      error
+}
+
+// Defaults of Options.
+const (
+	// DefaultMaxRecordBytes is the longest record line accepted.
+	DefaultMaxRecordBytes = 64 << 20
+	// MinMaxRecordBytes is the smallest MaxRecordBytes accepted.
+	MinMaxRecordBytes = 1024
+	// DefaultTimeout bounds the pass over one record.
+	DefaultTimeout = 30 * time.Second
+)
+
+// Options configures Run. The zero value runs GOMAXPROCS passes, accepts
+// records up to DefaultMaxRecordBytes, gives each DefaultTimeout and writes
+// no evidence.
+type Options struct {
+	// Kind is the message kind of every record's result.
+	Kind pipeline.Kind
+	// Workers is the number of parallel passes; 0 means GOMAXPROCS.
+	Workers int
+	// MaxRecordBytes caps one input line (MinMaxRecordBytes at least); a
+	// longer line is not held but answered with BOUND_EXCEEDED
+	// (record-too-long). 0 means DefaultMaxRecordBytes.
+	MaxRecordBytes int
+	// Timeout bounds the pass over one record; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Evidence receives one evidence record (JSON) a line, in input order;
+	// nil means none.
+	Evidence io.Writer
+	// Report, if set, receives each error Run reports, in order: the first
+	// failed record (*RecordError), the first failed evidence write and a
+	// failed output write (*WriteError), a failed read (*ReadError).
+	Report func(error)
+}
+
+// ErrOptions is returned by Run for an invalid option.
+var ErrOptions = errors.New("records: invalid options")
+
+// RecordError is a record that could not be answered (the engine failed;
+// a record that is merely bad gets an error result on its line instead).
+// Later records are still processed.
+type RecordError struct {
+	Record int // 1-based, counting records (blank lines are not records)
+	Err    error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("record %d: %v", e.Record, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// WriteError is a failed write of the output or the evidence.
+type WriteError struct {
+	What string // "output" or "evidence"
+	Err  error
+}
+
+func (e *WriteError) Error() string { return fmt.Sprintf("writing %s: %v", e.What, e.Err) }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// ReadError is a failed read of the input (or the context ended).
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string { return fmt.Sprintf("reading input: %v", e.Err) }
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Run sanitizes a stream of records, one JSON object
+// {"tool","outputSchema","result"} a line, on Workers parallel passes and
+// writes one sanitized record a line to out, in input order. At most
+// 2*Workers records are in flight, so memory is bounded by the record size
+// limit, not the stream length. It returns nil when every record was
+// answered and written, else the first error reported (see Options.Report).
+func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer, o Options) error {
+	if eng == nil || o.Workers < 0 || o.Timeout < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
+		return ErrOptions
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.MaxRecordBytes == 0 {
+		o.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	var first error
+	report := func(err error) {
+		if first == nil {
+			first = err
+		}
+		if o.Report != nil {
+			o.Report(err)
+		}
+	}
+	evw := o.Evidence
+	if evw == nil {
+		evw = io.Discard
+	}
+	jobs := make(chan record, o.Workers)
+	results := make(chan outcome, o.Workers)
+	slots := make(chan struct{}, 2*o.Workers)
+	// Line buffers go round: reader → worker → reader, and worker → writer
+	// → worker, so a long stream does not allocate two buffers a record.
+	inBufs := make(chan []byte, 4*o.Workers)
+	outBufs := make(chan []byte, 4*o.Workers)
+	withEvidence := evw != io.Discard
+	// One cache for all workers: a tool's schema is compiled once, keyed by
+	// the digest of its canonical form.
+	schemas := schema.NewCache(0, schema.Limits{})
+	var readErr error
+	go func() {
+		defer close(jobs)
+		readErr = readRecords(ctx, in, o.MaxRecordBytes, slots, inBufs, jobs)
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := &recordWorker{eng: eng, kind: o.Kind, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
+			for r := range jobs {
+				res := ws.sanitize(ctx, r)
+				recycle(inBufs, r.line)
+				results <- res
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	bw := bufio.NewWriterSize(out, 256<<10)
+	pending := map[int]outcome{}
+	nextSeq := 0
+	failed := false
+	for res := range results {
+		pending[res.seq] = res
+		for {
+			r, ok := pending[nextSeq]
+			if !ok {
+				break
+			}
+			delete(pending, nextSeq)
+			nextSeq++
+			<-slots
+			if r.err != nil {
+				if !failed {
+					report(&RecordError{Record: r.seq + 1, Err: r.err})
+				}
+				failed = true
+				continue
+			}
+			bw.Write(r.line)
+			bw.WriteByte('\n')
+			recycle(outBufs, r.line)
+			if _, err := evw.Write(r.evidence); err != nil && !failed {
+				report(&WriteError{What: "evidence", Err: err})
+				failed = true
+			}
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		// The cause only: a path in the error is the caller's to name.
+		cause := errors.Unwrap(err)
+		if cause == nil {
+			cause = err
+		}
+		report(&WriteError{What: "output", Err: cause})
+		return first
+	}
+	if readErr != nil {
+		report(&ReadError{Err: readErr})
+	}
+	return first
+}
+
+// readRecords splits the input into lines of at most max bytes. A longer
+// line is not held: it becomes a tooLong record and is skipped to its end.
+func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}, bufs chan []byte, jobs chan<- record) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	seq := 0
+	for {
+		line := reuse(bufs)
+		tooLong := false
+		for {
+			frag, err := br.ReadSlice('\n')
+			if !tooLong {
+				if len(line)+len(frag) > max+1 {
+					tooLong = true
+					line = line[:0]
+				} else {
+					line = append(line, frag...)
+				}
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				if len(frag) == 0 && len(line) == 0 && !tooLong {
+					return nil
+				}
+				break
+			}
+			if err != nil {
+				return err
+			}
+			break
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
+			continue // blank lines are not records
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		jobs <- record{seq: seq, line: line, tooLong: tooLong}
+		seq++
+	}
+}

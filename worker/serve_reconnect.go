@@ -1,0 +1,279 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// What the durable path does when the connection to its server is lost or
+// the server goes into lame-duck mode, so that no input waits out its
+// AckWait for a cause that is not its own:
+//
+//   - An acknowledgement written just before the connection broke may never
+//     have reached the server (plain acks are not confirmed), and one that
+//     reached a consumer leader just before it stepped down may not have
+//     been replicated. The last acknowledgements are remembered and sent
+//     again after a reconnect or a change of the consumer's leader, once a
+//     pull has been answered (so a leader is there to take them); the
+//     server ignores an acknowledgement of an acknowledged message.
+//   - An output publish whose acknowledgement was lost with the connection
+//     is sent again as soon as the client has reconnected (same
+//     Nats-Msg-Id: the stream keeps one copy), instead of failing the
+//     attempt after the publish timeout and waiting a back-off step.
+//     Publishes that fail for a cluster cause (no responder during an
+//     election, a timeout, a connection error) are retried within the
+//     attempt for up to the publish timeout, and so is a resolver that is
+//     unavailable (the tool catalog's bucket during an election).
+//   - On lame-duck mode (LameDuck, from the connection's
+//     LameDuckModeHandler) the loop stops pulling, lets the messages in
+//     flight finish while the server still serves the connection, and then
+//     moves the connection to another server before it pulls again, so no
+//     delivery is in transit when the server closes the connection.
+
+const (
+	// ackRingSize is how many recent acknowledgements are remembered
+	// (about 100 bytes each).
+	ackRingSize = 16384
+	// reackWindow is how long before a disconnection an acknowledgement
+	// is sent again after the reconnect.
+	reackWindow = 3 * time.Second
+	// lameDuckDrain bounds the wait for the messages in flight when the
+	// server enters lame-duck mode (its default grace period is 10 s).
+	lameDuckDrain = 5 * time.Second
+	// lameDuckPause bounds how long pulling stays paused in lame-duck mode
+	// if no reconnection comes.
+	lameDuckPause = 15 * time.Second
+)
+
+// ackRing remembers the reply subjects of recent acknowledgements.
+type ackRing struct {
+	mu      sync.Mutex
+	replies [ackRingSize]string
+	at      [ackRingSize]int64
+	next    int
+}
+
+func (r *ackRing) add(reply string) {
+	if reply == "" {
+		return
+	}
+	now := time.Now().UnixNano()
+	r.mu.Lock()
+	r.replies[r.next], r.at[r.next] = reply, now
+	r.next = (r.next + 1) % ackRingSize
+	r.mu.Unlock()
+}
+
+// since returns the replies acknowledged at or after t.
+func (r *ackRing) since(t int64) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for i := range r.replies {
+		if r.replies[i] != "" && r.at[i] >= t {
+			out = append(out, r.replies[i])
+		}
+	}
+	return out
+}
+
+// onReconnect asks for the acknowledgements of the last reackWindow
+// before the disconnection to be sent again.
+func (s *Service) onReconnect() {
+	if lost := s.health.disconnectedAt.Load(); lost != 0 {
+		s.askReack(lost - int64(reackWindow))
+	}
+}
+
+// askReack asks the pull loop to send the acknowledgements made since
+// (UnixNano) again after its next answered pull.
+func (s *Service) askReack(since int64) {
+	if s.cfg.ackMode == AckDouble {
+		return
+	}
+	for {
+		cur := s.reackSince.Load()
+		if cur != 0 && cur <= since {
+			return
+		}
+		if s.reackSince.CompareAndSwap(cur, since) {
+			return
+		}
+	}
+}
+
+// reack sends the acknowledgements asked for by askReack.
+func (s *Service) reack() {
+	since := s.reackSince.Swap(0)
+	if since == 0 {
+		return
+	}
+	replies := s.acks.since(since)
+	for _, r := range replies {
+		if s.nc.Publish(r, []byte("+ACK")) != nil {
+			return
+		}
+	}
+	if len(replies) > 0 {
+		s.m.Reacks.Add(float64(len(replies)))
+		s.log.Info("acknowledgements sent again after a reconnect or a new consumer leader", "count", len(replies))
+	}
+}
+
+// errCodeDuplicateInProcess is the server's JSStreamDuplicateMessageConflict.
+const errCodeDuplicateInProcess = 10158
+
+// errReconnected: the client reconnected while an acknowledgement was
+// awaited (it may have been lost with the old connection).
+var errReconnected = errors.New("worker: reconnected while waiting for a publish acknowledgement")
+
+// transientPublish reports whether a publish error has a cluster cause that
+// a retry within the attempt may get past.
+func transientPublish(err error) bool {
+	var api *jetstream.APIError
+	switch {
+	case errors.Is(err, errReconnected):
+		return true
+	case errors.As(err, &api):
+		// 503: no stream leader yet. 409 with error code 10158
+		// (JSStreamDuplicateMessageConflict, "duplicate message id is in
+		// process"): a resend arrived while the stream still replicates
+		// the first publish of the same Nats-Msg-Id; once it is stored the
+		// resend is answered as a duplicate.
+		return api.Code == 503 || api.ErrorCode == errCodeDuplicateInProcess
+	}
+	switch publishErrorClass(err) {
+	case "timeout", "no-responders", "connection":
+		return true
+	}
+	return false
+}
+
+// waitAckOrReconnect waits for a publish acknowledgement, or reports
+// errReconnected when the client reconnects first.
+func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-chan struct{}) error {
+	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+	defer t.Stop()
+	select {
+	case <-f.Ok():
+		return nil
+	case err := <-f.Err():
+		return err
+	case <-reconnected:
+		return errReconnected
+	case <-t.C:
+		return context.DeadlineExceeded
+	case <-s.hardCtx.Done():
+		return context.Canceled
+	}
+}
+
+// publishDurable publishes msgs (each to the stream at the same index)
+// and waits for every acknowledgement; a publish that fails for a cluster
+// cause is sent again, at most publishRetries times.
+func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgContext) error {
+	futs := make([]jetstream.PubAckFuture, len(msgs))
+	errs := make([]error, len(msgs))
+	rc := s.health.reconnectCh()
+	for i, pm := range msgs {
+		futs[i], errs[i] = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(streams[i]))
+	}
+	for i, f := range futs {
+		if errs[i] == nil {
+			errs[i] = s.waitAckOrReconnect(f, rc)
+		}
+	}
+	var first error
+	for i, err := range errs {
+		if err != nil && transientPublish(err) {
+			err = s.republish(msgs[i], streams[i], err)
+		}
+		if err != nil {
+			s.publishFailed(streams[i], mc, err)
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// republish sends pm again after a publish failure with a cluster cause
+// (err), for as long as the failures keep that cause and for at most the
+// publish timeout after the first failure: an election of a stream leader
+// takes a few seconds, a reconnect less.
+func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
+	until := time.Now().Add(s.cfg.publishTimeout)
+	pause := 50 * time.Millisecond
+	for transientPublish(err) && time.Now().Before(until) && s.hardCtx.Err() == nil {
+		if !errors.Is(err, errReconnected) {
+			select {
+			case <-s.health.reconnectCh():
+			case <-time.After(pause):
+			case <-s.hardCtx.Done():
+			}
+			pause = min(2*pause, time.Second)
+		}
+		s.m.PublishRetries.WithLabelValues(stream).Inc()
+		rc := s.health.reconnectCh()
+		var f jetstream.PubAckFuture
+		if f, err = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(stream)); err == nil {
+			err = s.waitAckOrReconnect(f, rc)
+		}
+	}
+	return err
+}
+
+// LameDuck is called when the server of the connection enters lame-duck
+// mode (nats.LameDuckModeHandler): pulling pauses, the messages in flight
+// finish while the server still serves the connection, the connection
+// moves to another server, and pulling resumes there.
+func (s *Service) LameDuck() {
+	if !s.cfg.durable || s.lameDuck.Load() {
+		return
+	}
+	s.lameDuckEpoch.Store(s.health.epoch.Load())
+	s.lameDuck.Store(true)
+	s.log.Warn("NATS server in lame-duck mode: finishing the messages in flight, then moving to another server")
+	go func() {
+		deadline := time.Now().Add(lameDuckDrain)
+		for (s.inFlight.Load() > 0 || s.pulling.Load()) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		_ = s.nc.FlushWithContext(ctx)
+		cancel()
+		if err := s.nc.ForceReconnect(); err != nil {
+			s.lameDuck.Store(false)
+		}
+	}()
+}
+
+// waitLameDuck holds the pull loop while lame-duck mode is handled. It
+// reports false when the service stops.
+func (s *Service) waitLameDuck() bool {
+	if !s.lameDuck.Load() {
+		return true
+	}
+	rc := s.health.reconnectCh()
+	if s.health.epoch.Load() > s.lameDuckEpoch.Load() {
+		// Moved to another server already.
+		s.lameDuck.Store(false)
+		return true
+	}
+	t := time.NewTimer(lameDuckPause)
+	defer t.Stop()
+	select {
+	case <-s.stopDur:
+		return false
+	case <-rc:
+	case <-t.C:
+	}
+	s.lameDuck.Store(false)
+	return true
+}
