@@ -113,7 +113,7 @@ func TestMemberContextTable(t *testing.T) {
 		{"pass word", "Xk29!vqLm#2pR7", false, "Xk29!vqLm#2pR7", nil},
 		{strings.Repeat("a", MaxContextName-7) + "password", "Xk29!vqLm#2pR7", false, "Xk29!vqLm#2pR7", nil},
 		// A secret of its own in the value is found with or without context.
-		{"id", "ghp_" + strings.Repeat("A", 36), false, "[REDACTED:github-pat]", []string{"github-pat"}},
+		{"id", "ghp_" + fakeChars(base62Alphabet, 36, 41), false, "[REDACTED:github-pat]", []string{"github-pat"}},
 		{"password", "", true, "", nil},
 	} {
 		if got := r.ResetWithContext([]byte(tc.name)); got != tc.ctx {

@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"hash"
@@ -81,6 +82,13 @@ type Redactor struct {
 
 	v view // the view handed to checks (a field so that it does not escape per hit)
 
+	// Every occurrence (repeats): the secrets committed so far on the
+	// current line of the string; each later occurrence of the same bytes
+	// on that line is a match of the same rule, context or not
+	// (token = 'v' | 'v').
+	reps []repeat
+	seam [2 * repMaxLen]byte // a repeat's occurrences across the held bytes and src
+
 	// Current call.
 	src     []byte
 	srcBase int64
@@ -118,6 +126,7 @@ func (r *Redactor) Reset() {
 	r.v = view{}
 	r.src, r.srcBase, r.final = nil, 0, false
 	r.ctxLo, r.ctxHi = 0, maxOffset
+	r.reps = r.reps[:0]
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -398,15 +407,37 @@ func (r *Redactor) frontier(end int64) int64 {
 	if r.rs >= 0 && !r.rlong {
 		f = min(f, r.rs) // an open run may still become a match
 	}
+	for i := range r.reps {
+		f = min(f, r.reps[i].pos) // a repeat may still start there
+	}
 	return f
 }
 
 // settle extends an open private-key match, commits decided candidates and
-// emits final text.
+// emits final text. A committed secret becomes a repeat (addRep); its later
+// occurrences are searched before anything after it is committed.
 func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Finding) {
+	for {
+		r.searchReps(end)
+		var again bool
+		dst, fs, again = r.commit(dst, fs, end)
+		if !again {
+			break
+		}
+	}
+	if front := r.frontier(end); !r.cont && front > r.out {
+		dst = r.emit(dst, r.out, front)
+		r.out = front
+	}
+	return dst, fs
+}
+
+// commit commits the candidates before the frontier; again reports that it
+// stopped after a new repeat, whose occurrences must be searched first.
+func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Finding, again bool) {
 	front := r.frontier(end)
 	head := 0
-	for {
+	for !again {
 		if r.cont {
 			fs = r.extend(fs, end)
 		}
@@ -458,6 +489,10 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 			}
 			fs = append(fs, r.finding(x.rule, x.start, x.end, x.cs))
 			r.out, r.lastEnd = x.end, x.end
+			if r.addRep(x) {
+				again = true
+				break
+			}
 		}
 		if !opened {
 			break
@@ -466,11 +501,139 @@ func (r *Redactor) settle(dst []byte, fs []Finding, end int64) ([]byte, []Findin
 	// Drop the consumed candidates, keep capacity.
 	n := copy(r.cands, r.cands[head:])
 	r.cands = r.cands[:n]
-	if !r.cont && front > r.out {
-		dst = r.emit(dst, r.out, front)
-		r.out = front
+	return dst, fs, again
+}
+
+// Repeats: at most repMax per string, of repMinLen..repMaxLen bytes.
+const (
+	repMax    = 16
+	repMinLen = 8
+	repMaxLen = 256
+)
+
+// repeat is a committed secret whose later occurrences up to the end of its
+// line are matches: b its bytes, pos the first start not yet searched.
+type repeat struct {
+	b       []byte
+	rule    RuleID
+	cs      ChecksumResult
+	pos     int64
+	done    bool  // its line has ended at lineEnd (a line feed)
+	lineEnd int64 // set when done
+}
+
+// addRep makes the committed secret x a repeat, unless there are repMax
+// (on lines not yet ended) already, its length is out of range or the same
+// bytes are one.
+func (r *Redactor) addRep(x candidate) bool {
+	// Repeats whose line ended before x are over.
+	for i := 0; i < len(r.reps); {
+		if rp := &r.reps[i]; rp.done && rp.lineEnd <= x.start {
+			last := len(r.reps) - 1
+			r.reps[i], r.reps[last] = r.reps[last], r.reps[i]
+			r.reps = r.reps[:last]
+			continue
+		}
+		i++
 	}
-	return dst, fs
+	n := x.end - x.start
+	if len(r.reps) >= repMax || n < repMinLen || n > repMaxLen {
+		return false
+	}
+	b := r.window(x.start, x.end)
+	for i := range r.reps {
+		if string(r.reps[i].b) == string(b) {
+			return false
+		}
+	}
+	k := len(r.reps)
+	if k < cap(r.reps) {
+		r.reps = r.reps[:k+1]
+		r.reps[k].b = append(r.reps[k].b[:0], b...)
+	} else {
+		r.reps = append(r.reps, repeat{b: append([]byte(nil), b...)})
+	}
+	r.reps[k].rule, r.reps[k].cs, r.reps[k].pos, r.reps[k].done = x.rule, x.cs, x.end, false
+	return true
+}
+
+// searchReps adds a candidate for every occurrence of a repeat that starts
+// at or after its pos, ends before the line feed that ends its line, and
+// lies in the input so far; a repeat whose line has ended is dropped. It
+// reads the held bytes and src where they are (no copy of src behind the
+// held bytes: that would grow the hold with the input).
+func (r *Redactor) searchReps(end int64) {
+	for i := 0; i < len(r.reps); {
+		rp := &r.reps[i]
+		if rp.done {
+			i++
+			continue
+		}
+		n := int64(len(rp.b))
+		nl := r.indexLF(rp.pos, end)
+		hi := end
+		if nl >= 0 {
+			hi = nl
+		}
+		if rp.pos+n <= hi {
+			lo := rp.pos
+			if lo < r.srcBase {
+				// Wholly in the held bytes before src.
+				r.findRep(rp, r.buf[lo-r.bufBase:min(hi, r.srcBase)-r.bufBase], lo)
+				// Straddling the seam: starts in [srcBase-n+1, srcBase).
+				a := max(lo, r.srcBase-n+1)
+				b := min(r.srcBase+n-1, hi)
+				if a < r.srcBase && b-a >= n {
+					k := copy(r.seam[:], r.buf[a-r.bufBase:r.srcBase-r.bufBase])
+					k += copy(r.seam[k:], r.src[:b-r.srcBase])
+					r.findRep(rp, r.seam[:k], a)
+				}
+				lo = r.srcBase
+			}
+			if lo < hi {
+				r.findRep(rp, r.src[lo-r.srcBase:hi-r.srcBase], lo)
+			}
+		}
+		if nl >= 0 {
+			// Its line is over: searched to its end, it holds nothing back;
+			// addRep drops it once a later line's secret is committed.
+			rp.done, rp.lineEnd, rp.pos = true, nl, maxOffset
+		} else {
+			rp.pos = max(rp.pos, end-n+1)
+		}
+		i++
+	}
+}
+
+// indexLF returns the offset of the first line feed in string[lo:end), or -1.
+func (r *Redactor) indexLF(lo, end int64) int64 {
+	if lo < r.srcBase {
+		if j := bytes.IndexByte(r.buf[lo-r.bufBase:r.srcBase-r.bufBase], '\n'); j >= 0 {
+			return lo + int64(j)
+		}
+		lo = r.srcBase
+	}
+	if lo < end {
+		if j := bytes.IndexByte(r.src[lo-r.srcBase:end-r.srcBase], '\n'); j >= 0 {
+			return lo + int64(j)
+		}
+	}
+	return -1
+}
+
+// findRep adds a candidate for each occurrence of rp in w (string[base:]),
+// once per start: a start already searched in a previous part is skipped by
+// the callers' ranges.
+func (r *Redactor) findRep(rp *repeat, w []byte, base int64) {
+	for off := 0; off+len(rp.b) <= len(w); {
+		j := bytes.Index(w[off:], rp.b)
+		if j < 0 {
+			return
+		}
+		p := base + int64(off+j)
+		r.addCand(candidate{start: p, end: p + int64(len(rp.b)), rule: rp.rule, cs: rp.cs})
+		off += j + 1
+	}
 }
 
 func (r *Redactor) finding(id RuleID, start, end int64, cs ChecksumResult) Finding {

@@ -36,10 +36,12 @@ func refContextForms() map[string][]refForm {
 		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase"),
 		"secret-assignment":    assign(classSecret, "secret", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key"),
 		"token-assignment":     assign(classToken, "token"),
+		"key-assignment":       assign(classKey, "key"),
 		"bearer-token":         {{keywords: []string{"bearer"}, at: refBearer}},
 		"authorization-header": {{keywords: []string{"authorization"}, at: refAuthHeader}},
 		"basic-auth":           {{keywords: []string{"basic"}, at: refBasic}},
 		"url-credentials":      {{keywords: []string{"://", `:\/\/`}, atKw: refURLCred}},
+		"cli-user-password":    {{keywords: []string{" -u ", " --user ", " --user="}, atKw: refCLIUser}},
 	}
 }
 
@@ -62,30 +64,86 @@ func refQuote(s string) (byte, int) {
 func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, bool) {
 	prefix := refIdentTail.FindString(s[max(0, p-ctxMaxPrefix):p])
 	suffix := refIdentHead.FindString(s[p+k:])
-	if len(suffix) > ctxMaxSuffix || !keyNameOK([]byte(prefix), []byte(suffix), s[p+k-1]) {
+	if len(suffix) > ctxMaxSuffix || !nameOK(cls, []byte(prefix), []byte(suffix), []byte(s[p:p+k])) {
 		return 0, 0, 0, false
 	}
-	if ns := p - len(prefix); ns > 0 && s[ns-1] == '$' {
+	ns := p - len(prefix)
+	if ns > 0 && s[ns-1] == '/' {
 		return 0, 0, 0, false
 	}
+	dollar := ns > 0 && s[ns-1] == '$'
+	xml := ns > 0 && s[ns-1] == '<'
 	flag := strings.HasPrefix(prefix, "-")
 	i := p + k + len(suffix)
+	name := prefix + s[p:p+k] + suffix
+	weak := bareName([]byte(name), []byte(s[p:p+k]))
+	if weak {
+		qual, deny := spacedQualifier([]byte(s[max(0, ns-qualMax):ns]), ns-qualMax <= 0)
+		if deny {
+			return 0, 0, 0, false
+		}
+		weak = !qual
+	}
+	if xml {
+		if m := refXMLBraced.FindStringSubmatchIndex(s[i:]); m != nil {
+			if m[3]-m[2] > ctxMaxValue || m[2]-2 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace || !bracedPlausible([]byte(s[i+m[2]:i+m[3]]), cls, weak) {
+				return 0, 0, 0, false
+			}
+			return i + m[2], i + m[3], ChecksumNone, true
+		}
+		if refXMLBrace.MatchString(s[i:]) {
+			return 0, 0, 0, false // braced but not closed on the line: no value
+		}
+		m := refXML.FindStringSubmatchIndex(s[i:])
+		if m == nil || m[3]-m[2] > ctxMaxValue || m[2]-1 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace {
+			return 0, 0, 0, false
+		}
+		a, e := i+m[2], i+m[3]
+		if !plausibleValue([]byte(s[a:e]), false, cls, weak) {
+			return 0, 0, 0, false
+		}
+		return a, e, ChecksumNone, true
+	}
 	_, kq := refQuote(s[i:])
 	i += kq
+	if kq == 0 {
+		if m := refTypeAnn.FindStringSubmatch(s[i:]); m != nil && len(m[1]) <= ctxMaxSpace && len(m[3]) <= ctxMaxSpace {
+			if strings.HasPrefix(s[i:], ":") {
+				i++
+			}
+			i += len(m[1]) + len(m[2]) + len(m[3])
+		}
+	}
 	sp := len(refSpaces.FindString(s[i:]))
-	if sp > ctxMaxSpace {
+	if sp > ctxMaxSpace || dollar && (kq > 0 || flag) {
 		return 0, 0, 0, false
 	}
 	i += sp
 	rest := s[i:]
 	needQuote := false
+	op := ""
+	for _, o := range []string{":::=", "::=", "?=", "+=", ".=", ":=", "=>", "==", "=", ":"} {
+		if strings.HasPrefix(rest, o) {
+			op = o
+			break
+		}
+	}
+	if dollar && op != "=" && op != ".=" && op != "+=" {
+		op = ""
+	}
 	switch {
-	case strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, "=="):
-		i += 2
-	case strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":"):
-		i++
+	case op == ":" && strings.Contains(name, ".") && kq == 0 && sp == 0 && len(rest) > 1 && !strings.ContainsRune(" \t\"'`", rune(rest[1])):
+		return 0, 0, 0, false
+	case op != "":
+		i += len(op)
 	case kq > 0 && strings.HasPrefix(rest, ","):
 		i++
+		needQuote = true
+	case kq == 0 && sp > 0 && strings.HasPrefix(rest, "- "):
+		i++
+		needQuote = true
+	case kq > 0 && strings.HasPrefix(rest, "value="):
+		i += 6
 		needQuote = true
 	case flag && sp > 0:
 	default:
@@ -135,13 +193,28 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 		}
 		a, e = i, i+len(v)
 	}
-	name := prefix + s[p:p+k] + suffix
-	weak := bareName([]byte(name), []byte(s[p:p+k]))
-	if !plausibleValue([]byte(s[a:e]), q != 0, cls, weak) {
+	if q == '`' && strings.Contains(s[a:e], " ") {
+		return 0, 0, 0, false
+	}
+	if q != 0 && cls != classPassword && strings.Contains(s[a:e], " ") {
+		if !bracedPlausible([]byte(s[a:e]), cls, weak) {
+			return 0, 0, 0, false
+		}
+	} else if !plausibleValue([]byte(s[a:e]), q != 0, cls, weak) {
 		return 0, 0, 0, false
 	}
 	return a, e, ChecksumNone, true
 }
+
+var (
+	// refXML: '>' whitespace (or its JSON escapes) value whitespace "</".
+	refXML = regexp.MustCompile(`^>(?:[\t\n\f\r ]|\\[ntr])*([^<\\\t\n\f\r ]+)((?:[\t\n\f\r ]|\\[ntr])*)</`)
+	// refXMLBraced: '>' whitespace '{' content '}' whitespace "</".
+	refXMLBraced = regexp.MustCompile(`^>(?:[\t\n\f\r ]|\\[ntr])*\{([^}<\n]+)\}((?:[\t\n\f\r ]|\\[ntr])*)</`)
+	refXMLBrace  = regexp.MustCompile(`^>(?:[\t\n\f\r ]|\\[ntr])*\{`)
+	// refTypeAnn: [:] spaces type spaces = (not ==).
+	refTypeAnn = regexp.MustCompile(`^:?([ \t]+)(string|String|str|&str|&'static str|\[\]byte|std::string)([ \t]*)=(?:[^=]|$)`)
+)
 
 // refSchemeCred: after the keyword at p (length k), spaces (1..8), a token
 // run (at most ctxMaxToken) that passes tokenPlausible.
@@ -261,4 +334,32 @@ func refURLCred(s string, p, k int) (int, int, ChecksumResult, bool) {
 
 func refURLUserRune(r rune) bool {
 	return r < 0x80 && (refAlnum(byte(r)) || strings.ContainsRune("-._~!$&'()*+,;=%", r))
+}
+
+var refCLIUserRE = regexp.MustCompile("^(['\"]?)([!#-&(-9;-Z^-~\\\\]+):([^\\x00- \"'`\\x7f\\[\\]]+)")
+
+func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
+	m := refCLIUserRE.FindStringSubmatchIndex(s[p+k:])
+	if m == nil {
+		return 0, 0, 0, false
+	}
+	q := s[p+k+m[2] : p+k+m[3]]
+	user := s[p+k+m[4] : p+k+m[5]]
+	a, e := p+k+m[6], p+k+m[7]
+	if len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") || e-a > cliMaxPass {
+		return 0, 0, 0, false
+	}
+	if q != "" && (e >= len(s) || s[e:e+1] != q) {
+		return 0, 0, 0, false
+	}
+	pass := s[a:e]
+	for _, w := range []string{"password", "pass", "passwd", "pwd", "pw", "secret", "user", "username", "changeme"} {
+		if strings.EqualFold(pass, w) {
+			return 0, 0, 0, false
+		}
+	}
+	if !plausibleValue([]byte(pass), q != "", classPassword, false) || user[0] == '$' || user[0] == '<' {
+		return 0, 0, 0, false
+	}
+	return a, e, ChecksumNone, true
 }

@@ -75,7 +75,7 @@ func refGitLab(prefix string, min, max int) refForm {
 	suffix := regexp.MustCompile(`^\.[0-9a-z]{2}\.[0-9a-z]{9}`)
 	bound := regexp.MustCompile(`^[A-Za-z0-9_=-]`)
 	return refForm{keywords: base.keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
-		a, e, cs, ok := base.at(s, p)
+		a, e, cs, ok := base.atKw(s, p, len(prefix))
 		if !ok {
 			return 0, 0, 0, false
 		}
@@ -108,7 +108,7 @@ func refVCS() map[string][]refForm {
 		"atlassian-api-token": {refToken([]string{"atatt3"}, `ATATT3[A-Za-z0-9_-]{170,190}=[0-9A-F]{8}`, refWD, refWDE, func(m string) (bool, ChecksumResult) {
 			return true, refHexCRC(m)
 		})},
-		"sourcegraph-token": {refTok([]string{"sgp_"}, `sgp_(?:[0-9a-f]{16}_[0-9a-f]{40}|local_[0-9a-f]{40}|[0-9a-f]{40})`, refW, nil)},
+		"sourcegraph-token": {refTok([]string{"sgp_"}, `sgp_(?:[0-9a-fA-F]{16}_[0-9a-fA-F]{40}|local_[0-9a-fA-F]{40}|[0-9a-fA-F]{40})`, refW, nil)},
 	}
 }
 

@@ -37,16 +37,19 @@ type refForm struct {
 
 // refToken: re (anchored) matched at the keyword; the byte before must not be
 // in notBefore and the byte after must not be in notAfter (bracket classes).
-func refToken(keywords []string, re, notBefore, notAfter string, post func(m string) (bool, ChecksumResult)) refForm {
+func refToken(keywords []string, re, notBefore, notAfter string, post func(m string) (bool, ChecksumResult), noFiller ...bool) refForm {
 	rx := regexp.MustCompile(`^(?:` + re + `)`)
 	nb := regexp.MustCompile(`^[` + notBefore + `]$`)
 	na := regexp.MustCompile(`^[` + notAfter + `]$`)
-	return refForm{keywords: keywords, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+	return refForm{keywords: keywords, atKw: func(s string, p, k int) (int, int, ChecksumResult, bool) {
 		m := rx.FindStringIndex(s[p:])
 		if m == nil {
 			return 0, 0, 0, false
 		}
 		e := p + m[1]
+		if len(noFiller) == 0 && placeholderBody([]byte(s[p+k:e])) {
+			return 0, 0, 0, false
+		}
 		glued := p > 0 && nb.MatchString(s[p-1:p])
 		if glued && post == nil || e < len(s) && na.MatchString(s[e:e+1]) {
 			return 0, 0, 0, false
@@ -171,10 +174,14 @@ func refForms() map[string][]refForm {
 			if len(m) > 8192 || strings.IndexByte(m, '.') > 1024 {
 				return false, ChecksumNone
 			}
-			h, err := base64.RawURLEncoding.DecodeString(m[:strings.IndexByte(m, '.')])
-			hs := strings.TrimSpace(string(h))
-			return err == nil && strings.HasPrefix(hs, "{") && strings.Contains(hs, `"alg"`) && json.Valid([]byte(hs)), ChecksumNone
-		})},
+			obj := func(seg string, alg bool) bool {
+				h, err := base64.RawURLEncoding.DecodeString(seg)
+				hs := strings.TrimSpace(string(h))
+				return err == nil && len(h) <= jwtMaxObject && strings.HasPrefix(hs, "{") && (!alg || strings.Contains(hs, `"alg"`)) && json.Valid([]byte(hs))
+			}
+			parts := strings.SplitN(m, ".", 3)
+			return obj(parts[0], true) || obj(parts[0], false) && obj(parts[1], false), ChecksumNone
+		}, true)},
 		"private-key": {{keywords: []string{"-----begin"}, at: refPEM}},
 		"generic-sk": {refToken([]string{"sk-"}, `sk-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
 			for _, part := range refSegment.FindAllString(m[3:], -1) {
@@ -190,6 +197,8 @@ func refForms() map[string][]refForm {
 				rx := regexp.MustCompile(`^<` + ws + `{0,256}(?:/` + ws + `{0,256})?(?i:system|developer|instructions|tool|assistant|user|important)(?:_|\b)`)
 				junit := regexp.MustCompile(`(?i)system$`)
 				junitEnd := regexp.MustCompile(`^(?i:-out|-err)(?:[^A-Za-z0-9_-]|$)`)
+				qualified := regexp.MustCompile(`^:[A-Za-z]`)
+				keepQualified := regexp.MustCompile(`(?i)(?:system|instructions)$`)
 				return func(s string, p int) (int, int, ChecksumResult, bool) {
 					m := rx.FindStringIndex(s[p:])
 					if m == nil {
@@ -199,6 +208,9 @@ func refForms() map[string][]refForm {
 						return 0, 0, 0, false
 					}
 					e := p + m[1]
+					if s[e-1] != '_' && qualified.MatchString(s[e:]) && !keepQualified.MatchString(s[p:e]) {
+						return 0, 0, 0, false
+					}
 					if j := strings.IndexByte(s[e:min(len(s), e+512)], '>'); j >= 0 {
 						return p, e + j + 1, ChecksumNone, true
 					}
@@ -402,19 +414,22 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 		}
 		cands = kept
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		if a.end != b.end {
-			return a.end > b.end
-		}
-		if a.enc != b.enc {
-			return a.enc < b.enc
-		}
-		return a.rule < b.rule
-	})
+	sortCands := func(cands []refCand) {
+		sort.SliceStable(cands, func(i, j int) bool {
+			a, b := cands[i], cands[j]
+			if a.start != b.start {
+				return a.start < b.start
+			}
+			if a.end != b.end {
+				return a.end > b.end
+			}
+			if a.enc != b.enc {
+				return a.enc < b.enc
+			}
+			return a.rule < b.rule
+		})
+	}
+	sortCands(cands)
 	secretMarker := opts.SecretMarker
 	if secretMarker == "" {
 		secretMarker = DefaultSecretMarker
@@ -431,7 +446,17 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 		a, b = min(max(a, lo), hi), min(max(b, lo), hi)
 		return a, max(a, b)
 	}
-	for _, c := range cands {
+	// Every occurrence: a committed secret of repMinLen..repMaxLen bytes
+	// (at most repMax different ones whose line has not ended) makes each
+	// later occurrence of its bytes before the next line feed a match of
+	// the same rule.
+	type refRep struct {
+		b   string
+		end int // where its line ends (a '\n' or len(s))
+	}
+	var reps []refRep
+	for ci := 0; ci < len(cands); ci++ {
+		c := cands[ci]
 		if c.start < pos {
 			continue
 		}
@@ -455,6 +480,33 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 			mac := hmac.New(sha256.New, key)
 			mac.Write([]byte(info.ID + "\x00" + s[vs:ve]))
 			copy(f.Fingerprint[:], mac.Sum(nil))
+			live := reps[:0]
+			for _, rp := range reps {
+				if rp.end > c.start {
+					live = append(live, rp)
+				}
+			}
+			reps = live
+			dup := false
+			for _, rp := range reps {
+				dup = dup || rp.b == s[c.start:c.end]
+			}
+			if b := s[c.start:c.end]; len(reps) < repMax && len(b) >= repMinLen && len(b) <= repMaxLen && !dup {
+				lineEnd := len(s)
+				if j := strings.IndexByte(s[c.end:], '\n'); j >= 0 {
+					lineEnd = c.end + j
+				}
+				reps = append(reps, refRep{b: b, end: lineEnd})
+				for q := c.end; ; {
+					j := strings.Index(s[q:lineEnd], b)
+					if j < 0 {
+						break
+					}
+					cands = append(cands, refCand{start: q + j, end: q + j + len(b), rule: c.rule, cs: c.cs})
+					q += j + 1
+				}
+				sortCands(cands[ci+1:])
+			}
 		}
 		fs = append(fs, f)
 		pos = c.end

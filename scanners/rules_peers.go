@@ -505,7 +505,7 @@ func (s *segSpec) check(v *view, ks, ke int) result {
 	if i < len(d) && s.notAfter[d[i]] {
 		return noMatch
 	}
-	if s.validate != nil && !s.validate(d[ks:i]) {
+	if s.validate != nil && !s.validate(d[ks:i]) || placeholderBody(d[ke:i]) {
 		return noMatch
 	}
 	return result{status: resMatch, start: ks, end: i}

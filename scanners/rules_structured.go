@@ -43,7 +43,7 @@ func structuredRules() []ruleDef {
 		},
 		{
 			id: "jwt", provider: "generic", kind: KindSecret, confidence: "medium",
-			desc:  "JSON Web Token (eyJ header . payload . signature, header decodes to a JSON object with \"alg\")",
+			desc:  "JSON Web Token (eyJ header . payload . signature, header decodes to a JSON object with \"alg\", or header and payload both to JSON objects)",
 			forms: []form{jwtForm()},
 			tp: []string{
 				hdr + "." + pay + "." + fakeChars(b64u, 43, 1),
@@ -52,7 +52,7 @@ func structuredRules() []ruleDef {
 			},
 			fp: []string{
 				notJSON + "." + pay + "." + fakeChars(b64u, 43, 3),
-				noAlg + "." + pay + "." + fakeChars(b64u, 43, 4),
+				noAlg + "." + base64.RawURLEncoding.EncodeToString([]byte("not a JSON payload")) + "." + fakeChars(b64u, 43, 4),
 				"eyJhbGciOiJIUzI1NiJ9 without dots",
 				"x" + hdr + "." + pay + "." + fakeChars(b64u, 43, 5),
 			},
@@ -375,7 +375,7 @@ func jwtForm() form {
 			if v.more(e) {
 				return result{status: resMore}
 			}
-			if !jwtHeaderOK(d[ks:h]) {
+			if !jwtHeaderOK(d[ks:h]) && !(jwtObject(d[ks:h], false) && jwtObject(d[h+1:p], false)) {
 				return noMatch
 			}
 			return result{status: resMatch, start: ks, end: e}
@@ -385,8 +385,15 @@ func jwtForm() form {
 
 // jwtHeaderOK decodes a base64url header (no padding) without allocating and
 // checks that it is a JSON object with an "alg" member name.
-func jwtHeaderOK(seg []byte) bool {
-	var buf [768]byte
+func jwtHeaderOK(seg []byte) bool { return jwtObject(seg, true) }
+
+// jwtObject decodes a base64url segment (no padding, at most jwtMaxObject
+// bytes decoded) without allocating and checks that it is a JSON object,
+// holding an "alg" member name if alg. A header without "alg" is a token
+// still when the payload is a JSON object too (RFC 7515's examples carry a
+// nonce header).
+func jwtObject(seg []byte, alg bool) bool {
+	var buf [jwtMaxObject]byte
 	if base64.RawURLEncoding.DecodedLen(len(seg)) > len(buf) {
 		return false
 	}
@@ -395,8 +402,11 @@ func jwtHeaderOK(seg []byte) bool {
 		return false
 	}
 	h := bytes.TrimSpace(buf[:n])
-	return len(h) > 1 && h[0] == '{' && bytes.Contains(h, []byte(`"alg"`)) && json.Valid(h)
+	return len(h) > 1 && h[0] == '{' && (!alg || bytes.Contains(h, []byte(`"alg"`))) && json.Valid(h)
 }
+
+// jwtMaxObject bounds a decoded JWT segment that is checked for JSON.
+const jwtMaxObject = 6144
 
 // pemWindow is how far from "-----BEGIN" the private-key rule looks for the
 // END marker; it keeps the rule's hold-back under MaxHold.

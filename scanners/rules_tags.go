@@ -33,7 +33,7 @@ func tagRules() []ruleDef {
 				"&lt;system&gt;", "&lt;/Instructions&gt;", "&#60;system&#62;", "&#x3C;tool_call&#x3E;", "&lt;user>", "&lt;important",
 				`\u003csystem\u003e`, `\u003C/system\u003E`,
 			},
-			fp: []string{"user", "system prompt", "a < b", "<users>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
+			fp: []string{"user", "system prompt", "a < b", "<users>", "curl -u <user:password> https://host", "<tool:name>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
 				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >",
 				"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users", `\u003cdiv\u003e`, `\u003cusers\u003e`},
 		},
@@ -236,6 +236,17 @@ func pseudoTagRest(v *view, ks, i int, entities bool) result {
 	// "<systemd>", "<users>", "<toolbox>" go on with a letter: not ours.
 	if e < len(d) && isWordByte(d[e]) && d[e] != '_' {
 		return noMatch
+	}
+	// "<user:password>", "<tool:name>": a name with a namespace-like colon
+	// and a letter after it is a placeholder of a credential or a qualified
+	// XML name, not a role marker; <system:…> and <instructions:…> stay tags.
+	if e < len(d) && d[e] == ':' && name != 0 && pseudoTagNames[name] != "instructions" {
+		if v.more(e + 1) {
+			return result{status: resMore}
+		}
+		if e+1 < len(d) && setLetters[d[e+1]] {
+			return noMatch
+		}
 	}
 	// JUnit XML's <system-out> and <system-err> hold a test's
 	// captured output: element names of a well-known format, not

@@ -213,8 +213,12 @@ func prefixIs(prefixes []string, fold bool, pre []byte) bool {
 }
 
 // finish validates the body of a token found at [ks, end): a match unless
-// validate refuses it, or it is glued to a word without a valid checksum.
+// it is filler (placeholderBody), validate refuses it, or it is glued to a
+// word without a valid checksum.
 func (t *tokenSpec) finish(body []byte, glued bool, ks, end int) result {
+	if placeholderBody(body) {
+		return noMatch
+	}
 	cs := ChecksumNone
 	if t.validate != nil {
 		var good bool
@@ -378,3 +382,62 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 	}
 	return t.finish(buf[:u], glued, ks, i)
 }
+
+// placeholderBody reports a token body that is filler rather than a
+// credential, whatever its prefix promises: one byte (letters case-folded)
+// makes half or more of its letters and digits (ghp_xxxx…, glc_1111…,
+// 0000…TUVWXYZ), 20 or more of them use fewer than a fifth as many distinct
+// bytes (of at most 64: a long base64 body has no more), it holds a run of 8 ascending letters or digits (abcdefgh,
+// 12345678), or a placeholder word (tokenFillerWords). A random body of 8
+// bytes or more is none of these but with negligible probability; a checksum
+// cannot vouch for it (GitHub's CRC32 of "xxxx…" is as easy to compute).
+func placeholderBody(b []byte) bool {
+	if len(b) < 8 {
+		return false
+	}
+	var counts [256]uint8
+	n, top, run := 0, 0, 1
+	for i, c := range b {
+		if !setAlnum[c] {
+			run = 1
+			continue
+		}
+		lc := lowerASCII(c)
+		if counts[lc] < 255 {
+			counts[lc]++
+		}
+		n++
+		top = max(top, int(counts[lc]))
+		if i > 0 && c == b[i-1]+1 {
+			if run++; run >= 8 {
+				return true
+			}
+		} else {
+			run = 1
+		}
+	}
+	if n >= 8 && 2*top >= n {
+		return true
+	}
+	if n >= 20 {
+		distinct := 0
+		for _, k := range counts {
+			if k != 0 {
+				distinct++
+			}
+		}
+		if 5*distinct < min(n, 64) {
+			return true // a few bytes repeated (5555555dAAAAA7777777Cccc…)
+		}
+	}
+	for _, w := range tokenFillerWords {
+		if containsFold(b, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenFillerWords mark a token body written by hand (lower case; matched
+// ASCII case-insensitively).
+var tokenFillerWords = []string{"example", "xxxx", "placeholder", "your", "here", "dummy", "sample", "changeme", "redacted", "randomstring", "fake", "insert", "replace"}

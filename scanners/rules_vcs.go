@@ -466,17 +466,17 @@ func hostingRules() []ruleDef {
 				"ATATT3" + fakeChars(wd, 177, 6) + "=0123abcd",
 				"x" + atatt(7)[:183] + "=00000000",
 			}),
-		provRule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>)",
+		provRule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>; hex of either case)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"sgp_"}, body: setWord, min: 40, max: 57,
 				validate: func(b []byte) (bool, ChecksumResult) {
 					switch len(b) {
 					case 40:
-						return bodyShape(bodySeg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{set: setHex, n: 40})(b)
 					case 46:
-						return bodyShape(bodySeg{lit: "local_"}, bodySeg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{lit: "local_"}, bodySeg{set: setHex, n: 40})(b)
 					case 57:
-						return bodyShape(bodySeg{set: setHexLower, n: 16}, bodySeg{lit: "_"}, bodySeg{set: setHexLower, n: 40})(b)
+						return bodyShape(bodySeg{set: setHex, n: 16}, bodySeg{lit: "_"}, bodySeg{set: setHex, n: 40})(b)
 					}
 					return false, ChecksumNone
 				},
@@ -485,6 +485,7 @@ func hostingRules() []ruleDef {
 				"sgp_" + fakeChars(hex, 40, 1),
 				"SRC_ACCESS_TOKEN=sgp_" + fakeChars(hex, 16, 2) + "_" + fakeChars(hex, 40, 3),
 				"token sgp_local_" + fakeChars(hex, 40, 4),
+				"sgp_" + fakeChars("0123456789abcdefABCDEF", 16, 10) + "_" + fakeChars("0123456789abcdefABCDEF", 40, 11),
 			},
 			[]string{
 				"sgp_" + fakeChars(hex, 39, 5),
