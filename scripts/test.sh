@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README.md "Run the tests"): format, vet, the
-# race-enabled test suite, then every fuzz target for a fixed count.
+# race-enabled test suite, the deployment manifests (deploy/validate, its own
+# module), then every fuzz target for a fixed count.
 # FUZZ_COUNT overrides the per-target count (default 20000 executions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,9 @@ go vet ./...
 
 echo "== go test -race"
 go test -race -count=1 -timeout 15m ./...
+
+echo "== deploy/validate (kustomize render, strict decoding of every object)"
+(cd deploy/validate && go vet ./... && go test -count=1 -timeout 10m ./...)
 
 echo "== fuzz targets (${FUZZ_COUNT:-20000} executions each)"
 for pkg in $(go list ./...); do

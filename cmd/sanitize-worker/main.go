@@ -7,7 +7,9 @@
 //	sanitize-worker scan [flags] < result.json > clean.json
 //	sanitize-worker scan --jsonl [flags] < records.jsonl > clean.jsonl
 //	sanitize-worker keys new|rotate|list [flags]
-//	sanitize-worker version
+//	sanitize-worker serve [flags]
+//	sanitize-worker state|tools|args [flags]
+//	sanitize-worker version    (or --version)
 //
 // Exit codes: 0 the output was written (clean, sanitized or truncated);
 // 3 the message was rejected and a sanitized error result was written in its
@@ -44,7 +46,7 @@ func commands() []command {
 		{"tools", "manage the tool catalog (KV bucket mcp-tools) that holds each tool's schemas", runTools},
 		{"args", "validate tools/call arguments against the tool's inputSchema", runArgs},
 		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
-		{"version", "print the guard and evidence versions", runVersion},
+		{"version", "print the module version, commit, Go version, guard and evidence versions (also --version)", runVersion},
 	}
 }
 
@@ -73,6 +75,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	case "-h", "-help", "--help", "help":
 		usage(stdout)
 		return exitOK
+	case "-version", "--version":
+		return runVersion(ctx, args[1:], stdin, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -91,7 +91,10 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 	o.Logger = log.With("component", "nats-server")
 	s, err := natsembed.Start(o)
 	if err != nil {
-		log.Error("embedded NATS server did not start", "dir", o.Dir, "port", o.Port, "error", err.Error())
+		// The usual cause is a serve or state already running on the same
+		// defaults (port 4222, the same store).
+		log.Error("embedded NATS server did not start", "dir", o.Dir, "port", o.Port, "error", err.Error(),
+			"hint", embeddedConflictHint)
 		return "", nil, false
 	}
 	url = s.ClientURL()
@@ -101,6 +104,10 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 		s.WaitForShutdown()
 	}, true
 }
+
+// embeddedConflictHint says how to run serve and state together.
+const embeddedConflictHint = "if another sanitize-worker serve or state holds the port or the store: run the state service inside serve " +
+	"(serve --state-keys FILE), or join that server with --nats-url nats://127.0.0.1:4222, or give this one its own --embedded-port and --embedded-dir"
 
 // checkNATSTarget checks the flags that choose the server, for `serve` and
 // `state`: with --nats-url none of embeddedOnly may be given, without it

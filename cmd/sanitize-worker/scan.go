@@ -25,10 +25,30 @@ type scanFlags struct {
 	maxRecord                                           int
 }
 
+const scanUsageHead = `usage: sanitize-worker scan [flags] [< message.json] [> clean.json]
+       sanitize-worker scan --jsonl [flags] < records.jsonl > clean.jsonl
+
+Sanitizes one MCP message (a tool result unless --kind says otherwise) from
+standard input or --in to standard output or --out, in one streaming pass,
+without NATS. With --jsonl, a stream of records {"tool", "outputSchema",
+"result"}, one a line, is sanitized on --workers cores and written in order.
+Evidence (what was changed and why, never a secret) goes to --evidence.
+
+Exit codes: 0 the output was written (clean, sanitized or truncated); 3 the
+message was rejected and a sanitized error result was written in its place
+(one message only); 2 usage error; 1 any other failure.
+
+flags:
+`
+
 func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f scanFlags
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), scanUsageHead)
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&f.in, "in", "", "read the message from `FILE` instead of standard input")
 	fs.StringVar(&f.out, "out", "", "write the sanitized message to `FILE` instead of standard output")
 	fs.StringVar(&f.evidence, "evidence", "", "write the evidence record (JSON; JSON lines with --jsonl) to `FILE`")

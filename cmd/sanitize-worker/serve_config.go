@@ -124,7 +124,8 @@ var serveEnv = []struct{ flag, env string }{
 	{"log-level", "MCP_SANITIZE_LOG_LEVEL"},
 }
 
-// defaultServeDataDir is where the embedded server keeps its streams:
+// defaultServeDataDir is where the embedded server of serve and of state
+// keeps its streams:
 // $XDG_STATE_HOME/mcp-sanitize/nats when XDG_STATE_HOME is set, else
 // ./.sanitize-data.
 func defaultServeDataDir(lookup func(string) (string, bool)) string {

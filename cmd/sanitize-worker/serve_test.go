@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -68,26 +69,32 @@ inline: false
 	}
 }
 
-// TestServeDeployConfig keeps deploy/serve.yaml and deploy/kubernetes.yaml's
-// embedded configuration in step with the flags.
+// TestServeDeployConfig keeps deploy/serve.yaml and the serve.yaml files of
+// the kustomize base and overlays (deploy/kubernetes/) in step with the
+// flags, and their policy.yaml files with the policy format.
 func TestServeDeployConfig(t *testing.T) {
 	if _, err := parseServeFlags([]string{"--config", "../../deploy/serve.yaml"}, envOf(nil), io.Discard); err != nil {
 		t.Fatalf("deploy/serve.yaml: %v", err)
 	}
-	k8s, err := os.ReadFile("../../deploy/kubernetes.yaml")
-	if err != nil {
-		t.Fatal(err)
+	cfgs, _ := filepath.Glob("../../deploy/kubernetes/*/serve.yaml")
+	more, _ := filepath.Glob("../../deploy/kubernetes/overlays/*/serve.yaml")
+	cfgs = append(cfgs, more...)
+	if len(cfgs) < 2 {
+		t.Fatalf("serve.yaml of the base and the dev overlay not found: %v", cfgs)
 	}
-	// The ConfigMap's serve.yaml: the indented block after "serve.yaml: |".
-	_, block, ok := strings.Cut(string(k8s), "serve.yaml: |\n")
-	if !ok {
-		t.Fatal("no serve.yaml in deploy/kubernetes.yaml")
+	for _, cfg := range cfgs {
+		if _, err := parseServeFlags([]string{"--config", cfg}, envOf(nil), io.Discard); err != nil {
+			t.Errorf("%s: %v", cfg, err)
+		}
 	}
-	block, _, _ = strings.Cut(block, "---")
-	cfg := filepath.Join(t.TempDir(), "serve.yaml")
-	os.WriteFile(cfg, []byte(block), 0o600)
-	if _, err := parseServeFlags([]string{"--config", cfg}, envOf(nil), io.Discard); err != nil {
-		t.Fatalf("kubernetes.yaml serve.yaml: %v", err)
+	policies, _ := filepath.Glob("../../deploy/kubernetes/*/policy.yaml")
+	if len(policies) == 0 {
+		t.Fatal("no policy.yaml in deploy/kubernetes/base")
+	}
+	for _, p := range policies {
+		if _, err := pipeline.LoadPolicy(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }
 

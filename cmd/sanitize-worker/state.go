@@ -32,7 +32,6 @@ import (
 // Defaults of the state command that are not defaults of the packages it
 // wires.
 const (
-	defaultEmbeddedDir       = "./data/nats"
 	defaultStateDrainTimeout = 30 * time.Second
 	defaultStateStartTimeout = 30 * time.Second
 	// maxStateRequestBytes is the NATS hard limit on a message payload.
@@ -99,7 +98,9 @@ const stateUsageHead = `usage: sanitize-worker state [flags]
 
 Serves mcp.state.seal and mcp.state.verify (sealed MRTR requestState, see
 docs/statekeys.md) in queue group --queue, on the NATS server at --nats-url or,
-without it, on an embedded server listening on 127.0.0.1 only. Exactly one key
+without it, on an embedded server listening on 127.0.0.1 only (serve's
+defaults: port 4222, the same store; with a serve running, use serve
+--state-keys FILE instead, or --nats-url to join its server). Exactly one key
 source is required: --keys, --keys-env or --keys-kv. Logs are JSON on standard
 error. SIGTERM or SIGINT stops it cleanly (exit 0).
 
@@ -146,7 +147,7 @@ func parseStateFlags(args []string, lookup func(string) (string, bool), stderr i
 	fs.StringVar(&f.tlsCA, "tls-ca", "", "CA certificates `FILE` (PEM) to verify the NATS server; needs --nats-url")
 	fs.StringVar(&f.tlsCert, "tls-cert", "", "client certificate `FILE` (PEM) for NATS TLS; with --tls-key")
 	fs.StringVar(&f.tlsKey, "tls-key", "", "client key `FILE` (PEM) for NATS TLS; with --tls-cert")
-	fs.StringVar(&f.embeddedDir, "embedded-dir", defaultEmbeddedDir, "JetStream store `DIR` of the embedded server (created 0700)")
+	fs.StringVar(&f.embeddedDir, "embedded-dir", defaultServeDataDir(lookup), "JetStream store `DIR` of the embedded server (created 0700), the same default as serve's; to run both on one embedded server use serve --state-keys")
 	fs.IntVar(&f.embeddedPort, "embedded-port", natsembed.DefaultPort, "client `PORT` of the embedded server on 127.0.0.1 (-1: a free port, logged on ready)")
 	fs.BoolVar(&f.embeddedLog, "embedded-log", false, "also log the embedded server's notices (its warnings and errors are always logged)")
 	fs.DurationVar(&f.drainTimeout, "drain-timeout", defaultStateDrainTimeout, "how long draining the NATS connection may take at shutdown")
