@@ -704,12 +704,14 @@ func TestClusterDurable(t *testing.T) {
 
 	// 5. Graceful stop (SIGTERM) of worker-b's server, then restart.
 	from, to = next()
+	sigtermTo := to
 	p.publish(from, to)
 	c.waitBacklog("phase 5", backlog)
 	stopped := wb.server(cl)
 	if err := stopped.Stop(); err != nil {
 		t.Error(err)
 	}
+	stoppedAt := time.Now() // the server has exited: no delivery is in transit to it after this
 	t.Logf("stopped %s (worker-b's server) with SIGTERM", stopped.Name)
 	stopped.Start(t)
 	p.wait(t)
@@ -727,21 +729,34 @@ func TestClusterDurable(t *testing.T) {
 	ldm.Start(t)
 	p.wait(t)
 
-	// Everything drains well within one AckWait of the last restart, and
-	// no input of the graceful phases waited out an AckWait: each one's
-	// clean output was stored less than one AckWait after the input was.
-	// A redelivery that did not wait (a new consumer leader delivering
-	// what its predecessor had not seen acknowledged) is not a fault: it
-	// is deduplicated and logged.
-	c.waitFor("MCP_RAW empty", 25*time.Second, func() error {
+	// No input of the lame-duck phase waited out an AckWait, and no input
+	// a worker held in either phase did: each one's clean output was
+	// stored less than one AckWait after the input was. A SIGTERM closes
+	// the connections without notice, and deliveries the consumer leader
+	// had sent to worker-b's inbox through the stopping server are lost
+	// with it: the worker never saw them, and nothing a client can do
+	// names them (docs/nats.md, "A SIGTERM of nats-server"). Those, and
+	// only those, come back after one AckWait: at most the one pull
+	// request worker-b had outstanding (perPull), each delivered exactly
+	// twice, its clean output stored within one AckWait (plus time to
+	// process it) of the server's exit. A redelivery that did not wait (a
+	// new consumer leader delivering what its predecessor had not seen
+	// acknowledged) is not a fault: it is deduplicated and logged.
+	const perPull = 31 // the workers' pull batch (log line "pull batch bounded")
+	const redeliveredWithin = 15 * time.Second
+	drainBy := 25 * time.Second
+	if d := time.Until(stoppedAt.Add(clusterAckWait + redeliveredWithin)); d > drainBy {
+		drainBy = d
+	}
+	c.waitFor("MCP_RAW empty", drainBy, func() error {
 		if n := c.count(wire.StreamRaw); n != 0 {
 			return fmt.Errorf("MCP_RAW holds %d", n)
 		}
 		return nil
 	})
 	evs := c.verify(total)
-	twice, waited := 0, 0
-	var slowest time.Duration
+	twice, waited, lost := 0, 0, 0
+	var slowest, slowestLDM time.Duration
 	for i := gracefulFrom; i < total; i++ {
 		if evs[i].Deliveries != 1 {
 			twice++
@@ -752,19 +767,32 @@ func TestClusterDurable(t *testing.T) {
 			t.Errorf("req-%d: no stored or clean time", i)
 			continue
 		}
-		if d := cleanAt.Sub(storedAt); d > slowest {
-			slowest = d
+		d := cleanAt.Sub(storedAt)
+		slowest = max(slowest, d)
+		if i >= sigtermTo {
+			slowestLDM = max(slowestLDM, d)
 		}
-		if cleanAt.Sub(storedAt) >= clusterAckWait {
-			waited++
+		if d < clusterAckWait {
+			continue
 		}
+		if i < sigtermTo && evs[i].Deliveries == 2 && cleanAt.Before(stoppedAt.Add(clusterAckWait+redeliveredWithin)) {
+			lost++ // in transit to the stopped server
+			continue
+		}
+		waited++
+		t.Errorf("req-%d (phase %d): clean output %v after the input, delivered %d times", i, map[bool]int{true: 5, false: 6}[i < sigtermTo], d.Round(time.Millisecond), evs[i].Deliveries)
 	}
 	if waited > 0 {
 		t.Errorf("%d inputs of the graceful phases waited out the AckWait (%v) before their clean output", waited, clusterAckWait)
 	}
-	t.Logf("graceful phases: slowest input to clean output %v; %d inputs delivered more than once without waiting (worker redeliveries %v, naks a %v, b %v)",
-		slowest, twice, wa.metric("mcp_sanitize_redeliveries_total")+wb.metric("mcp_sanitize_redeliveries_total")-redeliveredBefore,
-		wa.metric("mcp_sanitize_naks_total"), wb.metric("mcp_sanitize_naks_total"))
+	if lost > perPull {
+		t.Errorf("%d inputs lost in transit to the SIGTERMed server, more than one pull request (%d)", lost, perPull)
+	}
+	if n := wa.metric("mcp_sanitize_naks_total") + wb.metric("mcp_sanitize_naks_total"); n != 0 {
+		t.Errorf("%v attempts failed and were naked in the graceful phases", n)
+	}
+	t.Logf("graceful phases: slowest input to clean output %v (lame duck %v); %d inputs in transit to the SIGTERMed server came back after the AckWait; %d inputs delivered more than once (worker redeliveries %v)",
+		slowest, slowestLDM, lost, twice, wa.metric("mcp_sanitize_redeliveries_total")+wb.metric("mcp_sanitize_redeliveries_total")-redeliveredBefore)
 	for _, w := range []*workerProc{wa, wb} {
 		if v := w.metric("mcp_sanitize_fetch_errors_total"); v != 0 {
 			t.Errorf("%s: fetch_errors_total %v", w.name, v)
