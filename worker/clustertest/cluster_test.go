@@ -209,26 +209,6 @@ type producer struct {
 	wg sync.WaitGroup
 	mu sync.Mutex
 	er error
-	// stored is when each input was first acknowledged by MCP_RAW.
-	stored map[int]time.Time
-}
-
-func (p *producer) markStored(i int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stored == nil {
-		p.stored = map[int]time.Time{}
-	}
-	if _, ok := p.stored[i]; !ok {
-		p.stored[i] = time.Now()
-	}
-}
-
-func (p *producer) storedAt(i int) (time.Time, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	at, ok := p.stored[i]
-	return at, ok
 }
 
 func (p *producer) publish(from, to int) {
@@ -266,7 +246,6 @@ func (p *producer) publish(from, to int) {
 					}
 					select {
 					case <-f.Ok():
-						p.markStored(pending[start+k])
 					case <-f.Err():
 						retry = append(retry, pending[start+k])
 					case <-window.C:
@@ -304,10 +283,13 @@ func (p *producer) wait(t *testing.T) {
 }
 
 type checker struct {
-	// cleanAt is when each input's clean output was stored (set by verify).
-	cleanAt map[int]time.Time
-	t       *testing.T
-	js      jetstream.JetStream
+	// cleanAt is when each input's clean output was stored, and rawAt
+	// when MCP_RAW stored the input (the timestamp in the output's
+	// Nats-Msg-Id, worker.MsgID); both set by verify.
+	cleanAt, rawAt map[int]time.Time
+
+	t  *testing.T
+	js jetstream.JetStream
 }
 
 func (c *checker) ctx(d time.Duration) (context.Context, context.CancelFunc) {
@@ -454,9 +436,15 @@ func (c *checker) verify(n int) map[int]evidence {
 			if stream == wire.StreamClean {
 				if md, err := m.Metadata(); err == nil {
 					if c.cleanAt == nil {
-						c.cleanAt = map[int]time.Time{}
+						c.cleanAt, c.rawAt = map[int]time.Time{}, map[int]time.Time{}
 					}
 					c.cleanAt[i] = md.Timestamp
+				}
+				id := m.Headers().Get(jetstream.MsgIDHeader)
+				if ns, err := strconv.ParseInt(id[strings.LastIndexByte(id, ':')+1:], 36, 64); err == nil {
+					c.rawAt[i] = time.Unix(0, ns)
+				} else {
+					c.t.Errorf("%s: %s Nats-Msg-Id %q", stream, rid, id)
 				}
 			}
 			if stream == wire.StreamEvidence {
@@ -761,7 +749,7 @@ func TestClusterDurable(t *testing.T) {
 		if evs[i].Deliveries != 1 {
 			twice++
 		}
-		storedAt, ok1 := p.storedAt(i)
+		storedAt, ok1 := c.rawAt[i]
 		cleanAt, ok2 := c.cleanAt[i]
 		if !ok1 || !ok2 {
 			t.Errorf("req-%d: no stored or clean time", i)
