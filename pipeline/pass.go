@@ -400,7 +400,9 @@ func (p *pass) readAll(in io.Reader) {
 			p.inH.Write(b)
 			p.inN += int64(n)
 			p.feed(b)
-			p.chunkDone(b)
+			if p.sch != nil {
+				p.sch.chunkDone(b)
+			}
 			p.inOff += int64(n)
 		}
 		if err == io.EOF {
@@ -442,7 +444,9 @@ func (w passWriter) Write(b []byte) (int, error) {
 		p.inH.Write(c)
 		p.inN += int64(len(c))
 		p.feed(c)
-		p.chunkDone(c)
+		if p.sch != nil {
+			p.sch.chunkDone(c)
+		}
 		p.inOff += int64(len(c))
 		done += len(c)
 	}

@@ -52,7 +52,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 	p.ev.Strings++
 	if nx.role == roleText && p.sch != nil && p.sch.hold == holdContent {
-		p.beginTap() // before the quote: the candidate spans the token
+		p.sch.beginTap() // before the quote: the candidate spans the token
 	}
 	p.em.byte1('"')
 	if nx.role == roleBinary {
@@ -141,9 +141,9 @@ func (p *pass) flushChain(final bool) {
 	p.batches++
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
-			p.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
+			p.sch.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
 		} else {
-			p.tap(p.dbuf)
+			p.sch.tap(p.dbuf)
 		}
 	}
 	rb, fs := p.runBatch(final)
@@ -432,7 +432,7 @@ func (p *pass) endString(off int64) {
 			p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
 		}
 		if p.sch != nil && p.sch.tapOn {
-			p.endTap()
+			p.sch.endTap(p.strCut)
 		}
 		if (p.sRole == roleText || p.sRole == roleResText) && len(p.errText) > 0 && len(p.errText) < maxErrText {
 			p.errText = append(p.errText, '\n')
