@@ -135,20 +135,30 @@ func (p *pass) closeContainer(obj bool, off int64) {
 	p.valueDone()
 }
 
-// closeObjectMeta merges the held _meta of a result or block with the
-// sanitizer's own keys.
-func (p *pass) closeObjectMeta(f *frame) {
+// metaOnClose decides the _meta written when the object f closes: d is
+// the held _meta slot merged into it, write says whether a _meta member is
+// written at all, ours whether the sanitizer's labels go in. A JSON-RPC
+// envelope carries only its own _meta, if it had one; a bare result, an
+// envelope's result and a tool result's content block carry ours.
+func (s *shaper) metaOnClose(f *frame) (d deferKind, write, ours bool) {
 	switch {
 	case f.role == roleTop && f.envelope:
-		if f.heldMeta {
-			p.writeMeta(f, deferTop, false)
-		}
+		return deferTop, f.heldMeta, false
 	case f.role == roleTop:
-		p.writeMeta(f, deferTop, true)
+		return deferTop, true, true
 	case f.role == roleResult:
-		p.writeMeta(f, deferResult, true)
-	case f.role == roleBlock && p.info.Kind == KindToolResult:
-		p.writeMeta(f, deferBlock, true)
+		return deferResult, true, true
+	case f.role == roleBlock && s.tool:
+		return deferBlock, true, true
+	}
+	return deferNone, false, false
+}
+
+// closeObjectMeta merges the held _meta of a result or block with the
+// sanitizer's own keys (shaper.metaOnClose decides which).
+func (p *pass) closeObjectMeta(f *frame) {
+	if d, write, ours := p.metaOnClose(f); write {
+		p.writeMeta(f, d, ours)
 	}
 }
 
@@ -320,7 +330,33 @@ func protoKey(k []byte) bool {
 	return false
 }
 
-// keyDone decides what to do with the member whose key was just read.
+// keyNext decides what the member of f whose key was just read is: it
+// refuses a prototype-polluting or duplicate key (the reason is returned,
+// with an empty next), keeps the key for pointers and gives the role of the
+// value (memberNext).
+func (s *shaper) keyNext(f *frame, key []byte) (next, wire.Reason) {
+	if protoKey(key) {
+		return next{}, wire.ReasonPrototypeKey
+	}
+	if !f.keys.add(key) {
+		return next{}, wire.ReasonDuplicateKey
+	}
+	f.key = append(f.key[:0], key...)
+	return s.memberNext(f, key), ""
+}
+
+// envelopeMember notes what a written member of the top-level object f
+// carries: a dropped result is a missing one.
+func envelopeMember(f *frame, nx next, key []byte) {
+	if f.role == roleTop {
+		f.hasResult = f.hasResult || nx.role == roleResult
+		f.hasError = f.hasError || string(key) == "error"
+	}
+}
+
+// keyDone acts on the member whose key was just read. It coordinates: the
+// shape layer decides (shaper.keyNext), the pass applies the container and
+// output bounds, records evidence and writes the key.
 func (p *pass) keyDone(off int64) {
 	f := &p.stack[len(p.stack)-1]
 	p.nameCtx = false
@@ -330,16 +366,11 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	key := p.keyBuf
-	if protoKey(key) {
-		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
+	nx, reason := p.keyNext(f, key)
+	if reason != "" {
+		p.failf(CodeBoundExceeded, string(reason), off)
 		return
 	}
-	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
-		return
-	}
-	f.key = append(f.key[:0], key...)
-	nx := p.memberNext(f, key)
 	if nx.reserved {
 		p.ev.DroppedKeys++
 	}
@@ -355,11 +386,8 @@ func (p *pass) keyDone(off int64) {
 		}
 		nx.drop = true
 	}
-	if !nx.drop && f.role == roleTop {
-		// What the envelope carries, as far as it is written: a dropped
-		// result is a missing one.
-		f.hasResult = f.hasResult || nx.role == roleResult
-		f.hasError = f.hasError || string(key) == "error"
+	if !nx.drop {
+		envelopeMember(f, nx, key)
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {
