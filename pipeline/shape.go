@@ -330,33 +330,11 @@ func protoKey(k []byte) bool {
 	return false
 }
 
-// keyNext decides what the member of f whose key was just read is: it
-// refuses a prototype-polluting or duplicate key (the reason is returned,
-// with an empty next), keeps the key for pointers and gives the role of the
-// value (memberNext).
-func (s *shaper) keyNext(f *frame, key []byte) (next, wire.Reason) {
-	if protoKey(key) {
-		return next{}, wire.ReasonPrototypeKey
-	}
-	if !f.keys.add(key) {
-		return next{}, wire.ReasonDuplicateKey
-	}
-	f.key = append(f.key[:0], key...)
-	return s.memberNext(f, key), ""
-}
-
-// envelopeMember notes what a written member of the top-level object f
-// carries: a dropped result is a missing one.
-func envelopeMember(f *frame, nx next, key []byte) {
-	if f.role == roleTop {
-		f.hasResult = f.hasResult || nx.role == roleResult
-		f.hasError = f.hasError || string(key) == "error"
-	}
-}
-
 // keyDone acts on the member whose key was just read. It coordinates: the
-// shape layer decides (shaper.keyNext), the pass applies the container and
-// output bounds, records evidence and writes the key.
+// shape layer decides the value's role (shaper.memberNext), the pass refuses
+// prototype-polluting and duplicate keys, applies the container and output
+// bounds, records evidence and writes the key. The refusals stay inline
+// here, not a call of their own: this runs for every member name.
 func (p *pass) keyDone(off int64) {
 	f := &p.stack[len(p.stack)-1]
 	p.nameCtx = false
@@ -366,11 +344,16 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	key := p.keyBuf
-	nx, reason := p.keyNext(f, key)
-	if reason != "" {
-		p.failf(CodeBoundExceeded, string(reason), off)
+	if protoKey(key) {
+		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return
 	}
+	if !f.keys.add(key) {
+		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
+		return
+	}
+	f.key = append(f.key[:0], key...)
+	nx := p.memberNext(f, key)
 	if nx.reserved {
 		p.ev.DroppedKeys++
 	}
@@ -386,8 +369,11 @@ func (p *pass) keyDone(off int64) {
 		}
 		nx.drop = true
 	}
-	if !nx.drop {
-		envelopeMember(f, nx, key)
+	if !nx.drop && f.role == roleTop {
+		// What the envelope carries, as far as it is written: a dropped
+		// result is a missing one.
+		f.hasResult = f.hasResult || nx.role == roleResult
+		f.hasError = f.hasError || string(key) == "error"
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {

@@ -1,10 +1,10 @@
 package pipeline
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
-	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // TestMemberClassification is the shape layer's table: the role, region,
@@ -155,33 +155,33 @@ func TestMetaOnClose(t *testing.T) {
 	}
 }
 
-// TestKeyNext: prototype-polluting and duplicate keys are refused with
-// their reasons; an accepted key is kept for pointers and classified.
-func TestKeyNext(t *testing.T) {
-	s := shaper{tool: true}
-	f := &frame{obj: true, role: roleTop}
-	s.stack = []frame{*f}
-	f = &s.stack[0]
-	for _, tc := range []struct {
-		key    string
-		reason wire.Reason
-		role   role
-	}{
-		{"content", "", roleContent},
-		{"__proto__", wire.ReasonPrototypeKey, 0},
-		{"constructor", wire.ReasonPrototypeKey, 0},
-		{"prototype", wire.ReasonPrototypeKey, 0},
-		{"isError", "", roleIsError},
-		{"content", wire.ReasonDuplicateKey, 0},
-		{"other", "", roleGeneric},
-	} {
-		nx, reason := s.keyNext(f, []byte(tc.key))
-		if reason != tc.reason || nx.role != tc.role {
-			t.Fatalf("%q: role %d reason %q, want %d %q", tc.key, nx.role, reason, tc.role, tc.reason)
+// TestKeyRefusals: the keys keyDone refuses, prototype-polluting ones
+// (protoKey) and duplicates (keySet, past its short list as well).
+func TestKeyRefusals(t *testing.T) {
+	for _, k := range []string{"__proto__", "constructor", "prototype"} {
+		if !protoKey([]byte(k)) {
+			t.Fatalf("%q not refused", k)
 		}
-		if reason == "" && string(f.key) != tc.key {
-			t.Fatalf("%q: key kept as %q", tc.key, f.key)
+	}
+	for _, k := range []string{"proto", "__proto_", "Constructor", "prototypes", ""} {
+		if protoKey([]byte(k)) {
+			t.Fatalf("%q refused", k)
 		}
+	}
+	var ks keySet
+	for i := range 40 {
+		if !ks.add([]byte(strconv.Itoa(i))) {
+			t.Fatalf("key %d taken for a duplicate", i)
+		}
+	}
+	for _, i := range []int{0, 15, 16, 39} {
+		if ks.add([]byte(strconv.Itoa(i))) {
+			t.Fatalf("duplicate key %d accepted", i)
+		}
+	}
+	ks.reset()
+	if !ks.add([]byte("0")) {
+		t.Fatal("a key taken for a duplicate after reset")
 	}
 }
 

@@ -146,7 +146,8 @@ func (p *pass) flushChain(final bool) {
 			p.sch.tap(p.dbuf)
 		}
 	}
-	rb, fs := p.runBatch(final)
+	p.runBatch(final)
+	rb, fs := p.rbuf, p.fs
 	if final && p.strDirty {
 		p.recordNorm(p.norm.Stats())
 	}
@@ -161,9 +162,9 @@ func (p *pass) flushChain(final bool) {
 
 // runBatch sends the collected batch through the normalizer and the
 // redactor (final: the string ends with it) and plans how the shadow writes
-// the result. It returns the text that is final and the redactor's
-// findings in it; both stay valid until the next batch.
-func (c *chain) runBatch(final bool) (rb []byte, fs []scanners.Finding) {
+// the result. The text that is final is left in rbuf, the redactor's
+// findings in it in fs; both stay valid until the next batch.
+func (c *chain) runBatch(final bool) {
 	batch := c.dbuf
 	var nb []byte
 	carry := false
@@ -186,7 +187,7 @@ func (c *chain) runBatch(final bool) (rb []byte, fs []scanners.Finding) {
 		c.nbuf = nb
 		c.dbuf = c.dbuf[:0]
 	}
-	rb, fs = c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
+	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
 	c.rbuf, c.fs = rb, fs
 	if carry {
 		last := c.dbuf[len(c.dbuf)-1]
@@ -195,7 +196,6 @@ func (c *chain) runBatch(final bool) (rb []byte, fs []scanners.Finding) {
 	if c.shOn {
 		c.shadowSettle(batch, rb, final)
 	}
-	return rb, fs
 }
 
 // recordNorm adds what the normalizer did to a string to the evidence.
