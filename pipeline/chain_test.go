@@ -175,11 +175,26 @@ func TestChainBatchBoundary(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok := fakeGitHubToken(5)
+	var bodies [][]byte
 	for _, lead := range []int{decodeFlushAt - 1, decodeFlushAt - 2, decodeFlushAt - 20} {
-		body := []byte(strings.Repeat("a", lead) + "é\\u00e9 " + tok + " \u200b" + strings.Repeat("b", 100) + `"`)
+		// Text the normalizer changes, and printable ASCII, which takes
+		// the clean path (the last byte carried to the next batch).
+		bodies = append(bodies,
+			[]byte(strings.Repeat("a", lead)+"é\\u00e9 "+tok+" \u200b"+strings.Repeat("b", 100)+`"`),
+			[]byte(strings.Repeat("a", lead)+"\\n "+tok+" "+strings.Repeat("b", 100)+`"`))
+	}
+	for _, body := range bodies {
+		lead := len(body) - len(bytes.TrimLeft(body, "a"))
 		want := runChain(t, e, next{role: roleStructured, region: regionStructured}, body, nil, false)
 		if want.fail != nil || len(want.ev.Findings) != 1 || len(want.ev.Bounds) != 0 || bytes.Contains(want.out, []byte(tok)) {
 			t.Fatalf("lead %d: failure %v, findings %v", lead, want.fail, want.ev.Findings)
+		}
+		// The text around the secret is as it came, across the batch
+		// boundary: the lead, the first byte after it, and the tail.
+		head := append([]byte(`"`), body[:lead+1]...)
+		tail := " " + strings.Repeat("b", 100) + `"`
+		if !bytes.HasPrefix(want.out, head) || !bytes.HasSuffix(want.out, []byte(tail)) || bytes.Count(want.out, []byte("a")) != lead+bytes.Count(body[lead:], []byte("a")) {
+			t.Fatalf("lead %d: the text around the batch boundary changed: %q ... %q", lead, want.out[lead-10:lead+40], want.out[len(want.out)-20:])
 		}
 		for _, k := range []int{1, lead - 1, lead, lead + 1, lead + 2, lead + 5, lead + 30, len(body) - 1} {
 			got := runChain(t, e, next{role: roleStructured, region: regionStructured}, body, []int{k}, k%2 == 0)
