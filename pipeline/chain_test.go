@@ -241,3 +241,24 @@ func TestCheckBase64(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretAcrossBatchInMessage: a clean string of structuredContent
+// whose secret (with the text before it the redactor holds back) crosses
+// the 32 KiB batch boundary is sanitized, not failed as an internal fault.
+func TestSecretAcrossBatchInMessage(t *testing.T) {
+	e, err := NewEngine(DefaultPolicy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := fakeGitHubToken(5)
+	body := strings.Repeat("a", decodeFlushAt-20) + `\n ` + tok + " " + strings.Repeat("b", 100)
+	doc := `{"content":[],"structuredContent":{"k":"` + body + `"}}`
+	var out Buffer
+	ev, err := e.Sanitize(context.Background(), strings.NewReader(doc), &out, MessageInfo{Kind: KindToolResult, Tool: "t"})
+	if err != nil || ev.Code != "" || ev.Redactions() != 1 {
+		t.Fatalf("err %v, code %q, redactions %d", err, ev.Code, ev.Redactions())
+	}
+	if strings.Contains(out.String(), tok) || !strings.Contains(out.String(), `aaaa\n [REDACTED:`) {
+		t.Fatalf("output %.80q", out.String()[decodeFlushAt-40:])
+	}
+}
