@@ -9,11 +9,19 @@
 //   - the shape layer, shaper (shape.go, structured.go, toolerror.go): the
 //     MCP role of each value, how a message is classified (a result or a
 //     JSON-RPC envelope), _meta, labels, tool errors, the outputSchema hold,
-//     and the container bounds;
+//     and the container bounds; the outputSchema hold's state is its own
+//     type, schemaPass (structured.go);
 //   - the string chain, chain (decode.go, strings.go, shadow.go): per string
 //     value and object key, escape decoding, invalid UTF-8 replacement,
 //     scanners.Normalizer, scanners.Redactor, character bounds, and the
 //     emitter (emit.go) that re-escapes and writes at once.
+//
+// Methods on shaper, schemaPass and chain use their own state and their
+// arguments only, and return what they decide (a role, a _meta slot, a
+// tool error's code, a base64 fault, the text of a batch). The methods on
+// pass are the coordinator: they act on those decisions where an action
+// touches more than one part — writing output, recording evidence,
+// checking bounds, failing the pass (docs/pipeline.md, "Who does what").
 //
 // Numbers and literals pass through verbatim. Memory per message depends on
 // the read chunk and the configured bounds (package bounds: the one table of

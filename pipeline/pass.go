@@ -145,8 +145,9 @@ type pass struct {
 
 // shaper is the shape layer's state: the open containers with their MCP
 // roles, the role of the next value, the JSON-RPC envelope, the held _meta
-// objects, the outputSchema hold and the tool error. Its methods are in
-// shape.go, structured.go and toolerror.go.
+// objects, the outputSchema hold (schemaPass) and the tool error. Its
+// methods, and schemaPass's, are in shape.go, structured.go and
+// toolerror.go; they use this state and their arguments only.
 type shaper struct {
 	tool    bool // the message is a tool result
 	stack   []frame
@@ -180,7 +181,8 @@ type shaper struct {
 
 // chain is the string chain's state for the current string: its mode and
 // role, the decoded batch, the escaped shadow, the normalizer and the
-// redactor, and the character count its bound is checked against.
+// redactor, and the character count its bound is checked against. Its
+// methods (strings.go, shadow.go) use this state and their arguments only.
 type chain struct {
 	sm       strMode
 	isKey    bool
@@ -400,7 +402,9 @@ func (p *pass) readAll(in io.Reader) {
 			p.inH.Write(b)
 			p.inN += int64(n)
 			p.feed(b)
-			p.chunkDone(b)
+			if p.sch != nil {
+				p.sch.chunkDone(b)
+			}
 			p.inOff += int64(n)
 		}
 		if err == io.EOF {
@@ -442,7 +446,9 @@ func (w passWriter) Write(b []byte) (int, error) {
 		p.inH.Write(c)
 		p.inN += int64(len(c))
 		p.feed(c)
-		p.chunkDone(c)
+		if p.sch != nil {
+			p.sch.chunkDone(c)
+		}
 		p.inOff += int64(len(c))
 		done += len(c)
 	}

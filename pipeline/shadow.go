@@ -123,8 +123,12 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)
-		if lo < c.shBase || hi > cur || lo < bs && lo != c.shBase {
-			return // rb goes through the escaper; the shadow stays in line
+		if lo < c.shBase || hi > cur || lo < bs && lo != c.shBase || hi < bs && hi != c.shBase {
+			// A span that starts or ends before this batch (text the
+			// redactor held back across the batch boundary) cannot be
+			// located in the shadow from the batch alone: rb goes through
+			// the escaper; the shadow stays in line.
+			return
 		}
 		c.offs = append(c.offs, at(hi), at(lo))
 	}

@@ -135,20 +135,30 @@ func (p *pass) closeContainer(obj bool, off int64) {
 	p.valueDone()
 }
 
-// closeObjectMeta merges the held _meta of a result or block with the
-// sanitizer's own keys.
-func (p *pass) closeObjectMeta(f *frame) {
+// metaOnClose decides the _meta written when the object f closes: d is
+// the held _meta slot merged into it, write says whether a _meta member is
+// written at all, ours whether the sanitizer's labels go in. A JSON-RPC
+// envelope carries only its own _meta, if it had one; a bare result, an
+// envelope's result and a tool result's content block carry ours.
+func (s *shaper) metaOnClose(f *frame) (d deferKind, write, ours bool) {
 	switch {
 	case f.role == roleTop && f.envelope:
-		if f.heldMeta {
-			p.writeMeta(f, deferTop, false)
-		}
+		return deferTop, f.heldMeta, false
 	case f.role == roleTop:
-		p.writeMeta(f, deferTop, true)
+		return deferTop, true, true
 	case f.role == roleResult:
-		p.writeMeta(f, deferResult, true)
-	case f.role == roleBlock && p.info.Kind == KindToolResult:
-		p.writeMeta(f, deferBlock, true)
+		return deferResult, true, true
+	case f.role == roleBlock && s.tool:
+		return deferBlock, true, true
+	}
+	return deferNone, false, false
+}
+
+// closeObjectMeta merges the held _meta of a result or block with the
+// sanitizer's own keys (shaper.metaOnClose decides which).
+func (p *pass) closeObjectMeta(f *frame) {
+	if d, write, ours := p.metaOnClose(f); write {
+		p.writeMeta(f, d, ours)
 	}
 }
 
@@ -320,7 +330,11 @@ func protoKey(k []byte) bool {
 	return false
 }
 
-// keyDone decides what to do with the member whose key was just read.
+// keyDone acts on the member whose key was just read. It coordinates: the
+// shape layer decides the value's role (shaper.memberNext), the pass refuses
+// prototype-polluting and duplicate keys, applies the container and output
+// bounds, records evidence and writes the key. The refusals stay inline
+// here, not a call of their own: this runs for every member name.
 func (p *pass) keyDone(off int64) {
 	f := &p.stack[len(p.stack)-1]
 	p.nameCtx = false

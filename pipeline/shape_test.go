@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
@@ -120,5 +121,140 @@ func TestPointerNameContext(t *testing.T) {
 	s.nameCtx = true
 	if got := s.pointer(); got != "/a~1b/2" {
 		t.Fatalf("pointer in a name %q", got)
+	}
+}
+
+// TestMetaOnClose is the shape layer's _meta decision when an object
+// closes: which held slot is merged, whether a _meta is written and whether
+// the sanitizer's labels go in.
+func TestMetaOnClose(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		f           frame
+		tool        bool
+		d           deferKind
+		write, ours bool
+	}{
+		{"bare result", frame{role: roleTop}, true, deferTop, true, true},
+		{"result of another kind", frame{role: roleTop}, false, deferTop, true, true},
+		{"envelope without _meta", frame{role: roleTop, envelope: true}, true, deferTop, false, false},
+		{"envelope with _meta", frame{role: roleTop, envelope: true, heldMeta: true}, true, deferTop, true, false},
+		{"envelope's result", frame{role: roleResult}, true, deferResult, true, true},
+		{"block of a tool result", frame{role: roleBlock}, true, deferBlock, true, true},
+		{"block of another kind", frame{role: roleBlock}, false, deferNone, false, false},
+		{"resource", frame{role: roleResource}, true, deferNone, false, false},
+		{"structured object", frame{role: roleStructured}, true, deferNone, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := shaper{tool: tc.tool}
+			d, write, ours := s.metaOnClose(&tc.f)
+			if d != tc.d || write != tc.write || ours != tc.ours {
+				t.Fatalf("metaOnClose = %d %v %v, want %d %v %v", d, write, ours, tc.d, tc.write, tc.ours)
+			}
+		})
+	}
+}
+
+// TestKeyRefusals: the keys keyDone refuses, prototype-polluting ones
+// (protoKey) and duplicates (keySet, past its short list as well).
+func TestKeyRefusals(t *testing.T) {
+	for _, k := range []string{"__proto__", "constructor", "prototype"} {
+		if !protoKey([]byte(k)) {
+			t.Fatalf("%q not refused", k)
+		}
+	}
+	for _, k := range []string{"proto", "__proto_", "Constructor", "prototypes", ""} {
+		if protoKey([]byte(k)) {
+			t.Fatalf("%q refused", k)
+		}
+	}
+	var ks keySet
+	for i := range 40 {
+		if !ks.add([]byte(strconv.Itoa(i))) {
+			t.Fatalf("key %d taken for a duplicate", i)
+		}
+	}
+	for _, i := range []int{0, 15, 16, 39} {
+		if ks.add([]byte(strconv.Itoa(i))) {
+			t.Fatalf("duplicate key %d accepted", i)
+		}
+	}
+	ks.reset()
+	if !ks.add([]byte("0")) {
+		t.Fatal("a key taken for a duplicate after reset")
+	}
+}
+
+// TestInternalCode is the tool error's code decision: structuredContent.code
+// when it has the policy's code syntax, else a leading "CODE:" of the first
+// text line.
+func TestInternalCode(t *testing.T) {
+	for _, tc := range []struct {
+		errCode, errText string
+		code, source     string
+	}{
+		{"DB_DOWN", "X_Y: text", "DB_DOWN", "structuredContent.code"},
+		{"", "NOT_FOUND: no such row\nmore", "NOT_FOUND", "text-prefix"},
+		{"", "  RATE_LIMITED : slow down", "RATE_LIMITED", "text-prefix"},
+		{"lower case", "QUOTA: over", "QUOTA", "text-prefix"},
+		{"", "no code here", "", ""},
+		{"", "first line\nSECOND: not the first", "", ""},
+		{"", "", "", ""},
+	} {
+		s := shaper{errCode: []byte(tc.errCode), errText: []byte(tc.errText)}
+		code, source := s.internalCode()
+		if code != tc.code || source != tc.source {
+			t.Fatalf("%q %q: %q %q, want %q %q", tc.errCode, tc.errText, code, source, tc.code, tc.source)
+		}
+	}
+	if got := secretMarkerPrefix(""); got != "[REDACTED:" {
+		t.Fatalf("default marker prefix %q", got)
+	}
+	if got := secretMarkerPrefix("<%s>"); got != "" {
+		t.Fatalf("short marker prefix %q", got)
+	}
+}
+
+// TestHoldTransitions: the structured hold's state on its own: a held
+// member ends at its own depth, raw bytes stop at structured-bytes, and a
+// tap candidate is kept only when complete and not cut.
+func TestHoldTransitions(t *testing.T) {
+	var s schemaPass
+	s.max = 8
+	buf := s.beginHold(holdStructured, 1)
+	if buf != &s.held[0].structured || !s.held[0].hasStructured {
+		t.Fatal("beginHold did not hold structuredContent of result 0")
+	}
+	if s.holdEndsAt(2) || !s.holdEndsAt(1) {
+		t.Fatal("the hold ends at the wrong depth")
+	}
+	s.beginRaw(2)
+	s.chunkDone([]byte(`xx{"a":1`)) // 6 bytes from index 2
+	s.endHold([]byte(`}, `), 1, false)
+	if got := string(s.held[0].raw); got != `{"a":1}` || s.hold != holdNone || s.rawOn {
+		t.Fatalf("raw %q, hold %d, rawOn %v", got, s.hold, s.rawOn)
+	}
+	s.beginHold(holdStructured, 1)
+	s.beginRaw(0)
+	s.chunkDone([]byte(`{"a":12345}`))
+	s.endHold(nil, 0, true)
+	if !s.held[0].rawOver || len(s.held[0].raw) != 0 || !s.held[0].structuredOver {
+		t.Fatal("raw bytes over structured-bytes were kept")
+	}
+
+	s.beginHold(holdContent, 1)
+	for _, cut := range []bool{false, true} {
+		s.beginTap()
+		s.tap([]byte("abc"))
+		s.endTap(cut)
+	}
+	if n := len(s.held[0].cands); n != 1 || string(s.held[0].rawText) != "abc" {
+		t.Fatalf("candidates %d, raw text %q: want the uncut one only", n, s.held[0].rawText)
+	}
+	s.beginTap()
+	s.tap([]byte("0123456789")) // over structured-bytes
+	s.endTap(false)
+	if len(s.held[0].cands) != 1 || string(s.held[0].rawText) != "abc" {
+		t.Fatal("an incomplete candidate was kept")
 	}
 }

@@ -52,7 +52,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 	p.ev.Strings++
 	if nx.role == roleText && p.sch != nil && p.sch.hold == holdContent {
-		p.beginTap() // before the quote: the candidate spans the token
+		p.sch.beginTap() // before the quote: the candidate spans the token
 	}
 	p.em.byte1('"')
 	if nx.role == roleBinary {
@@ -86,7 +86,8 @@ func (p *pass) beginValueString(nx next, off int64) {
 }
 
 // appendDecoded collects decoded string content (plain: holding no byte
-// that needs escaping).
+// that needs escaping). It coordinates: the chain collects (chain.fill), the
+// pass flushes each full batch and checks base64 against the output budget.
 func (p *pass) appendDecoded(d []byte, plain bool) {
 	switch p.sm {
 	case smSkip:
@@ -96,96 +97,121 @@ func (p *pass) appendDecoded(d []byte, plain bool) {
 		return
 	}
 	for len(d) > 0 && !p.strCut && p.fail == nil {
-		room := decodeFlushAt - len(p.dbuf)
-		if len(d) < room {
-			p.shadowAdd(d, plain)
-			p.dbuf = append(p.dbuf, d...)
+		var full bool
+		if d, full = p.fill(d, plain); !full {
 			return
 		}
-		// Fill the batch exactly (to a rune boundary), so batches, and so
-		// everything counted per batch, do not depend on how reads split
-		// the input.
-		k := room
-		for k > 0 && k < len(d) && d[k]&0xC0 == 0x80 {
-			k--
-		}
-		if k == 0 {
-			k = room
-			for k < len(d) && d[k]&0xC0 == 0x80 {
-				k++
-			}
-		}
-		p.shadowAdd(d[:k], plain)
-		p.dbuf = append(p.dbuf, d[:k]...)
-		d = d[k:]
 		p.flushChain(false)
 	}
 }
 
+// fill adds decoded text to the batch and its shadow. When the batch fills
+// up, it returns the rest of d and full; the batch then goes through the
+// chain before the rest is added.
+func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
+	room := decodeFlushAt - len(c.dbuf)
+	if len(d) < room {
+		c.shadowAdd(d, plain)
+		c.dbuf = append(c.dbuf, d...)
+		return nil, false
+	}
+	// Fill the batch exactly (to a rune boundary), so batches, and so
+	// everything counted per batch, do not depend on how reads split the
+	// input.
+	k := room
+	for k > 0 && k < len(d) && d[k]&0xC0 == 0x80 {
+		k--
+	}
+	if k == 0 {
+		k = room
+		for k < len(d) && d[k]&0xC0 == 0x80 {
+			k++
+		}
+	}
+	c.shadowAdd(d[:k], plain)
+	c.dbuf = append(c.dbuf, d[:k]...)
+	return d[k:], true
+}
+
 // flushChain runs collected text through normalization and redaction and
-// writes what is final.
+// writes what is final. It coordinates: the chain computes the text
+// (chain.runBatch); the pass feeds the structured hold's tap, records the
+// evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
 	p.batches++
-	batch := p.dbuf
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
-			p.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
+			p.sch.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
 		} else {
-			p.tap(p.dbuf)
+			p.sch.tap(p.dbuf)
 		}
 	}
-	var nb []byte
-	carry := false
-	switch {
-	case !p.strDirty && final:
-		// Everything so far is printable ASCII (tab, newline and carriage
-		// return included): nothing to strip, and NFKC leaves it as it is.
-		nb = p.dbuf
-		p.dbuf = p.nbuf[:0]
-		p.nbuf = nb
-	case !p.strDirty && len(p.dbuf) > 0:
-		// The same, but later text may still combine with the last
-		// character, so it stays behind to open the next batch, exactly as
-		// the normalizer would carry it (for ASCII its carry is the last
-		// character).
-		nb = p.dbuf[:len(p.dbuf)-1]
-		carry = true
-	default:
-		nb = p.norm.Append(p.nbuf[:0], p.dbuf, final)
-		p.nbuf = nb
-		p.dbuf = p.dbuf[:0]
-	}
+	p.runBatch(final)
+	rb, fs := p.rbuf, p.fs
 	if final && p.strDirty {
-		st := p.norm.Stats()
-		for c, n := range st.Removed {
-			if n > 0 {
-				if p.ev.Removed == nil {
-					p.ev.Removed = map[string]int64{}
-				}
-				p.ev.Removed[scanners.NormClass(c).String()] += n
-			}
-		}
-		p.ev.ConfusablesFolded += st.Folded
-		if st.NFKCChanged {
-			p.ev.NFKCChanged++
-		}
-	}
-	rb, fs := p.red.Append(p.rbuf[:0], nb, final, p.fs[:0])
-	p.rbuf, p.fs = rb, fs
-	if carry {
-		last := p.dbuf[len(p.dbuf)-1]
-		p.dbuf = append(p.dbuf[:0], last)
+		p.recordNorm(p.norm.Stats())
 	}
 	for i := range fs {
 		p.recordFinding(&fs[i])
-	}
-	if p.shOn {
-		p.shadowSettle(batch, rb, final)
 	}
 	if p.fail == nil {
 		p.sink(rb)
 	}
 	p.shadowTake()
+}
+
+// runBatch sends the collected batch through the normalizer and the
+// redactor (final: the string ends with it) and plans how the shadow writes
+// the result. The text that is final is left in rbuf, the redactor's
+// findings in it in fs; both stay valid until the next batch.
+func (c *chain) runBatch(final bool) {
+	batch := c.dbuf
+	var nb []byte
+	carry := false
+	switch {
+	case !c.strDirty && final:
+		// Everything so far is printable ASCII (tab, newline and carriage
+		// return included): nothing to strip, and NFKC leaves it as it is.
+		nb = c.dbuf
+		c.dbuf = c.nbuf[:0]
+		c.nbuf = nb
+	case !c.strDirty && len(c.dbuf) > 0:
+		// The same, but later text may still combine with the last
+		// character, so it stays behind to open the next batch, exactly as
+		// the normalizer would carry it (for ASCII its carry is the last
+		// character).
+		nb = c.dbuf[:len(c.dbuf)-1]
+		carry = true
+	default:
+		nb = c.norm.Append(c.nbuf[:0], c.dbuf, final)
+		c.nbuf = nb
+		c.dbuf = c.dbuf[:0]
+	}
+	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
+	c.rbuf, c.fs = rb, fs
+	if carry {
+		last := c.dbuf[len(c.dbuf)-1]
+		c.dbuf = append(c.dbuf[:0], last)
+	}
+	if c.shOn {
+		c.shadowSettle(batch, rb, final)
+	}
+}
+
+// recordNorm adds what the normalizer did to a string to the evidence.
+func (p *pass) recordNorm(st scanners.NormStats) {
+	for c, n := range st.Removed {
+		if n > 0 {
+			if p.ev.Removed == nil {
+				p.ev.Removed = map[string]int64{}
+			}
+			p.ev.Removed[scanners.NormClass(c).String()] += n
+		}
+	}
+	p.ev.ConfusablesFolded += st.Folded
+	if st.NFKCChanged {
+		p.ev.NFKCChanged++
+	}
 }
 
 // sink applies the character and output bounds to final text and writes it.
@@ -313,43 +339,11 @@ var b64ok = func() (t [256]bool) {
 	return t
 }()
 
-// base64 checks base64 data (standard alphabet, padded, no whitespace)
-// under the binary bound and copies it through: binary payloads are not
-// text and are not scanned.
+// base64 copies base64 data through once the chain has checked it
+// (chain.checkBase64): binary payloads are not text and are not scanned.
 func (p *pass) base64(d []byte) {
-	lim := p.e.lim[bounds.BinaryBytes]
-	// Bytes up to the one that crosses the bound are checked in order, so
-	// which failure comes first does not depend on how reads split the input.
-	// maxChars is the longest payload whose decoded size stays in the
-	// bound; the byte after it is still checked for validity first.
-	room := int64(len(d))
-	crossed := false
-	if maxChars := (lim/3+1)*4 - 1; p.b64n+room > maxChars {
-		room = maxChars - p.b64n + 1
-		crossed = true
-	}
-	i := 0
-	if p.b64pad == 0 {
-		for i < int(room) && b64ok[d[i]] {
-			i++
-		}
-	}
-	for ; i < int(room); i++ {
-		switch c := d[i]; {
-		case c == '=':
-			p.b64pad++
-			if p.b64pad > 2 {
-				p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
-				return
-			}
-		case p.b64pad > 0 || !b64ok[c]:
-			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
-			return
-		}
-	}
-	p.b64n += room
-	if crossed {
-		p.failf(CodeBoundExceeded, bounds.BinaryBytes.String(), p.strStart)
+	if code, reason := p.checkBase64(d, p.e.lim[bounds.BinaryBytes]); code != "" {
+		p.failf(code, reason, p.strStart)
 		return
 	}
 	if p.em.counted+int64(len(d)) > p.outBudget {
@@ -358,6 +352,48 @@ func (p *pass) base64(d []byte) {
 	}
 	p.em.raw(d)
 }
+
+// checkBase64 checks the next bytes of base64 data (standard alphabet,
+// padded, no whitespace) under lim, the binary bound in decoded bytes. It
+// returns the code and reason of the first fault, or an empty code.
+func (c *chain) checkBase64(d []byte, lim int64) (Code, string) {
+	// Bytes up to the one that crosses the bound are checked in order, so
+	// which failure comes first does not depend on how reads split the input.
+	// maxChars is the longest payload whose decoded size stays in the
+	// bound; the byte after it is still checked for validity first.
+	room := int64(len(d))
+	crossed := false
+	if maxChars := (lim/3+1)*4 - 1; c.b64n+room > maxChars {
+		room = maxChars - c.b64n + 1
+		crossed = true
+	}
+	i := 0
+	if c.b64pad == 0 {
+		for i < int(room) && b64ok[d[i]] {
+			i++
+		}
+	}
+	for ; i < int(room); i++ {
+		switch b := d[i]; {
+		case b == '=':
+			c.b64pad++
+			if c.b64pad > 2 {
+				return CodeInvalidContent, string(wire.ReasonBadBase64)
+			}
+		case c.b64pad > 0 || !b64ok[b]:
+			return CodeInvalidContent, string(wire.ReasonBadBase64)
+		}
+	}
+	c.b64n += room
+	if crossed {
+		return CodeBoundExceeded, bounds.BinaryBytes.String()
+	}
+	return "", ""
+}
+
+// base64Complete reports whether the base64 data read so far ends a whole
+// quantum (its length a multiple of 4).
+func (c *chain) base64Complete() bool { return c.b64n%4 == 0 }
 
 // endString finishes a string at the closing quote at input offset off.
 func (p *pass) endString(off int64) {
@@ -374,7 +410,7 @@ func (p *pass) endString(off int64) {
 	switch p.sm {
 	case smSkip:
 	case smBinary:
-		if p.b64n%4 != 0 {
+		if !p.base64Complete() {
 			p.failf(CodeInvalidContent, string(wire.ReasonBadBase64), p.strStart)
 			return
 		}
@@ -396,7 +432,7 @@ func (p *pass) endString(off int64) {
 			p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
 		}
 		if p.sch != nil && p.sch.tapOn {
-			p.endTap()
+			p.sch.endTap(p.strCut)
 		}
 		if (p.sRole == roleText || p.sRole == roleResText) && len(p.errText) > 0 && len(p.errText) < maxErrText {
 			p.errText = append(p.errText, '\n')

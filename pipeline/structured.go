@@ -99,12 +99,18 @@ func (s *schemaPass) reset(sch *schema.Schema, max int64) {
 // beyond it are kept as text, not compared).
 const maxHeldCands = 1024
 
-// beginHold starts holding the value of member h of the result frame f.
-func (p *pass) beginHold(h holdKind) {
-	s := p.sch
-	idx := len(p.stack) - 1
+// The hold's state transitions below are the schemaPass's own: they take
+// what they need from the pass as arguments (the stack depth, the chunk,
+// whether the emitter's side buffer overflowed, whether the string was
+// cut). Pushing and popping the emitter's side buffer is the pass's part.
+
+// beginHold starts holding the value of member h of the result at stack
+// depth depth (the result is the top frame). It returns the buffer the
+// emitter writes the member to until endHold.
+func (s *schemaPass) beginHold(h holdKind, depth int) *[]byte {
+	idx := depth - 1
 	hr := &s.held[idx]
-	s.hold, s.holdIdx, s.holdDepth = h, idx, len(p.stack)
+	s.hold, s.holdIdx, s.holdDepth = h, idx, depth
 	buf := &hr.content
 	if h == holdStructured {
 		buf = &hr.structured
@@ -113,25 +119,36 @@ func (p *pass) beginHold(h holdKind) {
 		hr.hasContent = true
 	}
 	*buf = (*buf)[:0]
-	p.em.pushSide(buf, int(s.max))
+	return buf
 }
 
-// endHold ends the held member at chunk index i (the separator or close
-// that follows it).
-func (p *pass) endHold(b []byte, i int) {
-	s := p.sch
+// beginHold starts holding the value of member h of the top frame, writing
+// it to the hold's buffer.
+func (p *pass) beginHold(h holdKind) {
+	p.em.pushSide(p.sch.beginHold(h, len(p.stack)), int(p.sch.max))
+}
+
+// endHold ends the held member at chunk index i of b (the separator or
+// close that follows it); over says the emitter's side buffer crossed
+// structured-bytes.
+func (s *schemaPass) endHold(b []byte, i int, over bool) {
 	hr := &s.held[s.holdIdx]
-	over := p.em.popSide()
 	if s.hold == holdStructured {
 		hr.structuredOver = over
 		if s.rawOn {
-			p.appendRaw(b[s.rawFrom:i])
+			s.appendRaw(b[s.rawFrom:i])
 			s.rawOn = false
 		}
 	} else {
 		hr.contentOver = over
 	}
 	s.hold = holdNone
+}
+
+// holdEndsAt reports whether a separator or close at stack depth depth
+// ends the held member.
+func (s *schemaPass) holdEndsAt(depth int) bool {
+	return s.hold != holdNone && depth == s.holdDepth
 }
 
 // afterValue runs at the separator or close (input offset off) after a
@@ -143,23 +160,22 @@ func (p *pass) afterValue(b []byte, off int64) {
 }
 
 func (p *pass) afterHeldValue(b []byte, off int64) {
-	if p.sch.hold != holdNone && len(p.stack) == p.sch.holdDepth {
-		p.endHold(b, int(off-p.inOff))
+	if p.sch.holdEndsAt(len(p.stack)) {
+		over := p.em.popSide()
+		p.sch.endHold(b, int(off-p.inOff), over)
 	}
 }
 
 // beginRaw starts capturing the raw bytes of structuredContent at chunk
 // index i.
-func (p *pass) beginRaw(i int) {
-	s := p.sch
+func (s *schemaPass) beginRaw(i int) {
 	s.held[s.holdIdx].raw = s.held[s.holdIdx].raw[:0]
 	s.rawOn, s.rawFrom = true, i
 }
 
 // appendRaw keeps raw bytes up to structured-bytes; the excess is noted,
 // not kept, and reported when the result closes.
-func (p *pass) appendRaw(b []byte) {
-	s := p.sch
+func (s *schemaPass) appendRaw(b []byte) {
 	hr := &s.held[s.holdIdx]
 	if hr.rawOver {
 		return
@@ -174,17 +190,16 @@ func (p *pass) appendRaw(b []byte) {
 
 // chunkDone captures what is left of a chunk while structuredContent is
 // still open.
-func (p *pass) chunkDone(b []byte) {
-	if p.sch != nil && p.sch.rawOn {
-		p.appendRaw(b[p.sch.rawFrom:])
-		p.sch.rawFrom = 0
+func (s *schemaPass) chunkDone(b []byte) {
+	if s.rawOn {
+		s.appendRaw(b[s.rawFrom:])
+		s.rawFrom = 0
 	}
 }
 
 // beginTap starts collecting the decoded raw text of a content text that
 // may mirror structuredContent. Called before the opening quote is written.
-func (p *pass) beginTap() {
-	s := p.sch
+func (s *schemaPass) beginTap() {
 	hr := &s.held[s.holdIdx]
 	if len(hr.cands) >= maxHeldCands || hr.contentOver {
 		return
@@ -194,8 +209,7 @@ func (p *pass) beginTap() {
 }
 
 // tap collects decoded raw text of a candidate.
-func (p *pass) tap(d []byte) {
-	s := p.sch
+func (s *schemaPass) tap(d []byte) {
 	hr := &s.held[s.holdIdx]
 	if !s.cand.complete {
 		return
@@ -207,15 +221,15 @@ func (p *pass) tap(d []byte) {
 	hr.rawText = append(hr.rawText, d...)
 }
 
-// endTap ends a candidate after its closing quote was written.
-func (p *pass) endTap() {
-	s := p.sch
+// endTap ends a candidate after its closing quote was written (cut: the
+// string was truncated).
+func (s *schemaPass) endTap(cut bool) {
 	s.tapOn = false
 	hr := &s.held[s.holdIdx]
 	c := s.cand
 	c.textEnd = len(hr.content)
 	c.rawEnd = len(hr.rawText)
-	if p.strCut || hr.contentOver {
+	if cut || hr.contentOver {
 		c.complete = false
 	}
 	if !c.complete {

@@ -130,7 +130,7 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 		return
 	}
 	if nx.hold == holdStructured && !nx.drop {
-		p.beginRaw(i)
+		p.sch.beginRaw(i)
 	}
 	switch k {
 	case jsonlex.BeginObject:

@@ -50,11 +50,11 @@ var codePrefixRE = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]{1,63})\s*:`)
 // structuredContent), else a leading "CODE:" of the first text (upper-case
 // letters, digits and underscores). A code outside the policy's code
 // syntax counts as none.
-func (p *pass) internalCode() (code, source string) {
-	if c := string(p.errCode); len(p.errCode) > 0 && errorCodeRE.MatchString(c) {
+func (s *shaper) internalCode() (code, source string) {
+	if c := string(s.errCode); len(s.errCode) > 0 && errorCodeRE.MatchString(c) {
 		return c, "structuredContent.code"
 	}
-	first := p.errText
+	first := s.errText
 	if i := bytes.IndexByte(first, '\n'); i >= 0 && i < 80 {
 		first = first[:i]
 	}
@@ -101,9 +101,8 @@ func classifyErrorText(text []byte, marker string) []string {
 }
 
 // secretMarkerPrefix is the literal text before the rule id of the secret
-// marker ("[REDACTED:" by default).
-func (p *pass) secretMarkerPrefix() string {
-	m := p.e.pol.Rules.SecretMarker
+// marker m ("[REDACTED:" for the default, an empty m).
+func secretMarkerPrefix(m string) string {
 	if m == "" {
 		m = "[REDACTED:%s]"
 	}
@@ -131,7 +130,7 @@ func (p *pass) finishToolError(out Output, start time.Time) (*Evidence, error) {
 		reason = "mapped"
 	}
 	rec := &ToolErrorRecord{Code: safeLabel(code), Source: source, Mapped: mapped,
-		Removed: classifyErrorText(p.errText, p.secretMarkerPrefix())}
+		Removed: classifyErrorText(p.errText, secretMarkerPrefix(p.e.pol.Rules.SecretMarker))}
 	if err := out.Discard(); err != nil {
 		p.ev.Outcome = OutcomeRejected
 		p.ev.Code, p.ev.Reason = CodeInternal, string(wire.ReasonOutputError)
