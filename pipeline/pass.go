@@ -137,6 +137,7 @@ type pass struct {
 	outBudget int64 // output bytes the message may take (bounds.Limits.OutputBudget)
 	exhausted bool  // the output budget is spent: further members are dropped
 	truncs    int64 // truncations written
+	secrets   int64 // secret findings so far: the _meta redactions count (tags are not redactions)
 
 	em   emitter
 	ev   Evidence
@@ -277,6 +278,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.tool = info.Kind == KindToolResult
 	p.exhausted = false
 	p.truncs = 0
+	p.secrets = 0
 	p.envelope, p.envIDOK, p.envIDStr = false, false, false
 	p.envID = p.envID[:0]
 	p.fail = nil

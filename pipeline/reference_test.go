@@ -262,7 +262,11 @@ func (r *reference) cleanIn(s string, member []byte) string {
 		r.red.Reset()
 	}
 	rb, fs := r.red.Append(nil, nb, true, nil)
-	r.redactions += int64(len(fs))
+	for _, f := range fs {
+		if f.Kind != scanners.KindTag {
+			r.redactions++
+		}
+	}
 	return string(rb)
 }
 

@@ -223,7 +223,7 @@ func (p *pass) writeResultLabels() {
 		p.em.rawString("false,")
 	}
 	p.metaKey("redactions")
-	p.em.rawString(strconv.FormatInt(p.ev.Redactions(), 10) + ",")
+	p.em.rawString(strconv.FormatInt(p.secrets, 10) + ",")
 	p.metaKey("removedChars")
 	p.em.rawString(strconv.FormatInt(p.ev.RemovedChars(), 10))
 }

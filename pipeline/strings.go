@@ -491,6 +491,9 @@ func (p *pass) recordFinding(f *scanners.Finding) {
 		p.ev.Rules = map[string]int64{}
 	}
 	p.ev.Rules[name]++
+	if f.Kind != scanners.KindTag {
+		p.secrets++
+	}
 	if len(p.ev.Findings) >= p.e.pol.MaxFindings {
 		p.ev.FindingsCut++
 		return

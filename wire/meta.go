@@ -29,7 +29,8 @@ const (
 	MetaCode = "code"
 	// MetaReason: the Reason of an error result.
 	MetaReason = "reason"
-	// MetaRedactions: how many findings were redacted.
+	// MetaRedactions: how many secrets were redacted (neutralized tags and
+	// markers are not counted here; evidence has both).
 	MetaRedactions = "redactions"
 	// MetaRemovedChars: how many characters normalization removed.
 	MetaRemovedChars = "removedChars"
