@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testtokens"
 	"testing"
 	"time"
 
@@ -53,7 +54,7 @@ func TestValidateArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := client.Metadata{Server: "files", Tool: "read_file", Tenant: "acme"}
-	secret := "ghp_" + "0123456789abcdefghijABCDEFGHIJ012345"
+	secret := testtokens.GitHub("ghp_", 34)
 	for _, tc := range []struct {
 		name, args string
 		valid      bool

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testtokens"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -132,7 +133,7 @@ func (e *env) respond(t *testing.T, so payload.SinkOptions) {
 // toolResult returns a CallToolResult of about n bytes with an AWS-style
 // key built at run time (redacted by the engine).
 func toolResult(n int) []byte {
-	key := "AKIA" + strings.Repeat("Q", 16)
+	key := testtokens.AWSAccessKey(31)
 	line := "2026-11-30T05:00:00Z INFO request served in 12ms path=/api/items status=200\\n"
 	var b bytes.Buffer
 	b.WriteString(`{"content":[{"type":"text","text":"key=` + key + `\n`)

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testtokens"
 	"testing"
 	"time"
 
@@ -24,7 +24,7 @@ import (
 // AWS-style key.
 func logResult(n int) []byte {
 	var b bytes.Buffer
-	b.WriteString(`{"content":[{"type":"text","text":"key=AKIA` + strings.Repeat("Z", 16) + `\n`)
+	b.WriteString(`{"content":[{"type":"text","text":"key=` + testtokens.AWSAccessKey(32) + `\n`)
 	for b.Len() < n {
 		b.WriteString("2026-11-30T05:00:00Z INFO served /api/items in 12ms status=200\\n")
 	}
@@ -165,7 +165,7 @@ func TestAgainstWorker(t *testing.T) {
 // a fixed LCG (incompressible enough to need a claim).
 func randomText(n int) []byte {
 	var b bytes.Buffer
-	b.WriteString(`{"content":[{"type":"text","text":"key=AKIA` + strings.Repeat("Z", 16) + ` `)
+	b.WriteString(`{"content":[{"type":"text","text":"key=` + testtokens.AWSAccessKey(33) + ` `)
 	x := uint32(1)
 	for b.Len() < n {
 		x = x*1664525 + 1013904223

@@ -2,9 +2,9 @@ package elicit
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testtokens"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 )
@@ -16,15 +16,14 @@ import (
 func TestURLSecretsFromCatalog(t *testing.T) {
 	tests := []struct{ name, value string }{
 		{"jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig"},
-		{"github-pat-classic", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
-		{"github-pat-fine", "github_pat_" + strings.Repeat("A", 22) + "_" + strings.Repeat("b", 59)},
-		{"gitlab-pat", "glpat-" + strings.Repeat("a", 20)},
-		{"slack-bot", "xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx"},
-		{"slack-user", "xoxp-1234567890-1234567890-abcdefabcdef"},
-		{"openai", "sk-" + strings.Repeat("a1", 24)},
+		{"github-pat-classic", testtokens.GitHub("ghp_", 1)},
+		{"github-pat-fine", "github_pat_" + testtokens.Random(2, testtokens.Base62, 22) + "_" + testtokens.Random(3, testtokens.Base62, 59)},
+		{"gitlab-pat", "glpat-" + testtokens.Random(4, testtokens.Base62, 20)},
+		{"slack-bot", "xoxb-" + testtokens.Random(5, testtokens.Digits, 12) + "-" + testtokens.Random(6, testtokens.Digits, 13) + "-" + testtokens.Random(7, testtokens.Base62, 24)},
+		{"slack-user", "xoxp-" + testtokens.Random(8, testtokens.Digits, 11) + "-" + testtokens.Random(9, testtokens.Digits, 11) + "-" + testtokens.Random(10, testtokens.Digits, 12) + "-" + testtokens.Random(11, testtokens.Hex, 32)},
+		{"openai", "sk-" + testtokens.Random(12, testtokens.Base62, 48)},
 		{"aws-access-key", "AKIAZ3MSJV4WWGPVMRMB"},
-		{"aws-doc-example", "AKIAIOSFODNN7EXAMPLE"}, // no allowlist here
-		{"google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"},
+		{"google-api-key", "AIza" + testtokens.Random(13, testtokens.Base62, 35)},
 		{"homoglyph-prefix", "АKIAZ3MSJV4WWGPVMRMB"}, // Cyrillic А
 		{"zero-width", "AKIA\u200bZ3MSJV4WWGPVMRMB"},
 	}
