@@ -431,11 +431,50 @@ func placeholderBody(b []byte) bool {
 		}
 	}
 	for _, w := range tokenFillerWords {
-		if containsFold(b, w) {
+		if fillerWord(b, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// fillerWord reports whether the filler word w (lower case) stands in b as
+// a hand-written word, not as letters a random body happens to contain. A
+// word of six letters or more counts anywhere (a random base62 body holds a
+// given one with odds of about 1 in 10^9). A shorter word ("fake", "your",
+// "here", "xxxx", "dummy") counts only at the start or end of the body or
+// next to a separator, and in one letter case: a random 20-byte AWS key id
+// or 36-byte token body holds one of them in the middle about once in 10^4
+// keys, and such a key must still be redacted.
+func fillerWord(b []byte, w string) bool {
+	for i := 0; i+len(w) <= len(b); i++ {
+		j := 0
+		for j < len(w) && lowerASCII(b[i+j]) == w[j] {
+			j++
+		}
+		if j < len(w) {
+			continue
+		}
+		if len(w) >= 6 {
+			return true
+		}
+		end := i + len(w)
+		edge := i == 0 || !setAlnum[b[i-1]] || end == len(b) || !setAlnum[b[end]]
+		if edge && oneCase(b[i:end]) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneCase reports whether the letters of b are all upper or all lower case.
+func oneCase(b []byte) bool {
+	upper, lower := false, false
+	for _, c := range b {
+		upper = upper || (c >= 'A' && c <= 'Z')
+		lower = lower || (c >= 'a' && c <= 'z')
+	}
+	return !(upper && lower)
 }
 
 // tokenFillerWords mark a token body written by hand (lower case; matched
