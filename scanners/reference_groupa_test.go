@@ -281,7 +281,7 @@ func refCI() map[string][]refForm {
 					return 0, 0, 0, false
 				}
 				m := tail.FindString(s[p:])
-				if m == "" || edge.MatchString(s[p+len(m):]) {
+				if m == "" || edge.MatchString(s[p+len(m):]) || placeholderBody([]byte(s[p-14:p])) || placeholderBody([]byte(m[9:])) {
 					return 0, 0, 0, false
 				}
 				return p - 14, p + len(m), ChecksumNone, true

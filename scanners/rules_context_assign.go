@@ -642,6 +642,9 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if !quoted && codeLike(b) || codeRef(b) {
 		return false
 	}
+	if foreignShape(b) {
+		return false
+	}
 	if wordLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
@@ -745,4 +748,29 @@ var keyDeny = []string{
 	"item", "entity", "record", "node", "redis", "storage", "state", "registry", "kid", "jwk", "jwks", "lock",
 	"cert", "certificate", "verify", "verification", "signature", "short", "music", "sharing", "shortcut", "keyboard",
 	"menu", "tab", "toggle", "authorized", "press", "pressed", "up", "down", "primary", "rsa", "ecdsa", "ed25519", "age", "recipient",
+}
+
+// foreignShape reports a value shaped as a strict-format provider's token
+// that the provider's own rule decides on: a Slack token (xoxb-…, xapp-…:
+// rule slack checks its ids), or digits, ':A' and more (a Telegram bot
+// token) that is not 5 to 16 digits, ':' and 35 of [A-Za-z0-9_-]. A value
+// under a token name that claims such a format and breaks it is a test or
+// a made-up value, not a live secret of another kind.
+func foreignShape(b []byte) bool {
+	if len(b) > 5 && b[4] == '-' && (string(b[:3]) == "xox" && bytes.IndexByte([]byte("bpares"), b[3]) >= 0 || string(b[:4]) == "xapp") {
+		return true
+	}
+	i := 0
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(b) || b[i] != ':' || b[i+1] != 'A' {
+		return false
+	}
+	for _, c := range b[i+1:] {
+		if !setWordDash[c] {
+			return false
+		}
+	}
+	return !(5 <= i && i <= 16 && len(b)-i-1 == 35)
 }
