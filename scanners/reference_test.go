@@ -163,7 +163,9 @@ func refForms() map[string][]refForm {
 		"sendgrid": {refToken([]string{"sg."}, `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, nil)},
 		"slack": {
 			refToken([]string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, `(?:xox[bpares]|xapp)-[A-Za-z0-9-]{10,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`,
-				func(m string) (bool, ChecksumResult) { return refDigit.MatchString(m[5:]) && refSlackIDs(m[5:]), ChecksumNone }),
+				func(m string) (bool, ChecksumResult) {
+					return refDigit.MatchString(m[5:]) && refSlackIDs(m[5:]), ChecksumNone
+				}),
 			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 			refEscapedSlashes(`hooks\.slack\.com\\/(?:services|workflows)\\/`, `A-Za-z0-9_-`, 20, 255, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 		},

@@ -96,7 +96,7 @@ func cloudRules() []ruleDef {
 			forms: []form{
 				tokenSpec{
 					prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, body: makeSet("A-Za-z0-9-"), min: 10, max: 255,
-					validate:  slackShape,
+					validate: slackShape,
 				}.form(),
 				slackHookSpec.form(),
 				slackHookSpec.escapedSlashes(),
