@@ -285,12 +285,20 @@ func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
 		if j < 0 {
 			j = len(b)
 		}
-		if j > 0 && plausibleValue(b[:j], true, cls, weak) {
+		if j > 0 && (plausibleValue(b[:j], true, cls, weak) || jenkinsCipher(b[:j])) {
 			return true
 		}
 		b = b[min(j+1, len(b)):]
 	}
 	return false
+}
+
+// jenkinsCipher reports the start of a Jenkins credential ciphertext: the
+// base64 of its format byte 1 and a 16-byte IV length (AQAAABAAAA…), as
+// Jenkins writes an encrypted <secret>. The braced value it is in is a
+// stored credential whatever its other words look like (hex, a name).
+func jenkinsCipher(w []byte) bool {
+	return len(w) >= 9 && string(w[:9]) == "AQAAABAAA"
 }
 
 // qualMax is how many bytes before a bare name spacedQualifier reads: a

@@ -32,6 +32,9 @@ func TestStrictShapes(t *testing.T) {
 		{"huggingface camel-case selector", "- (id)hf_preferredLayoutAttributesForDisplayConfiguration;", false},
 		{"huggingface random", "hf_" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34, 23), true},
 		{"terraform filler", `token = "` + strings.Repeat("x", 14) + ".atlasv1." + strings.Repeat("x", 67) + `"`, false},
+		{"jenkins ciphertext beside hex", "<secret>{AQAAABAAA " + fakeChars(hex, 32, 25) + "}</secret>", true},
+		{"jenkins ciphertext after a name", "<secret>{svc AQAAABAAA " + fakeChars(hex, 64, 26) + "}</secret>", true},
+		{"braced words, no ciphertext", "<secret>{see the vault}</secret>", false},
 		{"okta filler under an okta name", "oktaKey = 00" + strings.Repeat("0", 33) + "QRSTUVW", false},
 		{"okta random under an okta name", "oktaKey = 00" + fakeChars(wd, 40, 24), true},
 	}
