@@ -495,8 +495,8 @@ func azureADSecretForm() form {
 			if i-ke < min || i-ke > max {
 				return noMatch
 			}
-			if ok, _ := mixes3(d[ks-lead : i]); !ok {
-				return noMatch
+			if ok, _ := mixes3(d[ks-lead : i]); !ok || placeholderBody(d[ke:i]) {
+				return noMatch // filler after Q~ (xxxx…)
 			}
 			return result{status: resMatch, start: ks - lead, end: i}
 		},

@@ -35,6 +35,8 @@ func TestStrictShapes(t *testing.T) {
 		{"jenkins ciphertext beside hex", "<secret>{AQAAABAAA " + fakeChars(hex, 32, 25) + "}</secret>", true},
 		{"jenkins ciphertext after a name", "<secret>{svc AQAAABAAA " + fakeChars(hex, 64, 26) + "}</secret>", true},
 		{"braced words, no ciphertext", "<secret>{see the vault}</secret>", false},
+		{"azure client secret filler", "client_secret=" + fakeChars(base62Alphabet, 3, 27) + "8Q~" + strings.Repeat("x", 34), false},
+		{"azure client secret random", "client_secret=" + fakeChars(base62Alphabet, 3, 28) + "8Q~" + fakeChars(base62Alphabet, 34, 29), true},
 		{"okta filler under an okta name", "oktaKey = 00" + strings.Repeat("0", 33) + "QRSTUVW", false},
 		{"okta random under an okta name", "oktaKey = 00" + fakeChars(wd, 40, 24), true},
 	}
