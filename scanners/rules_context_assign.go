@@ -285,12 +285,28 @@ func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
 		if j < 0 {
 			j = len(b)
 		}
-		if j > 0 && (plausibleValue(b[:j], true, cls, weak) || jenkinsCipher(b[:j])) {
+		if j > 0 && (plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
 			return true
 		}
 		b = b[min(j+1, len(b)):]
 	}
 	return false
+}
+
+// snakeName reports a lower-case snake_case identifier (telegram_api_token):
+// among the words of a spaced value it is a name, as in a quoted
+// "name = " fragment, not the secret.
+func snakeName(w []byte) bool {
+	us := false
+	for _, c := range w {
+		switch {
+		case c == '_':
+			us = true
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return us
 }
 
 // jenkinsCipher reports the start of a Jenkins credential ciphertext: the

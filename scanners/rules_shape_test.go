@@ -37,6 +37,7 @@ func TestStrictShapes(t *testing.T) {
 		{"braced words, no ciphertext", "<secret>{see the vault}</secret>", false},
 		{"azure client secret filler", "client_secret=" + fakeChars(base62Alphabet, 3, 27) + "8Q~" + strings.Repeat("x", 34), false},
 		{"azure client secret random", "client_secret=" + fakeChars(base62Alphabet, 3, 28) + "8Q~" + fakeChars(base62Alphabet, 34, 29), true},
+		{"a quoted name fragment as the value", `telegram_api_token = "telegram_api_token = "x""`, false},
 		{"okta filler under an okta name", "oktaKey = 00" + strings.Repeat("0", 33) + "QRSTUVW", false},
 		{"okta random under an okta name", "oktaKey = 00" + fakeChars(wd, 40, 24), true},
 	}
