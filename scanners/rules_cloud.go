@@ -516,7 +516,13 @@ func slackShape(b []byte) (bool, ChecksumResult) {
 		return false, ChecksumNone
 	}
 	short, long := false, false
-	for _, seg := range bytes.Split(b, []byte("-")) {
+	for len(b) > 0 {
+		seg := b
+		if j := bytes.IndexByte(b, '-'); j >= 0 {
+			seg, b = b[:j], b[j+1:]
+		} else {
+			b = nil
+		}
 		if len(seg) < 2 || !allDigits(seg) {
 			continue
 		}
