@@ -336,7 +336,7 @@ func refURLUserRune(r rune) bool {
 	return r < 0x80 && (refAlnum(byte(r)) || strings.ContainsRune("-._~!$&'()*+,;=%", r))
 }
 
-var refCLIUserRE = regexp.MustCompile("^(['\"]?)([!#-&(-9;-Z^-~\\\\]+):([^\\x00- \"'`\\x7f\\[\\]]+)")
+var refCLIUserRE = regexp.MustCompile("^(['\"]?)([!#-&(-9;-Z^-~\\\\]*):([^\\x00- \"'`\\x7f\\[\\]]*)")
 
 func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
 	m := refCLIUserRE.FindStringSubmatchIndex(s[p+k:])
@@ -346,6 +346,17 @@ func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
 	q := s[p+k+m[2] : p+k+m[3]]
 	user := s[p+k+m[4] : p+k+m[5]]
 	a, e := p+k+m[6], p+k+m[7]
+	if user == "" && q == "" {
+		return 0, 0, 0, false
+	}
+	if a == e {
+		if q == "" || e >= len(s) || s[e:e+1] != q || user == "" || len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") ||
+			!(refUpper.MatchString(user) && refLower.MatchString(user) && refDigit.MatchString(user)) || user[0] == '$' || user[0] == '<' ||
+			!plausibleValue([]byte(user), true, classSecret, false) {
+			return 0, 0, 0, false
+		}
+		return p + k + m[4], p + k + m[5], ChecksumNone, true
+	}
 	if len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") || e-a > cliMaxPass {
 		return 0, 0, 0, false
 	}
@@ -358,7 +369,7 @@ func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
 			return 0, 0, 0, false
 		}
 	}
-	if !plausibleValue([]byte(pass), q != "", classPassword, false) || user[0] == '$' || user[0] == '<' {
+	if !plausibleValue([]byte(pass), q != "", classPassword, false) || user != "" && (user[0] == '$' || user[0] == '<') {
 		return 0, 0, 0, false
 	}
 	return a, e, ChecksumNone, true

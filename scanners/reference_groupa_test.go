@@ -244,7 +244,7 @@ func refAzureAD(s string, p int) (int, int, ChecksumResult, bool) {
 		return 0, 0, 0, false
 	}
 	m := refADTail.FindString(s[p:])
-	if m == "" || refADByte.MatchString(s[p+len(m):]) || refClasses(s[p-4:p+len(m)]) != 3 {
+	if m == "" || refADByte.MatchString(s[p+len(m):]) || refClasses(s[p-4:p+len(m)]) != 3 || placeholderBody([]byte(s[p+2:p+len(m)])) {
 		return 0, 0, 0, false
 	}
 	return p - 4, p + len(m), ChecksumNone, true
@@ -281,7 +281,7 @@ func refCI() map[string][]refForm {
 					return 0, 0, 0, false
 				}
 				m := tail.FindString(s[p:])
-				if m == "" || edge.MatchString(s[p+len(m):]) {
+				if m == "" || edge.MatchString(s[p+len(m):]) || placeholderBody([]byte(s[p-14:p])) || placeholderBody([]byte(m[9:])) {
 					return 0, 0, 0, false
 				}
 				return p - 14, p + len(m), ChecksumNone, true

@@ -124,7 +124,7 @@ func refForms() map[string][]refForm {
 		},
 		"anthropic": {refToken([]string{"sk-ant-api03-", "sk-ant-admin01-"}, `sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{32,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"huggingface": {refToken([]string{"hf_"}, `hf_[A-Za-z]{34,64}`, `A-Za-z0-9_`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
-			return refUpper.MatchString(m[3:]) && refLower.MatchString(m[3:]), ChecksumNone
+			return refUpper.MatchString(m[3:]) && refLower.MatchString(m[3:]) && !refCamel.MatchString(m[3:]), ChecksumNone
 		})},
 		"github-pat":          {gh("ghp_")},
 		"github-oauth":        {gh("gho_")},
@@ -163,7 +163,9 @@ func refForms() map[string][]refForm {
 		"sendgrid": {refToken([]string{"sg."}, `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, nil)},
 		"slack": {
 			refToken([]string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, `(?:xox[bpares]|xapp)-[A-Za-z0-9-]{10,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`,
-				func(m string) (bool, ChecksumResult) { return refDigit.MatchString(m[5:]), ChecksumNone }),
+				func(m string) (bool, ChecksumResult) {
+					return refDigit.MatchString(m[5:]) && refSlackIDs(m[5:]), ChecksumNone
+				}),
 			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 			refEscapedSlashes(`hooks\.slack\.com\\/(?:services|workflows)\\/`, `A-Za-z0-9_-`, 20, 255, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 		},
@@ -264,6 +266,28 @@ func refRegexp(starts string, re string) refForm {
 	}}
 }
 
+var refPEMKeyByte = regexp.MustCompile(`[A-Za-z0-9+/]`)
+
+// refCamel: camel-case words, not a random mix of cases.
+var refCamel = regexp.MustCompile(`^(?:[a-z]{2,})?(?:[A-Z][a-z]{2,}){2,}$`)
+
+// refSlackIDs: a Slack body does not end in '-', and its all-digit
+// segments of two or more digits are not all shorter than 8.
+func refSlackIDs(b string) bool {
+	if strings.HasSuffix(b, "-") {
+		return false
+	}
+	short, long := false, false
+	for _, seg := range strings.Split(b, "-") {
+		if regexp.MustCompile(`^[0-9]{8,}$`).MatchString(seg) {
+			long = true
+		} else if regexp.MustCompile(`^[0-9]{2,7}$`).MatchString(seg) {
+			short = true
+		}
+	}
+	return long || !short
+}
+
 var refPEMHeader = regexp.MustCompile(`^-----BEGIN ([A-Z0-9 ]{0,48})-----`)
 
 // refPEM: whole-block private key, failing closed (see pemForm, pemContinue).
@@ -285,6 +309,9 @@ func refPEM(s string, p int) (int, int, ChecksumResult, bool) {
 	}
 	if to := min(len(s), win); hdrEnd < to {
 		if j := strings.Index(s[hdrEnd:to], "-----END"); j >= 0 {
+			if len(refPEMKeyByte.FindAllString(s[hdrEnd:hdrEnd+j], -1)) < 32 {
+				return 0, 0, 0, false
+			}
 			return p, closeAt(hdrEnd + j + 8), ChecksumNone, true
 		}
 	}

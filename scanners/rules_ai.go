@@ -49,12 +49,12 @@ func aiRules() []ruleDef {
 		},
 		{
 			id: "huggingface", provider: "Hugging Face", kind: KindSecret, confidence: "high",
-			desc: "Hugging Face access token (hf_ and 34+ mixed-case letters)",
+			desc: "Hugging Face access token (hf_ and 34+ mixed-case letters, not camel-case words)",
 			forms: []form{tokenSpec{
 				prefixes: []string{"hf_"}, body: setLetters, min: 34, max: 64, notAfter: setWordDash,
 				validate: func(b []byte) (bool, ChecksumResult) {
 					u, l, _ := hasClasses(b)
-					return u && l, ChecksumNone
+					return u && l && !camelWords(b), ChecksumNone
 				},
 			}.form()},
 			tp: []string{
@@ -404,4 +404,22 @@ func randomSegment(b []byte, n int) bool {
 		start = i + 1
 	}
 	return false
+}
+
+// camelWords reports letters that read as camel-case words: every capital
+// starts a run of at least three letters before the next capital (a random
+// mix of cases has runs of one or two), with two capitals or more.
+func camelWords(b []byte) bool {
+	caps, run := 0, 0
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			if caps > 0 && run < 3 || caps == 0 && i > 0 && run < 2 {
+				return false
+			}
+			caps++
+			run = 0
+		}
+		run++
+	}
+	return caps >= 2 && run >= 3
 }

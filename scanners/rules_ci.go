@@ -438,8 +438,8 @@ func terraformForm() form {
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i-ke < min || i-ke > max {
-				return noMatch
+			if i-ke < min || i-ke > max || placeholderBody(d[ks-lead:ks]) || placeholderBody(d[ke:i]) {
+				return noMatch // filler (xxxx….atlasv1.xxxx…)
 			}
 			return result{status: resMatch, start: ks - lead, end: i}
 		},

@@ -1,6 +1,9 @@
 package scanners
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Cloud providers and SaaS APIs.
 
@@ -93,10 +96,7 @@ func cloudRules() []ruleDef {
 			forms: []form{
 				tokenSpec{
 					prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxe-", "xoxs-", "xapp-"}, body: makeSet("A-Za-z0-9-"), min: 10, max: 255,
-					validate: func(b []byte) (bool, ChecksumResult) {
-						_, _, d := hasClasses(b)
-						return d, ChecksumNone
-					},
+					validate: slackShape,
 				}.form(),
 				slackHookSpec.form(),
 				slackHookSpec.escapedSlashes(),
@@ -495,8 +495,8 @@ func azureADSecretForm() form {
 			if i-ke < min || i-ke > max {
 				return noMatch
 			}
-			if ok, _ := mixes3(d[ks-lead : i]); !ok {
-				return noMatch
+			if ok, _ := mixes3(d[ks-lead : i]); !ok || placeholderBody(d[ke:i]) {
+				return noMatch // filler after Q~ (xxxx…)
 			}
 			return result{status: resMatch, start: ks - lead, end: i}
 		},
@@ -505,3 +505,42 @@ func azureADSecretForm() form {
 
 // bodyHasPrefix reports whether b starts with p.
 func bodyHasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+// slackShape checks a Slack token body (after xoxb- and the like): it holds
+// a digit, does not end in '-' (a filler after it: xoxp-…-####), and its
+// all-digit segments (team, user and bot ids, 8 digits or more) are not
+// all short: xoxb-12345-abc1 or xoxp-1234-1234-1234-… are no ids Slack
+// issues. A lone version digit (xapp-1-, xoxe-1-) is no id.
+func slackShape(b []byte) (bool, ChecksumResult) {
+	if _, _, d := hasClasses(b); !d || b[len(b)-1] == '-' {
+		return false, ChecksumNone
+	}
+	short, long := false, false
+	for len(b) > 0 {
+		seg := b
+		if j := bytes.IndexByte(b, '-'); j >= 0 {
+			seg, b = b[:j], b[j+1:]
+		} else {
+			b = nil
+		}
+		if len(seg) < 2 || !allDigits(seg) {
+			continue
+		}
+		if len(seg) >= 8 {
+			long = true
+		} else {
+			short = true
+		}
+	}
+	return long || !short, ChecksumNone
+}
+
+// allDigits reports a non-empty run of ASCII digits only.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}

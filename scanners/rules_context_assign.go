@@ -285,12 +285,36 @@ func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
 		if j < 0 {
 			j = len(b)
 		}
-		if j > 0 && plausibleValue(b[:j], true, cls, weak) {
+		if j > 0 && (plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
 			return true
 		}
 		b = b[min(j+1, len(b)):]
 	}
 	return false
+}
+
+// snakeName reports a lower-case snake_case identifier (telegram_api_token):
+// among the words of a spaced value it is a name, as in a quoted
+// "name = " fragment, not the secret.
+func snakeName(w []byte) bool {
+	us := false
+	for _, c := range w {
+		switch {
+		case c == '_':
+			us = true
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return us
+}
+
+// jenkinsCipher reports the start of a Jenkins credential ciphertext: the
+// base64 of its format byte 1 and a 16-byte IV length (AQAAABAAAA…), as
+// Jenkins writes an encrypted <secret>. The braced value it is in is a
+// stored credential whatever its other words look like (hex, a name).
+func jenkinsCipher(w []byte) bool {
+	return len(w) >= 9 && string(w[:9]) == "AQAAABAAA"
 }
 
 // qualMax is how many bytes before a bare name spacedQualifier reads: a
@@ -642,6 +666,9 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if !quoted && codeLike(b) || codeRef(b) {
 		return false
 	}
+	if foreignShape(b) {
+		return false
+	}
 	if wordLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
@@ -745,4 +772,29 @@ var keyDeny = []string{
 	"item", "entity", "record", "node", "redis", "storage", "state", "registry", "kid", "jwk", "jwks", "lock",
 	"cert", "certificate", "verify", "verification", "signature", "short", "music", "sharing", "shortcut", "keyboard",
 	"menu", "tab", "toggle", "authorized", "press", "pressed", "up", "down", "primary", "rsa", "ecdsa", "ed25519", "age", "recipient",
+}
+
+// foreignShape reports a value shaped as a strict-format provider's token
+// that the provider's own rule decides on: a Slack token (xoxb-…, xapp-…:
+// rule slack checks its ids), or digits, ':A' and more (a Telegram bot
+// token) that is not 5 to 16 digits, ':' and 35 of [A-Za-z0-9_-]. A value
+// under a token name that claims such a format and breaks it is a test or
+// a made-up value, not a live secret of another kind.
+func foreignShape(b []byte) bool {
+	if len(b) > 5 && b[4] == '-' && (string(b[:3]) == "xox" && bytes.IndexByte([]byte("bpares"), b[3]) >= 0 || string(b[:4]) == "xapp") {
+		return true
+	}
+	i := 0
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	if i == 0 || i+1 >= len(b) || b[i] != ':' || b[i+1] != 'A' {
+		return false
+	}
+	for _, c := range b[i+1:] {
+		if !setWordDash[c] {
+			return false
+		}
+	}
+	return !(5 <= i && i <= 16 && len(b)-i-1 == 35)
 }

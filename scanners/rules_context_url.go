@@ -17,6 +17,8 @@ func urlCredRules() []ruleDef {
 				"curl -k --user elastic:" + mixed(12, 32) + " https://es:9200",
 				"wget --user=svc:" + mixed(16, 33) + " https://f.io/a",
 				`curl -u "api:` + mixed(18, 34) + `" https://x`,
+				`curl -u ":` + mixed(14, 35) + `" https://x`,
+				`curl -u "` + fakeChars(base62Alphabet, 24, 36) + `:" https://x`,
 			},
 			fp: []string{
 				"docker run -u 1000:1000 image",
@@ -24,6 +26,7 @@ func urlCredRules() []ruleDef {
 				"curl -u <user:password> https://test.com/endpoint",
 				"curl -u $USER:$PASS https://x",
 				"ps -u root:root",
+				`curl -u "admin:" https://x`,
 			},
 		},
 		{
@@ -131,6 +134,15 @@ const (
 
 var setCLIUser = makeSet("!#-&(-9;-Z^-~\\") // printable, no space, quote, colon, apostrophe or bracket
 
+// cliTokenUser reports a user with an empty password that is a key, not a
+// name: a plausible secret mixing upper case, lower case and digits.
+func cliTokenUser(u []byte) bool {
+	if up, lo, dg := hasClasses(u); !(up && lo && dg) {
+		return false
+	}
+	return u[0] != '$' && u[0] != '<' && plausibleValue(u, true, classSecret, false)
+}
+
 // cliUserForm: " -u ", " --user " or " --user=", an optional quote, a user
 // (1..cliMaxUser bytes without space, quote or ':'), ':', and a password
 // (1..cliMaxPass bytes without space or quote) that passes the password
@@ -158,8 +170,8 @@ func cliUserForm() form {
 			if v.more(i) {
 				return result{status: resMore}
 			}
-			if i == u || i-u > cliMaxUser || i >= len(d) || d[i] != ':' {
-				return noMatch
+			if i == u && q == 0 || i-u > cliMaxUser || i >= len(d) || d[i] != ':' {
+				return noMatch // an empty user only quoted: -u ":password"
 			}
 			ps := i + 1
 			j := ps
@@ -168,6 +180,9 @@ func cliUserForm() form {
 			}
 			if v.more(j) {
 				return result{status: resMore}
+			}
+			if j == ps && q != 0 && j < len(d) && d[j] == q && i > u && cliTokenUser(d[u:i]) {
+				return result{status: resMatch, start: u, end: i} // -u "token:": an API key as the user, no password
 			}
 			if j == ps || j-ps > cliMaxPass || q != 0 && (j >= len(d) || d[j] != q) {
 				return noMatch

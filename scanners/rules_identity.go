@@ -331,7 +331,7 @@ func (n namedSpec) form() form {
 			if n.nameHas != nil && !nameContains(d[ks:i], n.nameHas) {
 				return noMatch
 			}
-			if n.validate != nil && !n.validate(d[j:e]) {
+			if n.validate != nil && !n.validate(d[j:e]) || placeholderBody(d[j:e]) {
 				return noMatch
 			}
 			return result{status: resMatch, start: j, end: e}

@@ -461,6 +461,9 @@ func pemForm() form {
 			to := min(len(d), win)
 			if from < to {
 				if j := bytes.Index(d[from:to], []byte("-----END")); j >= 0 {
+					if pemBodyBytes(d[hdrEnd:from+j]) < pemMinBody {
+						return noMatch // no key between the markers ("anything", nothing)
+					}
 					e := from + j + 8
 					if c := bytes.Index(d[e:min(len(d), e+pemCloseSearch)], []byte("-----")); c >= 0 {
 						return result{status: resMatch, start: ks, end: e + c + 5}
@@ -483,6 +486,22 @@ func pemForm() form {
 			return result{status: resOpen, start: ks, end: win}
 		},
 	}
+}
+
+// pemMinBody is the fewest base64 letters and digits a closed private-key
+// block holds between its markers (the smallest real key, an Ed25519 one,
+// has over 200).
+const pemMinBody = 32
+
+// pemBodyBytes counts the base64 letters and digits of b.
+func pemBodyBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if setAlnum[c] || c == '+' || c == '/' {
+			n++
+		}
+	}
+	return n
 }
 
 // setPEMBody is what pemContinue keeps redacting after the window: base64,
