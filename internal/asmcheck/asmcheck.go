@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Violation is one instruction that breaks the encoding rule.
@@ -353,4 +354,41 @@ func listingText(out []byte, pkg string, names []string) ([]Violation, error) {
 		}
 	}
 	return vs, nil
+}
+
+// CheckPackage runs both checks on the *_amd64.s files of the current
+// directory, the package under test with import path pkg, and reports each
+// violation as a test error. It fails when the package has no assembly or
+// no vector kernel, and skips the object-code half when the go command is
+// not on the PATH.
+func CheckPackage(t *testing.T, pkg string) {
+	t.Helper()
+	files, err := filepath.Glob("*_amd64.s")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no assembly files found (%v)", err)
+	}
+	var vector []string
+	for _, f := range files {
+		names, vs, err := Source(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			t.Errorf("%s: %v", f, v)
+		}
+		vector = append(vector, names...)
+	}
+	if len(vector) == 0 {
+		t.Fatal("no vector kernel found in the assembly")
+	}
+	vs, err := Object(pkg, files, vector)
+	if errors.Is(err, ErrNoGo) {
+		t.Skip("object-code check skipped: the go command is not on the PATH")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		t.Errorf("object code: %v", v)
+	}
 }
