@@ -361,13 +361,7 @@ func (c *Cluster) StreamLeader(ctx context.Context, js jetstream.JetStream, stre
 	if err != nil {
 		return nil, err
 	}
-	if info.Cluster == nil || info.Cluster.Leader == "" {
-		return nil, errors.New("testcluster: no leader")
-	}
-	if n := c.Node(info.Cluster.Leader); n != nil {
-		return n, nil
-	}
-	return nil, fmt.Errorf("testcluster: leader %q is not a node of the cluster", info.Cluster.Leader)
+	return c.leaderNode(info.Cluster)
 }
 
 // ConsumerLeader returns the node that leads the consumer.
@@ -380,13 +374,19 @@ func (c *Cluster) ConsumerLeader(ctx context.Context, js jetstream.JetStream, st
 	if err != nil {
 		return nil, err
 	}
-	if info.Cluster == nil || info.Cluster.Leader == "" {
+	return c.leaderNode(info.Cluster)
+}
+
+// leaderNode is the node a stream's or consumer's cluster info names as
+// leader.
+func (c *Cluster) leaderNode(ci *jetstream.ClusterInfo) (*Node, error) {
+	if ci == nil || ci.Leader == "" {
 		return nil, errors.New("testcluster: no leader")
 	}
-	if n := c.Node(info.Cluster.Leader); n != nil {
+	if n := c.Node(ci.Leader); n != nil {
 		return n, nil
 	}
-	return nil, fmt.Errorf("testcluster: leader %q is not a node of the cluster", info.Cluster.Leader)
+	return nil, fmt.Errorf("testcluster: leader %q is not a node of the cluster", ci.Leader)
 }
 
 func tail(s string, n int) string {
