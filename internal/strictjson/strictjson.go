@@ -22,7 +22,8 @@ const (
 )
 
 var reasonNames = [...]string{Syntax: "syntax", DuplicateKey: "duplicate member name", UTF8: "invalid UTF-8",
-	Surrogate: "lone surrogate", Number: "number out of range", Depth: "too deep"}
+	Surrogate: "lone surrogate", Number: "number out of range", Depth: "too deep",
+	UnknownMember: "unknown member", Type: "type mismatch"}
 
 // Limits on number literals. A literal the decoder accepts is also one that
 // exact arithmetic (math/big.Rat, which the JSON Schema validator uses for
@@ -40,7 +41,9 @@ const (
 	MaxExponent = 400
 )
 
-// Error is a refused text: the reason and the byte offset where it was seen.
+// Error is a refused text: the reason and the byte offset where it was seen
+// (-1 when the refusal is of the value as a whole, as Unmarshal's member
+// names and types are).
 type Error struct {
 	Reason Reason
 	Offset int
@@ -50,6 +53,9 @@ func (e *Error) Error() string {
 	name := "invalid"
 	if int(e.Reason) < len(reasonNames) && reasonNames[e.Reason] != "" {
 		name = reasonNames[e.Reason]
+	}
+	if e.Offset < 0 {
+		return "strictjson: " + name
 	}
 	return "strictjson: " + name + " at offset " + strconv.Itoa(e.Offset)
 }
