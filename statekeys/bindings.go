@@ -1,12 +1,12 @@
 package statekeys
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 	"regexp"
 	"slices"
 	"unicode/utf8"
@@ -262,15 +262,11 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 // Evidence (package elicit refuses any other name in a form).
 var fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
-// strictUnmarshal decodes JSON into v, refusing unknown fields and
-// trailing data. Errors carry no input.
+// strictUnmarshal decodes strict I-JSON into v with exact member names
+// (strictjson.Unmarshal), refusing unknown members, other letter case,
+// duplicates, invalid UTF-8 and trailing data. Errors carry no input.
 func strictUnmarshal(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jcs.ErrInvalid
-	}
-	if dec.More() {
+	if strictjson.Unmarshal(data, jcs.DefaultMaxDepth, v) != nil {
 		return jcs.ErrInvalid
 	}
 	return nil

@@ -44,6 +44,12 @@ const (
 	ReasonExpired        = wire.ReasonExpired
 	ReasonNotYetValid    = wire.ReasonNotYetValid
 	ReasonReplayed       = wire.ReasonReplayed
+	// ReasonTokenAlphabet: a byte outside the token alphabet (CR and LF
+	// among them), refused before anything is decoded.
+	ReasonTokenAlphabet = wire.ReasonTokenAlphabet
+	// ReasonTokenNonCanonical: base64url that is not the one spelling of
+	// its bytes.
+	ReasonTokenNonCanonical = wire.ReasonTokenNonCanonical
 
 	// Binding reasons.
 	ReasonSubjectMismatch   = wire.ReasonSubjectMismatch
@@ -79,6 +85,10 @@ const (
 	// ReasonRequestMalformed is for a request envelope (for example a NATS
 	// message) that does not decode.
 	ReasonRequestMalformed = wire.ReasonRequestMalformed
+	// Envelope reasons of DecodeEnvelope, beside ReasonRequestMalformed.
+	ReasonRequestInvalidUTF8 = wire.ReasonRequestInvalidUTF8
+	ReasonRequestDuplicate   = wire.ReasonRequestDuplicateMember
+	ReasonRequestUnknown     = wire.ReasonRequestUnknownMember
 
 	// Form elicitation reasons.
 	ReasonFormNoPolicy       = wire.ReasonFormNoPolicy

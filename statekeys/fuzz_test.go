@@ -21,6 +21,8 @@ func FuzzOpen(f *testing.F) {
 		f.Add(s.RequestState[:len(s.RequestState)-1])
 		f.Add(strings.Replace(s.RequestState, "mrs1.", "mrs2.", 1))
 		f.Add(s.RequestState + "A")
+		f.Add(s.RequestState[:40] + "\n" + s.RequestState[40:])
+		f.Add(s.RequestState + "\r\n")
 	}
 	for _, s := range []string{"", "mrs1.", "mrs1.k.", "mrs1.k.AAAA", "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0", "mrs1..", "mrs1.k1." + strings.Repeat("_", 100)} {
 		f.Add(s)

@@ -89,12 +89,7 @@ type ringFileKey struct {
 // contain any part of the document.
 func ParseRing(data []byte) (*Ring, error) {
 	var f ringFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, ringError(ReasonRingMalformed)
-	}
-	if dec.More() {
+	if err := strictUnmarshal(data, &f); err != nil {
 		return nil, ringError(ReasonRingMalformed)
 	}
 	if f.Version != RingFileVersion {
@@ -107,7 +102,7 @@ func ParseRing(data []byte) (*Ring, error) {
 			return nil, ringError(ReasonRingKey)
 		}
 		secret, err := base64.RawURLEncoding.Strict().DecodeString(fk.Secret)
-		if err != nil || len(secret) != keySize {
+		if err != nil || len(secret) != keySize || !canonicalBase64(secret, fk.Secret) {
 			return nil, ringError(ReasonRingKey)
 		}
 		k, err := newRingKey(KeyInfo{ID: fk.ID, State: fk.State, Created: created.UTC()}, secret)

@@ -220,10 +220,15 @@ func sealToken(kid string, aead aeadSealer, nonce, pt []byte) string {
 }
 
 // parseToken splits a token into its key id and sealed blob. It checks
-// shape only; nothing in it is trusted until the AEAD opens.
+// shape only; nothing in it is trusted until the AEAD opens. A token has
+// one spelling: every byte is in the token alphabet, and the blob's
+// base64url is the canonical encoding of the blob.
 func parseToken(token string, maxBytes int) (string, []byte, Reason) {
 	if len(token) > maxBytes {
 		return "", nil, ReasonTokenTooLarge
+	}
+	if !inTokenAlphabet(token) {
+		return "", nil, ReasonTokenAlphabet
 	}
 	rest, ok := strings.CutPrefix(token, tokenPrefix)
 	if !ok {
@@ -233,11 +238,50 @@ func parseToken(token string, maxBytes int) (string, []byte, Reason) {
 	if !ok || !keyIDPattern.MatchString(kid) {
 		return "", nil, ReasonTokenMalformed
 	}
-	blob, err := b64.DecodeString(enc)
-	if err != nil || len(blob) < nonceSize+tagSize+2 {
+	// The alphabet check above leaves the lenient decoder one freedom,
+	// non-zero trailing bits; the re-encoding check below takes it away, so
+	// the one spelling of the blob is the only one that decodes.
+	blob, err := base64.RawURLEncoding.DecodeString(enc)
+	if err != nil {
+		return "", nil, ReasonTokenMalformed
+	}
+	if !canonicalBase64(blob, enc) {
+		return "", nil, ReasonTokenNonCanonical
+	}
+	if len(blob) < nonceSize+tagSize+2 {
 		return "", nil, ReasonTokenMalformed
 	}
 	return kid, blob, ReasonNone
+}
+
+// tokenAlphabet marks the bytes a token may hold: the letters and digits,
+// '-' and '_' of base64url, and the '.' that separates its parts.
+var tokenAlphabet = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+	}
+	return t
+}()
+
+// inTokenAlphabet reports whether every byte of s is in tokenAlphabet. Go's
+// base64 decoders skip CR and LF even in strict mode, so without this check
+// one state would have many spellings (and many stateDigests).
+func inTokenAlphabet(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !tokenAlphabet[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalBase64 reports whether enc is exactly the unpadded base64url
+// encoding of blob.
+func canonicalBase64(blob []byte, enc string) bool {
+	if b64.EncodedLen(len(blob)) != len(enc) {
+		return false
+	}
+	return string(b64.AppendEncode(make([]byte, 0, len(enc)), blob)) == enc
 }
 
 // openToken authenticates and decodes a token with ring.

@@ -6,6 +6,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"slices"
 	"time"
+	"unicode/utf8"
 )
 
 // VerifyRequest is a retry of the original request carrying requestState
@@ -95,8 +96,13 @@ func (k *Keeper) Verify(ctx context.Context, req VerifyRequest) (Verified, Evide
 		return fail(rejected(ReasonNotYetValid))
 	}
 
-	// Identity and operation bindings.
+	// Identity and operation bindings. Text that is not UTF-8 is refused
+	// rather than compared, as Seal refuses it.
 	switch {
+	case !utf8.ValidString(req.Identity.Subject) || !utf8.ValidString(req.Identity.ClientID):
+		return fail(rejected(ReasonIdentityInvalid))
+	case !utf8.ValidString(req.Operation.Name):
+		return fail(rejected(ReasonNameInvalid))
 	case !equalDigest(p.Sub, sha256Hex([]byte(req.Identity.Subject))):
 		return fail(rejected(ReasonSubjectMismatch))
 	case p.Ten != req.Identity.Tenant:

@@ -345,9 +345,9 @@ func TestVerifyMalformedTokens(t *testing.T) {
 		{"empty", "", ReasonTokenMalformed},
 		{"spec-example", "eyJsb2NhdGlvbiI6Ik5ldyBZb3JrIn0", ReasonTokenMalformed},
 		{"no-blob", "mrs1.kid", ReasonTokenMalformed},
-		{"bad-kid", "mrs1.k!d.AAAA", ReasonTokenMalformed},
+		{"bad-kid", "mrs1.k!d.AAAA", ReasonTokenAlphabet}, // '!' is outside the token alphabet
 		{"short-blob", "mrs1.kid.AAAA", ReasonTokenMalformed},
-		{"padding", "mrs1.kid." + strings.Repeat("A", 60) + "==", ReasonTokenMalformed},
+		{"padding", "mrs1.kid." + strings.Repeat("A", 60) + "==", ReasonTokenAlphabet}, // '=' too
 		{"huge", "mrs1.kid." + strings.Repeat("A", DefaultMaxTokenBytes), ReasonTokenTooLarge},
 		{"wrong-version", "mrs2.kid." + strings.Repeat("A", 64), ReasonTokenMalformed},
 	}

@@ -16,6 +16,13 @@ const (
 	ReasonExpired              Reason = "expired"
 	ReasonNotYetValid          Reason = "not-yet-valid"
 	ReasonReplayed             Reason = "replayed"
+	// ReasonTokenAlphabet: a token holds a byte outside its alphabet
+	// (mrs1, the key id, base64url without padding); CR and LF among them,
+	// which Go's base64 decoders skip.
+	ReasonTokenAlphabet Reason = "token-alphabet"
+	// ReasonTokenNonCanonical: a token's base64url is not the one spelling
+	// of its bytes (non-zero trailing bits).
+	ReasonTokenNonCanonical Reason = "token-non-canonical"
 
 	// Binding reasons.
 	ReasonSubjectMismatch         Reason = "subject-mismatch"
@@ -51,6 +58,17 @@ const (
 	// ReasonRequestMalformed is for a request envelope (for example a NATS
 	// message) that does not decode.
 	ReasonRequestMalformed Reason = "request-malformed"
+	// ReasonRequestInvalidUTF8: a request envelope holds invalid UTF-8 or
+	// a lone surrogate escape (which a lenient decoder would turn into
+	// U+FFFD, making different subjects bind the same).
+	ReasonRequestInvalidUTF8 Reason = "request-invalid-utf8"
+	// ReasonRequestDuplicateMember: a request envelope repeats a member
+	// name in one object.
+	ReasonRequestDuplicateMember Reason = "request-duplicate-member"
+	// ReasonRequestUnknownMember: a request envelope has a member that is
+	// not exactly one of its documented names (unknown, or in another
+	// letter case).
+	ReasonRequestUnknownMember Reason = "request-unknown-member"
 
 	// Form elicitation reasons.
 	ReasonFormNoPolicy                Reason = "form-no-policy"
@@ -91,6 +109,8 @@ var stateReasons = []Reason{
 	ReasonExpired,
 	ReasonNotYetValid,
 	ReasonReplayed,
+	ReasonTokenAlphabet,
+	ReasonTokenNonCanonical,
 	ReasonSubjectMismatch,
 	ReasonTenantMismatch,
 	ReasonClientMismatch,
@@ -118,6 +138,9 @@ var stateReasons = []Reason{
 	ReasonTTLInvalid,
 	ReasonAppStateTooLarge,
 	ReasonRequestMalformed,
+	ReasonRequestInvalidUTF8,
+	ReasonRequestDuplicateMember,
+	ReasonRequestUnknownMember,
 	ReasonFormNoPolicy,
 	ReasonFormPolicyInvalid,
 	ReasonFormPolicySignatureInvalid,
