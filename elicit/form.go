@@ -1,12 +1,12 @@
 package elicit
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"regexp"
 	"slices"
@@ -108,8 +108,10 @@ func VerifyFormPolicy(s statekeys.SignedFormPolicy, trusted map[string]ed25519.P
 	if !ok || len(pub) != ed25519.PublicKeySize {
 		return nil, formRefused(statekeys.ReasonFormPolicyForged, "", "")
 	}
+	// The re-encoding check gives a signature one spelling: the decoder
+	// skips CR and LF.
 	sig, err := base64.RawURLEncoding.Strict().DecodeString(s.Signature)
-	if err != nil || len(sig) != ed25519.SignatureSize {
+	if err != nil || len(sig) != ed25519.SignatureSize || base64.RawURLEncoding.EncodeToString(sig) != s.Signature {
 		return nil, formRefused(statekeys.ReasonFormPolicyForged, "", "")
 	}
 	c, err := jcs.Canonicalize(s.Policy)
@@ -667,15 +669,12 @@ func (c *schemaCache) compile(digest string, schema map[string]any) (*jsonschema
 	return s, nil
 }
 
-// strictUnmarshal decodes JSON into v, refusing unknown fields and
-// trailing data. Errors carry no input.
+// strictUnmarshal decodes strict I-JSON into v with exact member names
+// (strictjson.Unmarshal): unknown members, members in another letter case,
+// duplicates, invalid UTF-8 and trailing data are refused. Errors carry no
+// input.
 func strictUnmarshal(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return jcs.ErrInvalid
-	}
-	if dec.More() {
+	if strictjson.Unmarshal(data, jcs.DefaultMaxDepth, v) != nil {
 		return jcs.ErrInvalid
 	}
 	return nil

@@ -100,6 +100,7 @@ const (
 	ReasonFormProhibitedData = wire.ReasonFormProhibitedDataClass
 	ReasonFormDisguised      = wire.ReasonFormDisguisedSensitiveField
 	ReasonFormMessage        = wire.ReasonFormMessageInvalid
+	ReasonFormPolicyKeys     = wire.ReasonFormPolicyKeysInvalid
 
 	// URL elicitation reasons.
 	ReasonURLInvalid     = wire.ReasonURLInvalid

@@ -80,6 +80,9 @@ const (
 	ReasonFormProhibitedDataClass     Reason = "form-prohibited-data-class"
 	ReasonFormDisguisedSensitiveField Reason = "form-disguised-sensitive-field"
 	ReasonFormMessageInvalid          Reason = "form-message-invalid"
+	// ReasonFormPolicyKeysInvalid: a document of trusted reviewer keys
+	// (elicit.ParsePolicyKeys) that does not parse or holds a bad key.
+	ReasonFormPolicyKeysInvalid Reason = "form-policy-keys-invalid"
 
 	// URL elicitation reasons.
 	ReasonURLInvalid              Reason = "url-invalid"
@@ -150,6 +153,7 @@ var stateReasons = []Reason{
 	ReasonFormProhibitedDataClass,
 	ReasonFormDisguisedSensitiveField,
 	ReasonFormMessageInvalid,
+	ReasonFormPolicyKeysInvalid,
 	ReasonURLInvalid,
 	ReasonURLNotHTTPS,
 	ReasonURLCredentials,

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -396,8 +395,7 @@ func (s *StateService) handle(m *nats.Msg) {
 
 func (s *StateService) seal(ctx context.Context, data []byte) (stateSealReply, statekeys.Evidence) {
 	var req stateSealRequest
-	if len(data) > s.cfg.maxRequestBytes || stateStrictJSON(data, &req) != nil {
-		err := statekeys.ErrInvalidRequest
+	if err := s.decodeRequest(data, &req); err != nil {
 		return stateSealReply{Error: stateErrorReply(err)}, stateWireEvidence("seal", err)
 	}
 	sealed, ev, err := s.keeper.Seal(ctx, statekeys.SealRequest{
@@ -417,8 +415,7 @@ func (s *StateService) seal(ctx context.Context, data []byte) (stateSealReply, s
 
 func (s *StateService) verify(ctx context.Context, data []byte) (stateVerifyReply, statekeys.Evidence) {
 	var req stateVerifyRequest
-	if len(data) > s.cfg.maxRequestBytes || stateStrictJSON(data, &req) != nil {
-		err := statekeys.ErrInvalidRequest
+	if err := s.decodeRequest(data, &req); err != nil {
 		return stateVerifyReply{Error: stateErrorReply(err)}, stateWireEvidence("verify", err)
 	}
 	v, ev, err := s.keeper.Verify(ctx, statekeys.VerifyRequest{
@@ -436,10 +433,16 @@ func (s *StateService) verify(ctx context.Context, data []byte) (stateVerifyRepl
 	return stateVerifyReply{OK: true, FlowID: v.FlowID, KeyID: v.KeyID, ExpiresAt: &exp, InputResponses: v.Responses, AppState: v.AppState}, ev
 }
 
+// stateWireEvidence records a request whose envelope was refused, with the
+// reason DecodeEnvelope gave (request-malformed when it gave none).
 func stateWireEvidence(action string, err error) statekeys.Evidence {
+	reason := statekeys.ReasonOf(err)
+	if reason == statekeys.ReasonNone {
+		reason = statekeys.ReasonRequestMalformed
+	}
 	return statekeys.Evidence{
 		Rule: statekeys.RuleMRTR, Action: action, Decision: statekeys.DecisionReject,
-		Code: statekeys.CodeOf(err), Reason: statekeys.ReasonRequestMalformed, Time: time.Now().UTC(),
+		Code: statekeys.CodeOf(err), Reason: reason, Time: time.Now().UTC(),
 	}
 }
 
@@ -474,15 +477,13 @@ type stateEvidenceRecord struct {
 	statekeys.Evidence
 }
 
-// stateStrictJSON decodes one JSON object with no unknown fields.
-func stateStrictJSON(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
+// decodeRequest decodes one seal or verify request envelope of at most
+// the configured size with statekeys.DecodeEnvelope: strict I-JSON with
+// exact member names, so one envelope has one reading. A refusal is a
+// statekeys error with CodeInvalidRequest and the envelope's reason.
+func (s *StateService) decodeRequest(data []byte, v any) error {
+	if len(data) > s.cfg.maxRequestBytes {
+		return &statekeys.Error{Code: statekeys.CodeInvalidRequest, Reason: statekeys.ReasonRequestMalformed}
 	}
-	if dec.More() {
-		return errors.New("trailing data")
-	}
-	return nil
+	return statekeys.DecodeEnvelope(data, v)
 }
