@@ -47,6 +47,8 @@ type stateFlags struct {
 	keysFile, keysEnv, keysKV, keysKVKey string
 	keysReload                           time.Duration
 
+	policyKeys, formPolicies string // form elicitation (state_forms.go)
+
 	queue           string
 	concurrency     int
 	maxRequestBytes int
@@ -81,6 +83,8 @@ var stateEnv = []struct{ flag, env string }{
 	{"keys-kv", "MCP_SANITIZE_STATE_KEYS_KV"},
 	{"keys-kv-key", "MCP_SANITIZE_STATE_KEYS_KV_KEY"},
 	{"keys-reload", "MCP_SANITIZE_STATE_KEYS_RELOAD"},
+	{"policy-keys", "MCP_SANITIZE_STATE_POLICY_KEYS"},
+	{"form-policies", "MCP_SANITIZE_STATE_FORM_POLICIES"},
 	{"queue", "MCP_SANITIZE_STATE_QUEUE"},
 	{"concurrency", "MCP_SANITIZE_STATE_CONCURRENCY"},
 	{"max-request-bytes", "MCP_SANITIZE_STATE_MAX_REQUEST_BYTES"},
@@ -103,6 +107,13 @@ defaults: port 4222, the same store; with a serve running, use serve
 --state-keys FILE instead, or --nats-url to join its server). Exactly one key
 source is required: --keys, --keys-env or --keys-kv. Logs are JSON on standard
 error. SIGTERM or SIGINT stops it cleanly (exit 0).
+
+Form-mode elicitations are sealed only when a form policy signed by a trusted
+reviewer covers them: --policy-keys names the reviewers' Ed25519 public keys
+(without it every form elicitation is refused), --form-policies installs signed
+policies that cover every seal request (a request may also bring its own
+formPolicy). Both files are read at start (restart to change them) and must not
+be writable by group or others. URL-mode elicitations need neither.
 
 Exit codes: 0 stopped by a signal; 2 usage error; 1 any other failure.
 
@@ -156,6 +167,8 @@ func parseStateFlags(args []string, lookup func(string) (string, bool), stderr i
 	fs.StringVar(&f.keysKV, "keys-kv", "", "JetStream KV `BUCKET` holding the key ring (worker.PutKeyRing); every new revision is swapped in")
 	fs.StringVar(&f.keysKVKey, "keys-kv-key", worker.DefaultKeyRingKey, "`KEY` of the ring in the --keys-kv bucket")
 	fs.DurationVar(&f.keysReload, "keys-reload", statekeys.DefaultReloadInterval, "how often the --keys file is reloaded")
+	fs.StringVar(&f.policyKeys, "policy-keys", "", "trusted reviewer keys `FILE`: the Ed25519 public keys that sign form policies (docs/statekeys.md); without it every form elicitation is refused")
+	fs.StringVar(&f.formPolicies, "form-policies", "", "signed form policies `FILE` installed for every seal request (docs/statekeys.md); needs --policy-keys")
 	fs.StringVar(&f.queue, "queue", worker.DefaultStateQueue, "queue `GROUP` shared by every state worker")
 	fs.IntVar(&f.concurrency, "concurrency", runtime.GOMAXPROCS(0), "requests handled at once (1..4096)")
 	fs.IntVar(&f.maxRequestBytes, "max-request-bytes", worker.DefaultStateMaxRequestBytes, "largest request accepted (1024..64 MiB; an external server's max_payload also applies)")
@@ -216,6 +229,9 @@ func parseStateFlags(args []string, lookup func(string) (string, bool), stderr i
 	}
 	if f.keysReload < 10*time.Millisecond {
 		return usageErr("--keys-reload must be at least 10ms")
+	}
+	if f.formPolicies != "" && f.policyKeys == "" {
+		return usageErr("--form-policies needs --policy-keys (the reviewer keys that verify them)")
 	}
 
 	if err := checkNATSTarget(f.natsURL, f.given, []string{"embedded-dir", "embedded-port", "embedded-log"}, f.embeddedDir, f.embeddedPort); err != nil {
@@ -341,6 +357,10 @@ func (f *stateFlags) run(ctx context.Context, lookup func(string) (string, bool)
 		mode, start = "external", []any{"nats", "external", "natsUrl", redactNATSURLs(f.natsURL)}
 	}
 	log.Info("start", append(append(start, "queue", f.queue), f.keySourceAttrs()...)...)
+	guard, ok := f.formGuard(log)
+	if !ok {
+		return exitFailure
+	}
 
 	var maxPayload int32
 	if f.maxRequestBytes > 1<<20 {
@@ -430,6 +450,9 @@ func (f *stateFlags) run(ctx context.Context, lookup func(string) (string, bool)
 	}
 	if kvSrc != nil {
 		opts = append(opts, worker.WithKVKeySource(*kvSrc))
+	}
+	if guard != nil {
+		opts = append(opts, worker.WithKeeperOptions(statekeys.WithGuard(guard)))
 	}
 	svc, err := worker.NewStateService(nc, js, keyring, opts...)
 	if err != nil {
