@@ -19,6 +19,10 @@
 //     parameter named like a secret, no value in which the scanners' catalog
 //     finds a secret (secrets.go) and no long opaque random value, and an
 //     elicitationId the sealed state binds to the identity.
+//   - Configuration documents (config.go): the trusted reviewer keys
+//     (ParsePolicyKeys) and installed signed form policies
+//     (ParseFormPolicies) that sanitize-worker state reads from
+//     --policy-keys and --form-policies.
 //
 // It uses package scanners for what scanners own: the Normalizer and its
 // look-alike table to read labels as a model would, and the rule catalog to

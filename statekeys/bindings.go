@@ -1,6 +1,7 @@
 package statekeys
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
@@ -261,6 +262,23 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 // fieldNamePattern is what a form field name must look like to be named in
 // Evidence (package elicit refuses any other name in a form).
 var fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+
+// decodePayload decodes an opened token's payload, refusing unknown fields
+// and trailing data. The payload has authenticated (only this package
+// writes it, with encoding/json), so it is read with encoding/json alone,
+// which keeps Verify at one parse of it; every text from outside goes
+// through strictUnmarshal.
+func decodePayload(data []byte, p *payload) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(p); err != nil {
+		return jcs.ErrInvalid
+	}
+	if dec.More() {
+		return jcs.ErrInvalid
+	}
+	return nil
+}
 
 // strictUnmarshal decodes strict I-JSON into v with exact member names
 // (strictjson.Unmarshal), refusing unknown members, other letter case,

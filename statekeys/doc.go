@@ -23,6 +23,10 @@
 //     consumes the flow id once through a Store (MemoryStore here; the
 //     worker provides a JetStream KV store). Every verification failure is
 //     the same public error (CodeRejected); the reason goes to Evidence.
+//   - One spelling per state (seal.go): a token holds only bytes of its
+//     alphabet and canonical base64url, so it has one stateDigest; and
+//     DecodeEnvelope (envelope.go), the strict I-JSON reading with exact
+//     member names of the seal and verify envelopes a transport carries.
 //   - The bindings (bindings.go) and the Guard seam (guard.go): the Keeper
 //     parses inputRequests, seals a digest of each and what the Guard
 //     approved for it, and on Verify hands each response to the Guard and
