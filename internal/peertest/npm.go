@@ -154,8 +154,10 @@ func install(dir, dest string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), installTimeout)
 	defer cancel()
 	// --ignore-scripts: nothing of the packages runs at install time;
-	// --prefer-offline: npm's own cache answers what it already holds.
-	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
+	// --prefer-offline: npm's own cache answers what it already holds;
+	// short retries, so that an unreachable registry skips in seconds.
+	cmd := exec.CommandContext(ctx, npm, "ci", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error",
+		"--fetch-retries=2", "--fetch-retry-mintimeout=1000", "--fetch-retry-maxtimeout=4000", "--fetch-timeout=60000")
 	cmd.Dir = tmp
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -175,15 +177,26 @@ func install(dir, dest string) error {
 	return nil
 }
 
+// lastLine is npm's first and last lines of error text that say
+// something (not the pointer to its debug log), at most 300 bytes.
 func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
+	var first, last string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "complete log of this run") {
+			if first == "" {
+				first = l
+			}
+			last = l
+		}
 	}
-	if len(s) > 300 {
-		s = s[:300]
+	out := first
+	if last != first {
+		out += " … " + last
 	}
-	return s
+	if len(out) > 300 {
+		out = out[:300]
+	}
+	return out
 }
 
 // jsonVersion is the "version" member of a package.json.
