@@ -286,8 +286,9 @@ func checkNeedless(c *collection, x *exchange) []string {
 	return nil
 }
 
-// frame matches a stack frame of node, Python or Go.
-var frame = regexp.MustCompile(`\bat [^\n]*:\d+:\d+|File "[^"]*", line \d+|goroutine \d+ \[`)
+// frame matches a stack frame of node ("at f (/srv/a.js:1:2)"), Python
+// (`File "a.py", line 3`) or Go ("goroutine 1 [", "/srv/a.go:12").
+var frame = regexp.MustCompile(`\bat [^\n]*\.(?:[cm]?js|ts):\d+:\d+|File "[^"]*", line \d+|goroutine \d+ \[|\.go:\d+\b`)
 
 // checkErrorText: an error stays an error of the same request, keeps the
 // actionable text of the server's message, and holds no path of the
