@@ -8,6 +8,7 @@
 // run and one process.
 //
 //	go run ./bench/natsbench -sizes 4096,65536,1048576 -c 8 -d 6s -rounds 3
+//	go run ./bench/natsbench -mix 400 -sizes 4096 -json out.jsonl   # the realistic mix first
 //
 // Both targets get byte-identical requests (headers Mcp-Tool, Mcp-Server,
 // Mcp-Tenant; no compression on the request side), and every reply is
@@ -22,6 +23,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -67,6 +69,8 @@ func main() {
 	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of the whole run to this file")
+	mix := flag.Int("mix", 0, "first send `N` documents of the realistic mix (bench.Mix: 1-64 KiB, median about 8 KiB), reported as size \"mix\"")
+	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -92,7 +96,7 @@ func main() {
 			f.Close()
 		}()
 	}
-	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding); err != nil {
+	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding, *mix, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "natsbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -106,17 +110,46 @@ type target struct {
 	stop  func()
 }
 
-func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string) error {
-	var sizes []int
+// payloadSet is the documents sent in one measurement.
+type payloadSet struct {
+	label string
+	msgs  [][]byte
+}
+
+func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string, mix int, jsonOut string) error {
+	if conc < 1 || ndocs < 1 || rounds < 1 || mix < 0 {
+		return fmt.Errorf("-c, -docs and -rounds must be positive, -mix not negative")
+	}
+	var sets []payloadSet
+	if mix > 0 {
+		var msgs [][]byte
+		for _, d := range bench.Mix(bench.MixOptions{Seed: 1, Records: mix}) {
+			msgs = append(msgs, d.JSON)
+		}
+		sets = append(sets, payloadSet{"mix", msgs})
+	}
 	for _, f := range strings.Split(sizesFlag, ",") {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 256 {
 			return fmt.Errorf("bad size %q", f)
 		}
-		sizes = append(sizes, n)
+		msgs := make([][]byte, ndocs)
+		for i := range msgs {
+			msgs[i] = bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: n, Secrets: secrets}).JSON
+		}
+		sets = append(sets, payloadSet{human(n), msgs})
 	}
-	if conc < 1 || ndocs < 1 || rounds < 1 {
-		return fmt.Errorf("-c, -docs and -rounds must be positive")
+	var jsonFile *os.File
+	if jsonOut != "" {
+		f, err := os.OpenFile(jsonOut, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		jsonFile = f
 	}
 	dir, err := os.MkdirTemp("", "natsbench-*")
 	if err != nil {
@@ -164,15 +197,13 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 		map[bool]string{true: "default", false: "raised (text and strings 64 MiB)"}[defBounds], payload.DefaultCompressAbove>>10, enc)
 	fmt.Println("| size | echo msg/s | echo p50 | echo p99 | worker msg/s | worker p50 | worker p99 | worker/echo msg/s | worker MB/s | CPU/msg echo | CPU/msg worker | process CPU use echo / worker |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, size := range sizes {
-		msgs := make([][]byte, ndocs)
+	for _, set := range sets {
+		msgs := set.msgs
 		var inBytes int
-		for i := range msgs {
-			d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: size, Secrets: secrets})
-			msgs[i] = d.JSON
-			inBytes += len(d.JSON)
+		for _, m := range msgs {
+			inBytes += len(m)
 		}
-		avg := float64(inBytes) / float64(ndocs)
+		avg := float64(inBytes) / float64(len(msgs))
 		// The targets take turns, rounds times, so that a change in the
 		// load of a shared machine falls on both.
 		var res [2]stats
@@ -196,7 +227,13 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			}
 		}
 		e, w := res[0].done(), res[1].done()
-		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", human(size), e.rate, ms(e.p50), ms(e.p99),
+		if jsonFile != nil {
+			line, _ := json.Marshal(map[string]any{"size": set.label, "conc": conc, "meanBytes": avg, "echo": e.jsonStats(), "worker": w.jsonStats()})
+			if _, err := jsonFile.Write(append(line, '\n')); err != nil {
+				return err
+			}
+		}
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", set.label, e.rate, ms(e.p50), ms(e.p99),
 			w.rate, ms(w.p50), ms(w.p99), w.rate/e.rate, w.rate*avg/1e6, us(e.cpuPerMsg), us(w.cpuPerMsg),
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
 		if w.rejected > 0 || w.other > 0 {
@@ -269,7 +306,7 @@ func workerTarget(rc *nats.Conn, defBounds bool, conc int, encoding string) (tar
 
 type stats struct {
 	rate            float64
-	p50, p99        time.Duration
+	p50, p99, p999  time.Duration
 	rejected, other int
 	// lats, elapsed and cpu (user and system time of the whole process:
 	// server, responder and requesters) accumulate rounds.
@@ -302,8 +339,15 @@ func (s stats) done() stats {
 	s.rate = float64(len(s.lats)) / s.elapsed.Seconds()
 	s.p50 = s.lats[len(s.lats)/2]
 	s.p99 = s.lats[min(len(s.lats)-1, len(s.lats)*99/100)]
+	s.p999 = s.lats[min(len(s.lats)-1, len(s.lats)*999/1000)]
 	s.cpuPerMsg = s.cpu / time.Duration(len(s.lats))
 	return s
+}
+
+// jsonStats is what -json writes of one side.
+func (s stats) jsonStats() map[string]any {
+	return map[string]any{"msgsPerSec": s.rate, "count": len(s.lats), "p50ns": s.p50.Nanoseconds(), "p99ns": s.p99.Nanoseconds(),
+		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other}
 }
 
 // load runs conc requesters for d and returns throughput and latency.
