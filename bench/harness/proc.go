@@ -352,7 +352,8 @@ func vmHWM() (int64, error) {
 	return 0, fmt.Errorf("VmHWM not in /proc/self/status")
 }
 
-// natsSection runs bench/natsbench, once per number of requesters.
+// natsSection runs bench/natsbench: the inline and the durable path at
+// several numbers of requesters, then a fleet of one worker per core.
 func (h *harness) natsSection() error {
 	nb, err := h.build("./bench/natsbench")
 	if err != nil {
@@ -363,16 +364,38 @@ func (h *harness) natsSection() error {
 	if h.o.quick {
 		concs, dur = []int{1, 8}, "1500ms"
 	}
-	tab := []string{"| payloads | requesters | echo msg/s | echo p50 / p99 / p999 ms | worker msg/s | worker p50 / p99 / p999 ms | worker / echo |", "|---|---|---|---|---|---|---|"}
+	type runCfg struct {
+		durable bool
+		conc    int
+		workers int
+	}
+	var cfgs []runCfg
+	for _, d := range []bool{false, true} {
+		for _, c := range concs {
+			cfgs = append(cfgs, runCfg{d, c, 1})
+		}
+	}
+	if h.machine.cores > 1 {
+		for _, d := range []bool{false, true} {
+			cfgs = append(cfgs, runCfg{d, concs[len(concs)-1], h.machine.cores})
+		}
+	}
+	tab := []string{"| path | workers | payloads | requesters | echo msg/s | echo p50 / p99 / p999 ms | worker msg/s | worker p50 / p99 / p999 ms | worker / echo |",
+		"|---|---|---|---|---|---|---|---|---|"}
 	lat := map[string][]point{}
-	for _, c := range concs {
-		jf := filepath.Join(h.work, fmt.Sprintf("nats-%d.jsonl", c))
-		args := []string{"-mix", "400", "-sizes", "4096", "-c", strconv.Itoa(c), "-d", dur, "-json", jf, "-default-bounds"}
+	for i, cfg := range cfgs {
+		path := map[bool]string{false: "inline", true: "durable"}[cfg.durable]
+		jf := filepath.Join(h.work, fmt.Sprintf("nats-%d.jsonl", i))
+		args := []string{"-mix", "400", "-sizes", "4096", "-c", strconv.Itoa(cfg.conc), "-d", dur, "-json", jf, "-default-bounds",
+			"-workers", strconv.Itoa(cfg.workers)}
+		if cfg.durable {
+			args = append(args, "-durable")
+		}
 		cmd := exec.Command(nb, args...)
 		var stderr bytes.Buffer
-		cmd.Stderr, cmd.Stdout = &stderr, nil
+		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("natsbench -c %d: %v: %s", c, err, lastLines(stderr.String(), 5))
+			return fmt.Errorf("natsbench %s: %v: %s", strings.Join(args, " "), err, lastLines(stderr.String(), 5))
 		}
 		b, err := os.ReadFile(jf)
 		if err != nil {
@@ -388,36 +411,35 @@ func (h *harness) natsSection() error {
 				return fmt.Errorf("natsbench output: %v", err)
 			}
 			e, w := r.Echo, r.Worker
-			h.progress("  %s, %d requesters: echo %.0f msg/s, worker %.0f msg/s (%.2f)", r.Size, c, e.Rate, w.Rate, w.Rate/e.Rate)
-			for _, s := range []struct {
+			h.progress("  %s, %d worker(s), %s, %d requesters: echo %.0f msg/s, worker %.0f msg/s (%.2f)", path, cfg.workers, r.Size, cfg.conc, e.Rate, w.Rate, w.Rate/e.Rate)
+			for _, sd := range []struct {
 				n string
 				v natsStats
 			}{{"echo", e}, {"worker", w}} {
-				h.line(fmt.Sprintf("NATS/%s/payload=%s/c=%d", s.n, r.Size, c), s.v.Count, fmt.Sprintf("%.0f msg/s", s.v.Rate),
-					fmt.Sprintf("%d p50-ns", s.v.P50), fmt.Sprintf("%d p99-ns", s.v.P99), fmt.Sprintf("%d p999-ns", s.v.P999))
-				lat[s.n+" p50, "+r.Size] = append(lat[s.n+" p50, "+r.Size], point{float64(c), float64(s.v.P50) / 1e6})
-				lat[s.n+" p99, "+r.Size] = append(lat[s.n+" p99, "+r.Size], point{float64(c), float64(s.v.P99) / 1e6})
+				h.line(fmt.Sprintf("NATS/%s/%s/workers=%d/payload=%s/c=%d", path, sd.n, cfg.workers, strings.ReplaceAll(r.Size, " ", ""), cfg.conc), sd.v.Count,
+					fmt.Sprintf("%.0f msg/s", sd.v.Rate), fmt.Sprintf("%d p50-ns", sd.v.P50), fmt.Sprintf("%d p99-ns", sd.v.P99), fmt.Sprintf("%d p999-ns", sd.v.P999))
+				if r.Size == "mix" && cfg.workers == 1 {
+					k := fmt.Sprintf("%s %s p99", path, sd.n)
+					lat[k] = append(lat[k], point{float64(cfg.conc), float64(sd.v.P99) / 1e6})
+				}
 			}
-			tab = append(tab, fmt.Sprintf("| %s | %d | %.0f | %.2f / %.2f / %.2f | %.0f | %.2f / %.2f / %.2f | %.2f |", r.Size, c,
+			tab = append(tab, fmt.Sprintf("| %s | %d | %s | %d | %.0f | %.2f / %.2f / %.2f | %.0f | %.2f / %.2f / %.2f | %.2f |", path, cfg.workers, r.Size, cfg.conc,
 				e.Rate, ms(e.P50), ms(e.P99), ms(e.P999), w.Rate, ms(w.P50), ms(w.P99), ms(w.P999), w.Rate/e.Rate))
 		}
 	}
 	var ss []series
-	names := make([]string, 0, len(lat))
-	for n := range lat {
-		names = append(names, n)
+	for _, k := range []string{"inline echo p99", "inline worker p99", "durable echo p99", "durable worker p99"} {
+		ss = append(ss, series{name: k, pts: lat[k]})
 	}
-	slices.Sort(names)
-	for _, n := range names {
-		ss = append(ss, series{name: n, pts: lat[n]})
-	}
-	h.charts = append(h.charts, chart{file: "latency-load.svg", title: "Request/reply latency against concurrent requesters",
-		xlabel: "concurrent requesters", ylabel: "latency (ms)", logX: true, series: ss})
-	h.add(section{title: "Over NATS: inline request/reply", text: []string{
-		"`bench/natsbench`: an embedded NATS server; the same requests (the realistic mix, and 4 KiB results) go to a plain " +
-			"echo responder and to the worker's inline service (default bounds, evidence to JetStream), taking turns so load on a " +
-			"shared machine weighs on both; every reply is decoded as package client does. Server, responders and requesters share " +
-			"the cores, so the ratio is the result. The durable path is not measured here (see docs/nats.md).",
+	h.charts = append(h.charts, chart{file: "latency-load.svg", title: "p99 latency on the realistic mix against concurrent requesters",
+		xlabel: "concurrent requesters", ylabel: "p99 latency (ms)", logX: true, series: ss})
+	h.add(section{title: "Over NATS", text: []string{
+		"`bench/natsbench` with an embedded NATS server (one process: server, responders and requesters share the cores, so " +
+			"the ratio is the result). Inline: request/reply on `mcp.sanitize.tool-result`, against a plain echo responder. " +
+			"Durable: each requester publishes to MCP_RAW (JetStream) and waits for its output on MCP_CLEAN before the next " +
+			"(closed loop), against a plain JetStream consumer that republishes every input unchanged. The worker runs its " +
+			"default bounds (text cut at 12000 characters), evidence to JetStream. Echo and worker take turns so load on a shared " +
+			"machine weighs on both. Payloads: the realistic mix (400 documents of bench.Mix) and 4 KiB results.",
 		"![latency against load](latency-load.svg)", table(tab)}})
 	return nil
 }
