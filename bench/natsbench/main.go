@@ -8,6 +8,7 @@
 // run and one process.
 //
 //	go run ./bench/natsbench -sizes 4096,65536,1048576 -c 8 -d 6s -rounds 3
+//	go run ./bench/natsbench -mix 400 -sizes 4096 -json out.jsonl   # the realistic mix first
 //
 // Both targets get byte-identical requests (headers Mcp-Tool, Mcp-Server,
 // Mcp-Tenant; no compression on the request side), and every reply is
@@ -22,6 +23,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -67,6 +69,10 @@ func main() {
 	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of the whole run to this file")
+	mix := flag.Int("mix", 0, "first send `N` documents of the realistic mix (bench.Mix: 1-64 KiB, median about 8 KiB), reported as size \"mix\"")
+	durable := flag.Bool("durable", false, "measure the durable path instead: publish to MCP_RAW (JetStream), wait for the result on MCP_CLEAN; the echo side is a plain JetStream consumer that republishes each input unchanged")
+	workers := flag.Int("workers", 1, "worker services (each with its own connection), as a fleet of N on one machine")
+	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -92,7 +98,7 @@ func main() {
 			f.Close()
 		}()
 	}
-	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding); err != nil {
+	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding, *mix, *jsonOut, *durable, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "natsbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -106,17 +112,46 @@ type target struct {
 	stop  func()
 }
 
-func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string) error {
-	var sizes []int
+// payloadSet is the documents sent in one measurement.
+type payloadSet struct {
+	label string
+	msgs  [][]byte
+}
+
+func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string, mix int, jsonOut string, durable bool, workers int) error {
+	if conc < 1 || ndocs < 1 || rounds < 1 || mix < 0 || workers < 1 {
+		return fmt.Errorf("-c, -docs, -rounds and -workers must be positive, -mix not negative")
+	}
+	var sets []payloadSet
+	if mix > 0 {
+		var msgs [][]byte
+		for _, d := range bench.Mix(bench.MixOptions{Seed: 1, Records: mix}) {
+			msgs = append(msgs, d.JSON)
+		}
+		sets = append(sets, payloadSet{"mix", msgs})
+	}
 	for _, f := range strings.Split(sizesFlag, ",") {
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 256 {
 			return fmt.Errorf("bad size %q", f)
 		}
-		sizes = append(sizes, n)
+		msgs := make([][]byte, ndocs)
+		for i := range msgs {
+			msgs[i] = bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: n, Secrets: secrets}).JSON
+		}
+		sets = append(sets, payloadSet{human(n), msgs})
 	}
-	if conc < 1 || ndocs < 1 || rounds < 1 {
-		return fmt.Errorf("-c, -docs and -rounds must be positive")
+	var jsonFile *os.File
+	if jsonOut != "" {
+		f, err := os.OpenFile(jsonOut, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		jsonFile = f
 	}
 	dir, err := os.MkdirTemp("", "natsbench-*")
 	if err != nil {
@@ -147,12 +182,42 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 		reqConns = append(reqConns, nc)
 	}
 
-	echo := echoTarget(rc)
-	wk, err := workerTarget(rc, defBounds, workerConc, encoding)
-	if err != nil {
-		return err
+	var wconns []*nats.Conn
+	for range workers {
+		nc, err := nats.Connect(url)
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		wconns = append(wconns, nc)
 	}
-	targets := []target{echo, wk}
+	var targets []target
+	loadFn := load
+	if durable {
+		d, err := newDurableBench(url)
+		if err != nil {
+			return err
+		}
+		defer d.close()
+		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, true)
+		if err != nil {
+			return err
+		}
+		// The worker creates the streams and its consumer once; the echo
+		// side then pulls from the same consumer (MCP_RAW is a work queue).
+		if err := wk.start(); err != nil {
+			return err
+		}
+		wk.stop()
+		targets = []target{d.echoTarget(), wk}
+		loadFn = d.load
+	} else {
+		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, false)
+		if err != nil {
+			return err
+		}
+		targets = []target{echoTarget(rc), wk}
+	}
 
 	fmt.Printf("natsbench: GOMAXPROCS %d, %d requesters, %s per size and target in %d alternating rounds (each after %s warm-up), %d documents per size (%d secret each), server max_payload %d\n",
 		runtime.GOMAXPROCS(0), conc, dur, rounds, warm, ndocs, secrets, maxPayload)
@@ -160,19 +225,18 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 	if enc == "" {
 		enc = payload.DefaultEncoding
 	}
-	fmt.Printf("worker: inline service, evidence to JetStream, bounds %s, outputs above %d KiB encoded %s\n\n",
+	fmt.Printf("worker: %d x %s, evidence to JetStream, bounds %s, outputs above %d KiB encoded %s\n\n", workers,
+		map[bool]string{true: "durable service (MCP_RAW -> MCP_CLEAN), echo = plain JetStream republisher", false: "inline service, echo = plain responder"}[durable],
 		map[bool]string{true: "default", false: "raised (text and strings 64 MiB)"}[defBounds], payload.DefaultCompressAbove>>10, enc)
 	fmt.Println("| size | echo msg/s | echo p50 | echo p99 | worker msg/s | worker p50 | worker p99 | worker/echo msg/s | worker MB/s | CPU/msg echo | CPU/msg worker | process CPU use echo / worker |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, size := range sizes {
-		msgs := make([][]byte, ndocs)
+	for _, set := range sets {
+		msgs := set.msgs
 		var inBytes int
-		for i := range msgs {
-			d := bench.Generate(bench.Options{Seed: uint64(i + 1), Shape: shapes[i%len(shapes)], Size: size, Secrets: secrets})
-			msgs[i] = d.JSON
-			inBytes += len(d.JSON)
+		for _, m := range msgs {
+			inBytes += len(m)
 		}
-		avg := float64(inBytes) / float64(ndocs)
+		avg := float64(inBytes) / float64(len(msgs))
 		// The targets take turns, rounds times, so that a change in the
 		// load of a shared machine falls on both.
 		var res [2]stats
@@ -181,12 +245,12 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 				if err := tg.start(); err != nil {
 					return fmt.Errorf("%s: %w", tg.name, err)
 				}
-				if _, err := load(reqConns, conc, warm, msgs); err != nil {
+				if _, err := loadFn(reqConns, conc, warm, msgs); err != nil {
 					tg.stop()
 					return fmt.Errorf("%s warm-up: %w", tg.name, err)
 				}
 				cpu0 := cpuTime()
-				s, err := load(reqConns, conc, dur/time.Duration(rounds), msgs)
+				s, err := loadFn(reqConns, conc, dur/time.Duration(rounds), msgs)
 				s.cpu = cpuTime() - cpu0
 				tg.stop()
 				if err != nil {
@@ -196,7 +260,13 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			}
 		}
 		e, w := res[0].done(), res[1].done()
-		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", human(size), e.rate, ms(e.p50), ms(e.p99),
+		if jsonFile != nil {
+			line, _ := json.Marshal(map[string]any{"size": set.label, "conc": conc, "durable": durable, "workers": workers, "meanBytes": avg, "echo": e.jsonStats(), "worker": w.jsonStats()})
+			if _, err := jsonFile.Write(append(line, '\n')); err != nil {
+				return err
+			}
+		}
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", set.label, e.rate, ms(e.p50), ms(e.p99),
 			w.rate, ms(w.p50), ms(w.p99), w.rate/e.rate, w.rate*avg/1e6, us(e.cpuPerMsg), us(w.cpuPerMsg),
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
 		if w.rejected > 0 || w.other > 0 {
@@ -228,9 +298,9 @@ func echoTarget(rc *nats.Conn) target {
 	}
 }
 
-// workerTarget runs the worker's inline service. The durable path is off:
-// this measures request/reply only.
-func workerTarget(rc *nats.Conn, defBounds bool, conc int, encoding string) (target, error) {
+// workerTarget runs one worker service per connection: the inline
+// service, or with durable the durable consumer only.
+func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string, durable bool) (target, error) {
 	pol := pipeline.DefaultPolicy()
 	if !defBounds {
 		pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20, "output-bytes": 64 << 20}
@@ -239,37 +309,46 @@ func workerTarget(rc *nats.Conn, defBounds bool, conc int, encoding string) (tar
 	if err != nil {
 		return target{}, err
 	}
-	opts := []worker.ServeOption{worker.WithDurable(false), worker.WithConsumerStatsEvery(0)}
+	opts := []worker.ServeOption{worker.WithDurable(durable), worker.WithInline(!durable), worker.WithConsumerStatsEvery(0)}
 	if conc > 0 {
 		opts = append(opts, worker.WithConcurrency(conc))
 	}
 	if encoding != "" {
 		opts = append(opts, worker.WithSinkOptions(payload.SinkOptions{Encoding: encoding}))
 	}
-	var svc *worker.Service
+	var svcs []*worker.Service
 	return target{
 		name: "worker",
 		start: func() error {
-			var err error
-			svc, err = worker.NewService(rc, eng, opts...)
-			if err != nil {
-				return err
+			svcs = svcs[:0]
+			for _, nc := range conns {
+				svc, err := worker.NewService(nc, eng, opts...)
+				if err != nil {
+					return err
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				err = svc.Start(ctx)
+				cancel()
+				if err != nil {
+					return err
+				}
+				svcs = append(svcs, svc)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			return svc.Start(ctx)
+			return nil
 		},
 		stop: func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_ = svc.Stop(ctx)
+			for _, svc := range svcs {
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				_ = svc.Stop(ctx)
+				cancel()
+			}
 		},
 	}, nil
 }
 
 type stats struct {
 	rate            float64
-	p50, p99        time.Duration
+	p50, p99, p999  time.Duration
 	rejected, other int
 	// lats, elapsed and cpu (user and system time of the whole process:
 	// server, responder and requesters) accumulate rounds.
@@ -302,8 +381,15 @@ func (s stats) done() stats {
 	s.rate = float64(len(s.lats)) / s.elapsed.Seconds()
 	s.p50 = s.lats[len(s.lats)/2]
 	s.p99 = s.lats[min(len(s.lats)-1, len(s.lats)*99/100)]
+	s.p999 = s.lats[min(len(s.lats)-1, len(s.lats)*999/1000)]
 	s.cpuPerMsg = s.cpu / time.Duration(len(s.lats))
 	return s
+}
+
+// jsonStats is what -json writes of one side.
+func (s stats) jsonStats() map[string]any {
+	return map[string]any{"msgsPerSec": s.rate, "count": len(s.lats), "p50ns": s.p50.Nanoseconds(), "p99ns": s.p99.Nanoseconds(),
+		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other}
 }
 
 // load runs conc requesters for d and returns throughput and latency.
@@ -352,7 +438,7 @@ func load(conns []*nats.Conn, conc int, d time.Duration, msgs [][]byte) (stats, 
 				}
 				local = append(local, time.Since(t0))
 				switch pipeline.Outcome(reply.Header.Get(wire.HeaderOutcome)) {
-				case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized: // echo has none
+				case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated: // echo has none
 				case pipeline.OutcomeRejected:
 					rejected.Add(1)
 				default:
