@@ -48,6 +48,13 @@ type MessageInfo struct {
 	Server    string
 	Tenant    string
 	RequestID string
+	// Framing says whether the body is the result itself (FramingBare) or
+	// a JSON-RPC message that carries it (FramingJSONRPC), as the caller
+	// knows from the transport; "" or FramingAuto leaves it to the body
+	// where that is unambiguous (docs/pipeline.md, "Framing"). A name that
+	// is not a Framing rejects the message (INVALID_CONTENT,
+	// unknown-framing).
+	Framing Framing
 	// OutputSchema is the tool's compiled outputSchema, or nil. With it, a
 	// tool result's structuredContent must be present and conform (raw and
 	// sanitized), is projected by policy, and the text blocks that mirror

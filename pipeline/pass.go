@@ -69,7 +69,9 @@ type frame struct {
 	keys    keySet
 
 	// result and block state
-	envelope  bool  // top-level object that holds a "result" or "method"
+	envelope  bool  // top-level object taken for a JSON-RPC envelope (framing.go)
+	envMember bool  // top-level object: a member named like an envelope's was read
+	resMember bool  // top-level object: a tool result's own member was read
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
 	heldMeta  bool  // a _meta member was held for merging
@@ -88,6 +90,7 @@ type next struct {
 	hold   holdKind // a member of a result held for the outputSchema checks
 
 	reserved bool // a key of a _meta under the sanitizer's prefix, dropped
+	mixed    bool // the key mixes a tool result's members with an envelope's: rejected
 }
 
 type strMode uint8
@@ -151,6 +154,7 @@ type pass struct {
 // toolerror.go; they use this state and their arguments only.
 type shaper struct {
 	tool    bool // the message is a tool result
+	framing framing
 	stack   []frame
 	nx      next
 	nameCtx bool // the pointer of the current value leaves out the last frame's key
@@ -279,7 +283,9 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.exhausted = false
 	p.truncs = 0
 	p.secrets = 0
-	p.envelope, p.envIDOK, p.envIDStr = false, false, false
+	fr, frOK := framingOf(info.Framing)
+	p.framing = fr
+	p.envelope, p.envIDOK, p.envIDStr = fr == framingJSONRPC, false, false
 	p.envID = p.envID[:0]
 	p.fail = nil
 	p.toolErr, p.errCodeOn = 0, false
@@ -296,10 +302,12 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
 	p.outBudget = p.e.lim.OutputBudget()
+	var tool string
+	tool, p.nbuf = cleanToolName(&p.norm, p.nbuf, info.Tool)
 	p.ev = Evidence{
 		Version:       EvidenceVersion,
 		Kind:          string(info.Kind),
-		Tool:          safeLabel(info.Tool),
+		Tool:          safeLabel(tool),
 		Server:        safeLabel(info.Server),
 		Tenant:        safeLabel(info.Tenant),
 		RequestID:     safeLabel(info.RequestID),
@@ -312,6 +320,9 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.label = ""
 	if !p.e.pol.Label.Disabled && info.Kind == KindToolResult {
 		p.label = strings.ReplaceAll(p.e.pol.Label.Template, "{tool}", p.toolName())
+	}
+	if !frOK {
+		p.failf(CodeInvalidContent, string(wire.ReasonUnknownFraming), 0)
 	}
 }
 

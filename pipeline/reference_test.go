@@ -97,6 +97,8 @@ type refFrame struct {
 	region    refRegion
 	skip      bool
 	envelope  bool
+	envMember bool        // top level: a member named like an envelope's
+	resMember bool        // top level: a tool result's own member
 	held      []refMember // the held _meta, when heldMeta
 	heldMeta  bool
 	binary    bool
@@ -121,6 +123,7 @@ type reference struct {
 	lim   bounds.Limits
 	red   *scanners.Redactor
 	kind  pipeline.Kind
+	frm   pipeline.Framing
 	label string
 	tool  string
 	dec   *json.Decoder
@@ -153,7 +156,8 @@ func newReference(e *pipeline.Engine, info pipeline.MessageInfo) *reference {
 		}
 	}
 	r := &reference{pol: pol, lim: lim, red: e.Catalog().NewRedactor([]byte("reference")), kind: info.Kind}
-	r.tool = refSafeLabel(info.Tool)
+	r.frm = info.Framing
+	r.tool = refSafeLabel(refToolName(pol, info.Tool))
 	if r.tool == "" {
 		r.tool = "unknown-tool"
 	}
@@ -161,6 +165,19 @@ func newReference(e *pipeline.Engine, info pipeline.MessageInfo) *reference {
 		r.label = strings.ReplaceAll(pol.Label.Template, "{tool}", r.tool)
 	}
 	return r
+}
+
+// refToolName normalizes a tool name that holds anything but
+// [A-Za-z0-9_.:/-] (its first 512 bytes) as text is normalized.
+func refToolName(pol pipeline.Policy, s string) string {
+	if len(s) <= 128 && refSafeLabel(s) == s {
+		return s
+	}
+	if len(s) > 512 {
+		s = s[:512]
+	}
+	n := scanners.Normalizer{DisableNFKC: pol.DisableNFKC, DisableConfusableFold: pol.DisableConfusableFold}
+	return string(n.Append(nil, []byte(s), true))
 }
 
 func refSafeLabel(s string) string {
@@ -341,6 +358,7 @@ func (r *reference) object(nx refNext) any {
 	r.enter()
 	defer func() { r.depth-- }()
 	f := &refFrame{role: nx.role, region: nx.region, skip: nx.drop}
+	f.envelope = nx.role == rTop && r.frm == pipeline.FramingJSONRPC
 	var members []refMember
 	seen := map[string]bool{}
 	var items int64
@@ -367,6 +385,9 @@ func (r *reference) object(nx refNext) any {
 		seen[k] = true
 		m := r.memberNext(f, k)
 		if !m.drop && items > r.lim[bounds.ObjectEntries] {
+			if r.kind == pipeline.KindToolResult && (f.role == rTop || f.role == rResult || f.role == rBlock || f.role == rResource) {
+				r.fail(pipeline.CodeBoundExceeded, "object-entries") // never cut: a later isError, type, content
+			}
 			r.drop(f, bounds.ObjectEntries)
 			m.drop = true
 		}
@@ -377,6 +398,17 @@ func (r *reference) object(nx refNext) any {
 			if m.role == rResult && !m.drop && r.kind == pipeline.KindToolResult {
 				if c := r.byteAhead(':'); c != '{' && strings.IndexByte("[\"-0123456789tfn", c) >= 0 {
 					r.fail(pipeline.CodeInvalidContent, "result-not-object")
+				}
+			}
+			// Members of one JSON type, decided at the value's first byte.
+			if c := r.byteAhead(':'); !m.drop && strings.IndexByte("{[\"-0123456789tfn", c) >= 0 {
+				switch {
+				case k == "isError" && r.kind == pipeline.KindToolResult && (f.role == rTop || f.role == rResult) && c != 't' && c != 'f':
+					r.fail(pipeline.CodeInvalidContent, "is-error-not-boolean")
+				case m.role == rContent && c != '[':
+					r.fail(pipeline.CodeInvalidContent, "content-not-array")
+				case (m.role == rText || m.role == rResText) && c != '"':
+					r.fail(pipeline.CodeInvalidContent, "text-not-string")
 				}
 			}
 		}
@@ -477,11 +509,23 @@ func (r *reference) memberNext(f *refFrame, k string) refNext {
 	case rTop, rResult:
 		if f.role == rTop {
 			switch k {
-			case "result":
+			case "jsonrpc", "method", "params", "error", "id", "result":
+				f.envMember = true
+				if tool && f.resMember {
+					r.fail(pipeline.CodeInvalidContent, "envelope-mixed")
+				}
+				if r.frm == pipeline.FramingBare {
+					return refNext{region: gOther}
+				}
 				f.envelope = true
-				return refNext{role: rResult, region: gOther}
-			case "jsonrpc", "method", "params", "error", "id":
-				f.envelope = true
+				if k == "result" {
+					return refNext{role: rResult, region: gOther}
+				}
+			case "content", "structuredContent", "isError", "resultType":
+				if tool && (f.envMember || r.frm == pipeline.FramingJSONRPC) {
+					r.fail(pipeline.CodeInvalidContent, "envelope-mixed")
+				}
+				f.resMember = true
 			}
 		}
 		switch {
@@ -520,7 +564,7 @@ func (r *reference) memberNext(f *refFrame, k string) refNext {
 		}
 		return refNext{region: gText}
 	case rMeta:
-		if strings.HasPrefix(k, mp) {
+		if refMetaReserved(k) {
 			return refNext{drop: true}
 		}
 		return refNext{region: gMeta}
@@ -652,10 +696,24 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 			parent.mimeState = 1
 		}
 	}
-	if nx.role == rText {
+	if nx.role == rText || nx.role == rResText {
 		return r.label + clean
 	}
 	return clean
+}
+
+// refMetaReserved: the first characters of k are MetaPrefix in any case.
+func refMetaReserved(k string) bool {
+	n := utf8.RuneCountInString(mp)
+	i := 0
+	for j := 0; j < n; j++ {
+		if i >= len(k) {
+			return false
+		}
+		_, size := utf8.DecodeRuneInString(k[i:])
+		i += size
+	}
+	return strings.EqualFold(k[:i], mp)
 }
 
 func (r *reference) mimeAllowed(m string) bool {
@@ -768,6 +826,9 @@ var streamFirst = map[string]bool{"binary-bytes": true, "bad-base64": true, "str
 // reports the first difference, or "".
 func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipeline.MessageInfo) string {
 	out, _, ev := run(t, e, bytes.NewReader(in), info, nil)
+	// The fixed results are bare; an envelope's is unwrapped to compare.
+	bare := info
+	bare.Framing = pipeline.FramingBare
 	ref := newReference(e, info)
 	want, fail := ref.sanitize(in)
 	if fail != nil {
@@ -778,7 +839,7 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 			fail.code != pipeline.CodeInvalidJSON && ev.Reason != fail.reason {
 			return fmt.Sprintf("reference fails with %s %s, the pass gives %s %s %s", fail.code, fail.reason, ev.Outcome, ev.Code, ev.Reason)
 		}
-		if exp := errorResult(t, e, info, ev.Code, ev.Reason); !bytes.Equal(unwrapEnvelope(t, out), exp) {
+		if exp := errorResult(t, e, bare, ev.Code, ev.Reason); !bytes.Equal(unwrapEnvelope(t, out), exp) {
 			return fmt.Sprintf("error result is not the fixed one: %s", out)
 		}
 		return ""
@@ -792,7 +853,7 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 		if ev.Code != pipeline.CodeToolError {
 			return fmt.Sprintf("a tool error, but the pass gives %s %s %s", ev.Outcome, ev.Code, ev.Reason)
 		}
-		exp, _, _ := run(t, e, strings.NewReader(`{"isError":true}`), info, nil)
+		exp, _, _ := run(t, e, strings.NewReader(`{"isError":true}`), bare, nil)
 		if !bytes.Equal(unwrapEnvelope(t, out), exp) {
 			return fmt.Sprintf("tool error result is not the fixed one:\n got: %s\nwant: %s", out, exp)
 		}

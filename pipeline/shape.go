@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"hash/maphash"
 	"strconv"
@@ -82,6 +81,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	*f = frame{obj: obj, skip: nx.drop, role: nx.role, region: nx.region, deferM: nx.deferM, key: key, keys: keys}
 	if !obj && nx.role == roleBlock {
 		f.role = roleGeneric
+	}
+	if obj && nx.role == roleTop {
+		f.envelope = p.framing == framingJSONRPC
 	}
 	if !f.skip {
 		if f.deferM != deferNone {
@@ -354,17 +356,27 @@ func (p *pass) keyDone(off int64) {
 	}
 	f.key = append(f.key[:0], key...)
 	nx := p.memberNext(f, key)
+	if nx.mixed {
+		p.failf(CodeInvalidContent, string(wire.ReasonEnvelopeMixed), off)
+		return
+	}
 	if nx.reserved {
 		p.ev.DroppedKeys++
 	}
 	if !nx.drop && p.e.lim.Over(bounds.ObjectEntries, f.items) {
+		if p.tool && decidingObject(f.role) {
+			// A member the entries bound would drop may be the one that
+			// says what the rest means (a later isError): never cut.
+			p.failf(CodeBoundExceeded, bounds.ObjectEntries.String(), off)
+			return
+		}
 		if !p.dropMember(f, bounds.ObjectEntries, off) {
 			return
 		}
 		nx.drop = true
 	}
-	if !nx.drop && p.exhausted {
-		if !p.dropMember(f, bounds.OutputBytes, off) {
+	if !nx.drop && p.exhausted && !p.keepExhausted(f, nx, key, off) {
+		if p.fail != nil || !p.dropMember(f, bounds.OutputBytes, off) {
 			return
 		}
 		nx.drop = true
@@ -390,7 +402,7 @@ func (p *pass) keyDone(off int64) {
 // memberNext gives the role of a member's value from its object and key:
 // how a message is classified (a result or a JSON-RPC envelope, content
 // blocks, resources, _meta, structuredContent, isError and the tool error's
-// code). It changes nothing but the envelope flags.
+// code). It changes nothing but the envelope flags (topMember).
 func (s *shaper) memberNext(f *frame, key []byte) next {
 	// Every key with a role is short; a long key is just data. The
 	// conversion of at most 32 bytes stays on the stack.
@@ -404,15 +416,8 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		metaSlot := deferResult
 		if f.role == roleTop {
 			metaSlot = deferTop
-			switch k {
-			case "result":
-				f.envelope, s.envelope = true, true
-				return next{role: roleResult, region: regionOther}
-			case "id":
-				f.envelope, s.envelope = true, true
-				return next{role: roleEnvelopeID, region: regionOther}
-			case "jsonrpc", "method", "params", "error":
-				f.envelope, s.envelope = true, true
+			if nx, ok := s.topMember(f, k); ok {
+				return nx
 			}
 		}
 		switch {
@@ -459,7 +464,7 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		}
 		return next{region: regionText}
 	case roleMeta:
-		if bytes.HasPrefix(key, metaPrefixBytes) {
+		if metaReserved(key) {
 			return next{drop: true, reserved: true}
 		}
 		return next{region: regionMeta}

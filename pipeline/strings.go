@@ -80,7 +80,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.errCodeOn = true
 		p.errCode = p.errCode[:0]
 	}
-	if nx.role == roleText && p.label != "" {
+	if (nx.role == roleText || nx.role == roleResText) && p.label != "" {
 		p.em.escapedString(p.label)
 	}
 }

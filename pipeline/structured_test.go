@@ -156,7 +156,7 @@ func TestStructuredPath(t *testing.T) {
 			code: CodeSchemaMismatch, reason: "structured-content-missing", ptr: "/result/structuredContent", outcome: "missing"},
 		{name: caseAt("structuredContent beside the envelope, not in its result"), schema: weatherSchema,
 			in:   `{"jsonrpc":"2.0","id":5,"structuredContent":` + weather + `}`,
-			code: CodeSchemaMismatch, reason: "structured-content-missing", ptr: "/result/structuredContent", outcome: "missing"},
+			code: CodeInvalidContent, reason: "envelope-mixed", ptr: "/structuredContent"},
 		{name: caseAt("envelope whose result is not an object"), schema: weatherSchema,
 			in:   `{"jsonrpc":"2.0","id":5,"result":[` + weather + `]}`,
 			code: CodeInvalidContent, reason: "result-not-object", ptr: "/result"},

@@ -129,6 +129,12 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 		p.failf(CodeInvalidContent, string(wire.ReasonResultNotObject), off)
 		return
 	}
+	if !nx.drop && typedRole(nx.role) && valueStart(c) {
+		p.checkValueType(nx.role, c, off)
+		if p.fail != nil {
+			return
+		}
+	}
 	if nx.hold == holdStructured && !nx.drop {
 		p.sch.beginRaw(i)
 	}

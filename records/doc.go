@@ -11,7 +11,13 @@
 // normalized and redacted by the engine's catalog, and the typed errors of
 // a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
 // an object, no result, a schema that does not compile) gets a sanitized
-// error result on its own line; it does not stop the run.
+// error result on its own line; it does not stop the run. So does a record
+// with a member name twice (BOUND_EXCEEDED, duplicate-key, as inside a
+// message), a "framing" member that is not a framing (INVALID_CONTENT,
+// unknown-framing), or an outputSchema whose echo would hold one name twice
+// once normalized (SCHEMA_INVALID, schema-key-collision). A record's
+// "framing" ("bare", "jsonrpc", "auto") says how its result is framed;
+// without one, Options.Framing does.
 //
 // What it does not own: the pass over a result (package pipeline), flags,
 // files and exit codes (cmd/sanitize-worker), and where records come from.

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/valyala/fastjson"
 )
 
@@ -19,6 +20,7 @@ import (
 type recordWorker struct {
 	eng      *pipeline.Engine
 	kind     pipeline.Kind
+	framing  pipeline.Framing
 	timeout  time.Duration
 	evidence bool
 	outBufs  chan []byte
@@ -27,16 +29,23 @@ type recordWorker struct {
 	norm     scanners.Normalizer // for the echoed outputSchema
 	res      []byte
 	sch      []byte
+	echo     []byte // the sanitized outputSchema echoed on the line
+	keys     map[string]struct{}
 	out      pipeline.Buffer
 	schemas  *schema.Cache
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
 // or is too long gets a sanitized error result on its line, and so does a
-// record whose outputSchema does not compile (SCHEMA_INVALID, its schema
-// written as null). An outputSchema that is absent or null means none.
+// record with a member name twice (BOUND_EXCEEDED, duplicate-key, as in a
+// message), a framing that is not one (INVALID_CONTENT, unknown-framing),
+// or an outputSchema that does not compile or whose echo would hold a
+// member name twice once normalized (SCHEMA_INVALID, its schema written as
+// null). An outputSchema that is absent or null means none. The record's
+// "framing" ("bare", "jsonrpc" or "auto"), when present, says how its
+// result is framed; otherwise Options.Framing does.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
-	info := pipeline.MessageInfo{Kind: w.kind}
+	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
 	eng := w.eng
 	w.out.Reset()
 	var ev *pipeline.Evidence
@@ -49,9 +58,19 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
 		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
+	case w.duplicateKey(v):
+		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())
+		}
+		if fr := v.Get("framing"); fr != nil {
+			f, ok := pipeline.ParseFraming(string(fr.GetStringBytes()))
+			if !ok || fr.Type() != fastjson.TypeString {
+				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
+				break
+			}
+			info.Framing = f
 		}
 		sv = v.Get("outputSchema")
 		if sv != nil && sv.Type() != fastjson.TypeNull {
@@ -64,6 +83,19 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 				break
 			}
 			info.OutputSchema = s
+			// The schema comes from the same untrusted server as the
+			// result (descriptions are a known place for injected
+			// instructions): it is echoed with every member name and
+			// string normalized and redacted, as the result's strings
+			// are. Two names that differ only before normalization would
+			// be one name twice in the echo: refused.
+			var ok bool
+			if w.echo, ok = w.appendSanitizedJSON(w.echo[:0], sv); !ok {
+				sv = nil
+				info.OutputSchema = nil
+				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision))
+				break
+			}
 		}
 		w.res = v.Get("result").MarshalTo(w.res[:0])
 		cctx, cancel := context.WithTimeout(ctx, w.timeout)
@@ -78,11 +110,7 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
 	line = append(line, `,"outputSchema":`...)
 	if sv != nil && sv.Type() != fastjson.TypeNull {
-		// The schema comes from the same untrusted server as the result
-		// (descriptions are a known place for injected instructions): it
-		// is echoed with every member name and string normalized and
-		// redacted, as the result's strings are.
-		line = w.appendSanitizedJSON(line, sv)
+		line = append(line, w.echo...)
 	} else {
 		line = append(line, "null"...)
 	}
@@ -122,25 +150,62 @@ func recycle(bufs chan []byte, b []byte) {
 	}
 }
 
+// duplicateKey reports whether the record object v holds a member name
+// twice (fastjson keeps both; which one Get returns is not what a reader
+// of the line would assume).
+func (w *recordWorker) duplicateKey(v *fastjson.Value) bool {
+	o, _ := v.Object()
+	if w.keys == nil {
+		w.keys = map[string]struct{}{}
+	}
+	clear(w.keys)
+	dup := false
+	o.Visit(func(k []byte, _ *fastjson.Value) {
+		if _, ok := w.keys[string(k)]; ok {
+			dup = true
+		}
+		w.keys[string(k)] = struct{}{}
+	})
+	return dup
+}
+
 // appendSanitizedJSON appends v as JSON with every string, member names
 // included, normalized and redacted by the engine's catalog (findings are
-// not recorded: the record's evidence is about its result).
-func (w *recordWorker) appendSanitizedJSON(dst []byte, v *fastjson.Value) []byte {
+// not recorded: the record's evidence is about its result). It reports
+// false when two member names of one object are equal once sanitized.
+func (w *recordWorker) appendSanitizedJSON(dst []byte, v *fastjson.Value) ([]byte, bool) {
+	ok := true
 	switch v.Type() {
 	case fastjson.TypeObject:
 		o, _ := v.Object()
 		dst = append(dst, '{')
 		first := true
+		var seen map[string]struct{}
+		if o.Len() > 1 {
+			seen = make(map[string]struct{}, o.Len())
+		}
 		o.Visit(func(k []byte, x *fastjson.Value) {
+			if !ok {
+				return
+			}
 			if !first {
 				dst = append(dst, ',')
 			}
 			first = false
+			start := len(dst)
 			dst = w.appendSanitizedString(dst, k)
+			if seen != nil {
+				name := string(dst[start:])
+				if _, dup := seen[name]; dup {
+					ok = false
+					return
+				}
+				seen[name] = struct{}{}
+			}
 			dst = append(dst, ':')
-			dst = w.appendSanitizedJSON(dst, x)
+			dst, ok = w.appendSanitizedJSON(dst, x)
 		})
-		return append(dst, '}')
+		return append(dst, '}'), ok
 	case fastjson.TypeArray:
 		a, _ := v.Array()
 		dst = append(dst, '[')
@@ -148,13 +213,15 @@ func (w *recordWorker) appendSanitizedJSON(dst []byte, v *fastjson.Value) []byte
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = w.appendSanitizedJSON(dst, x)
+			if dst, ok = w.appendSanitizedJSON(dst, x); !ok {
+				break
+			}
 		}
-		return append(dst, ']')
+		return append(dst, ']'), ok
 	case fastjson.TypeString:
-		return w.appendSanitizedString(dst, v.GetStringBytes())
+		return w.appendSanitizedString(dst, v.GetStringBytes()), true
 	}
-	return v.MarshalTo(dst) // number, true, false, null
+	return v.MarshalTo(dst), true // number, true, false, null
 }
 
 // appendSanitizedString appends s, normalized and redacted, as a JSON string.

@@ -46,6 +46,9 @@ const (
 type Options struct {
 	// Kind is the message kind of every record's result.
 	Kind pipeline.Kind
+	// Framing is the framing of every record's result that does not say
+	// its own (a record member "framing"); "" means pipeline.FramingAuto.
+	Framing pipeline.Framing
 	// Workers is the number of parallel passes; 0 means GOMAXPROCS.
 	Workers int
 	// MaxRecordBytes caps one input line (MinMaxRecordBytes at least); a
@@ -99,6 +102,9 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // limit, not the stream length. It returns nil when every record was
 // answered and written, else the first error reported (see Options.Report).
 func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer, o Options) error {
+	if _, ok := pipeline.ParseFraming(string(o.Framing)); !ok {
+		return ErrOptions
+	}
 	if eng == nil || o.Workers < 0 || o.Timeout < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
 		return ErrOptions
 	}
@@ -145,7 +151,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := &recordWorker{eng: eng, kind: o.Kind, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
+			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
 			for r := range jobs {
 				res := ws.sanitize(ctx, r)
 				recycle(inBufs, r.line)

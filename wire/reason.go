@@ -207,7 +207,7 @@ func CodeReason(c Code) Reason {
 
 // Reasons lists every reason declared above, in declaration order.
 func Reasons() []Reason {
-	return append([]Reason{
+	r := append([]Reason{
 		ReasonBadLiteral, ReasonBadNumber, ReasonBadEscape, ReasonControlInString, ReasonExpectedKey,
 		ReasonExpectedColon, ReasonExpectedCommaOrClose, ReasonExpectedValue, ReasonTrailingData,
 		ReasonUnexpectedEOF, ReasonEmptyInput, ReasonInvalidUTF8, ReasonNumberLength, ReasonLexerState,
@@ -242,4 +242,5 @@ func Reasons() []Reason {
 		ReasonSchemaInvalid, ReasonSchemaTooLarge, ReasonSchemaTooDeep, ReasonSchemaRefDenied,
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
 	}, stateReasons...)
+	return append(r, shapeReasons...)
 }

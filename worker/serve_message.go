@@ -64,7 +64,11 @@ func newContext(path, kind, tenant, server string, hdr nats.Header) *msgContext 
 		serverTok: wire.TokenOr(server),
 		policy:    hdr.Get(wire.HeaderPolicy),
 		info: pipeline.MessageInfo{
-			Kind:      k,
+			Kind: k,
+			// An absent header is auto; a value that is not a framing
+			// is passed on as it is and rejected by the pass
+			// (unknown-framing).
+			Framing:   pipeline.Framing(hdr.Get(wire.HeaderFraming)),
 			Tool:      hdr.Get(wire.HeaderTool),
 			Server:    server,
 			Tenant:    tenant,

@@ -18,11 +18,11 @@ import (
 )
 
 type scanFlags struct {
-	in, out, evidence, policy, tool, kind, outputSchema string
-	jsonl                                               bool
-	workers                                             int
-	timeout                                             time.Duration
-	maxRecord                                           int
+	in, out, evidence, policy, tool, kind, outputSchema, framing string
+	jsonl                                                        bool
+	workers                                                      int
+	timeout                                                      time.Duration
+	maxRecord                                                    int
 }
 
 const scanUsageHead = `usage: sanitize-worker scan [flags] [< message.json] [> clean.json]
@@ -55,6 +55,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (JSON or YAML); the built-in defaults without it")
 	fs.StringVar(&f.tool, "tool", "", "tool `NAME` for the untrusted-output label")
 	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), "message `KIND`: tool-result, resource-result, prompt-result, completion-result, elicitation-request, elicitation-response, input-required")
+	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "how the message is framed: `FRAMING` bare (the result itself), jsonrpc (a JSON-RPC message carrying it) or auto (a JSON-RPC envelope when its top-level members are an envelope's only; a body that mixes a result's members with an envelope's is rejected in every framing); with --jsonl, for records without a \"framing\" member")
 	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (JSON Schema, 2020-12 unless it names its dialect): structuredContent must conform, undeclared members are dropped by policy")
 	fs.BoolVar(&f.jsonl, "jsonl", false, `read records {"tool","outputSchema","result"} one a line and write one sanitized record a line, in order`)
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parallel passes with --jsonl")
@@ -73,6 +74,11 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	kind, ok := pipeline.ParseKind(f.kind)
 	if !ok {
 		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --kind %q\n", f.kind)
+		return exitUsage
+	}
+	framing, ok := pipeline.ParseFraming(f.framing)
+	if !ok {
+		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --framing %q (bare, jsonrpc or auto)\n", f.framing)
 		return exitUsage
 	}
 	if f.workers < 1 || f.workers > 1024 {
@@ -154,9 +160,9 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var code int
 	if f.jsonl {
-		code = scanJSONL(ctx, eng, kind, f, in, out, evw, stderr)
+		code = scanJSONL(ctx, eng, kind, framing, f, in, out, evw, stderr)
 	} else {
-		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, OutputSchema: outSchema}, f.timeout, in, out, evw, stderr)
+		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema}, f.timeout, in, out, evw, stderr)
 	}
 	for _, c := range []*os.File{outFile, evFile} {
 		if c != nil {
@@ -292,9 +298,10 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 }
 
 // scanJSONL runs the record engine (package records) with the flags.
-func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
+func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, framing pipeline.Framing, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
 	o := records.Options{
 		Kind:           kind,
+		Framing:        framing,
 		Workers:        f.workers,
 		MaxRecordBytes: f.maxRecord,
 		Timeout:        f.timeout,
