@@ -235,5 +235,7 @@ var refFrameRE = regexp.MustCompile(`^\s*at [\w$<>]+(\.[\w$<>]+)+ ?\(|^\s*at .*:
 // into validation errors; it is not a path.
 var schemaPtrRE = regexp.MustCompile(`(^|[^\w.~/-])/(properties|items|\$defs|definitions|prefixItems|patternProperties|additionalProperties|allOf|anyOf|oneOf)(/[\w$-]+)*([^\w$/-]|$)`)
 
-func refLeak(l string) bool { l = schemaPtrRE.ReplaceAllString(l, " ")
-	return refLeakRE.MatchString(l) || refFrameRE.MatchString(l) }
+func refLeak(l string) bool {
+	l = schemaPtrRE.ReplaceAllString(l, " ")
+	return refLeakRE.MatchString(l) || refFrameRE.MatchString(l)
+}

@@ -85,14 +85,14 @@ var (
 	// home-relative and dot-relative paths.
 	dotPathRE = regexp.MustCompile(`(?:^|[^\w.~-])((?:~|\.{1,2})[/\\][^\s"'<>()\[\]{},;|]*)`)
 
-	ipv4RE  = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b`)
-	ipv6RE  = regexp.MustCompile(`(?i)\[?\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b(?:\]:\d{1,5}|\])?|\[?\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6}\b)?(?:\]:\d{1,5}|\])?|\[::1?\](?::\d{1,5})?|\B::1\b`)
-	hostRE  = regexp.MustCompile(`(?i)\b(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intra|intranet|svc|home\.arpa)|(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|cloud|ai|app|info|biz))\b(?::\d{1,5}\b)?`)
-	portRE  = regexp.MustCompile(`(?i)\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:\d{2,5}\b`)
+	ipv4RE = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b`)
+	ipv6RE = regexp.MustCompile(`(?i)\[?\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b(?:\]:\d{1,5}|\])?|\[?\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6}\b)?(?:\]:\d{1,5}|\])?|\[::1?\](?::\d{1,5})?|\B::1\b`)
+	hostRE = regexp.MustCompile(`(?i)\b(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intra|intranet|svc|home\.arpa)|(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|cloud|ai|app|info|biz))\b(?::\d{1,5}\b)?`)
+	portRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:\d{2,5}\b`)
 	// pydantic's echoed input and its documentation link.
-	inputValueRE  = regexp.MustCompile(`,?\s*input_value=(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\]]*)`)
+	inputValueRE   = regexp.MustCompile(`,?\s*input_value=(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\]]*)`)
 	pydanticLinkRE = regexp.MustCompile(`^\s*For further information visit \S+\s*$`)
-	emailRE = regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@\[host\]`)
+	emailRE        = regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@\[host\]`)
 )
 
 // srcExt are the extensions of source files.
