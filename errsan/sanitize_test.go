@@ -216,8 +216,8 @@ func TestSanitizeRedactor(t *testing.T) {
 	if strings.Contains(out, pat) || rep.Counts[KindSecret] == 0 || !strings.HasPrefix(out, "GitHub said 401 for ") {
 		t.Fatalf("redactor: %q %v", out, rep.Counts)
 	}
-	out, rep = s.Sanitize("bad key [REDACTED:github-pat]")
-	if out != "bad key [REDACTED:github-pat]" || rep.Counts[KindSecret] != 1 {
+	out, rep = s.Sanitize("bad key [REDACTED:github-pat] token=[REDACTED:github-pat]")
+	if out != "bad key [REDACTED:github-pat] token=[REDACTED:github-pat]" || rep.Counts[KindSecret] != 2 {
 		t.Fatalf("marker: %q %v", out, rep.Counts)
 	}
 }

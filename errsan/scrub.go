@@ -62,7 +62,7 @@ func pattern(re *regexp.Regexp, mark string, kind Kind) func(string, *Report) st
 var (
 	// Credential assignments and bearer tokens (the catalog's rules, when
 	// a Redactor is given, run before).
-	assignRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key|access[_-]?key|private[_-]?key|auth|authorization|credentials?)(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;)\]}]+)`)
+	assignRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key|access[_-]?key|private[_-]?key|auth|authorization|credentials?)(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;)\]}\[][^\s,;)\]}]*)`)
 	bearerRE = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`)
 	// Python's os.environ repr.
 	environRE = regexp.MustCompile(`\benviron\(\{.*\}\)`)

@@ -128,6 +128,14 @@ func (t *ToolErrorRecord) appendJSON(b []byte) []byte {
 	}
 	b = strconv.AppendBool(append(b, `"mapped":`...), t.Mapped)
 	b = optStrings(b, `,"removed":`, t.Removed)
+	b = optString(b, `,"mode":`, t.Mode)
+	if t.Sanitized {
+		b = append(b, `,"sanitized":true`...)
+	}
+	b = optCounts(b, `,"counts":`, t.Counts)
+	if t.Cut {
+		b = append(b, `,"cut":true`...)
+	}
 	return append(b, '}')
 }
 
