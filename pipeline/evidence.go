@@ -90,6 +90,7 @@ type Evidence struct {
 	SchemaSHA256      string           `json:"schemaSha256,omitempty"`
 	Schema            *SchemaRecord    `json:"schema,omitempty"`
 	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
+	RPCError          *RPCErrorRecord  `json:"rpcError,omitempty"`
 	DurationNanos     int64            `json:"durationNanos"`
 }
 

@@ -11,4 +11,8 @@ const (
 )
 
 // errorReasons lists the reasons above for Reasons.
-var errorReasons = []Reason{ReasonErrorSanitized}
+var errorReasons = []Reason{ReasonErrorSanitized, ReasonRPCErrorBytes}
+
+// ReasonRPCErrorBytes: a JSON-RPC error object larger than the pass holds
+// to rewrite it (BOUND_EXCEEDED).
+const ReasonRPCErrorBytes Reason = "rpc-error-bytes"
