@@ -52,3 +52,30 @@ func withMessage(t testing.TB, exp []byte, text string) []byte {
 	b.WriteByte('}')
 	return b.Bytes()
 }
+
+// refRPCError applies the rewriting of JSON-RPC error objects to the
+// reference's output: the "error" member of the top-level object.
+func refRPCError(t testing.TB, e *pipeline.Engine, want any) any {
+	m, ok := want.(map[string]any)
+	if !ok {
+		return want
+	}
+	v, ok := m["error"]
+	if !ok {
+		return want
+	}
+	var held bytes.Buffer
+	enc := json.NewEncoder(&held)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatalf("reference error member: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(pipeline.RewriteRPCError(e, bytes.TrimSpace(held.Bytes()))))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("rewritten error member: %v", err)
+	}
+	m["error"] = out
+	return m
+}

@@ -835,6 +835,7 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 	if err := dec.Decode(&got); err != nil {
 		return "output is not JSON: " + err.Error()
 	}
+	want = refRPCError(t, e, want)
 	want = normalizeRef(want)
 	ignoreScannedCounts(got, want)
 	if !reflect.DeepEqual(got, want) {
@@ -960,6 +961,9 @@ func refCases() []splitCase {
 		{name: named("tool-error-envelope"), in: []byte(`{"jsonrpc":"2.0","id":"e","result":{"isError":true,"content":[]}}`)},
 		{name: named("tool-error-on-envelope-only"), in: []byte(`{"jsonrpc":"2.0","id":1,"isError":true,"result":{"content":[]}}`)},
 		{name: named("tool-error-false"), in: []byte(`{"content":[],"isError":false}`)},
+		{name: named("rpc-error-envelope"), in: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom at /srv/a.js:1:2","data":{"stack":"x"},"z":1}}`)},
+		{name: named("rpc-error-elicitation"), in: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m","data":{"elicitations":[{"mode":"url","elicitationId":"elic-0001-abcd","url":"https://a.example.com/x","message":"go"}]}}}`)},
+		{name: named("rpc-error-string"), in: []byte(`{"error":"Traceback (most recent call last):\n  File \"/x.py\", line 1\nE: no"}`)},
 		{name: named("tool-error-dropped"), in: []byte(`{"content":[],"a":1,"b":2,"c":3,"d":4,"e":5,"isError":true}`), pol: polSmall},
 	}
 }
