@@ -122,7 +122,7 @@ var scrubbers = []scrubber{
 		return b.String()
 	}},
 	{"environ(", pattern(environRE, markEnv, KindEnv)},
-	{"", toEnd(backendRE, markBackend, KindBackend)},
+	{"", backendText},
 	{"", sqlStatements},
 	{"file:", pattern(fileURLRE, markPath, KindPath)},
 	{"://", pattern(urlRE, markURL, KindURL)},
@@ -137,6 +137,27 @@ var scrubbers = []scrubber{
 	{"", pattern(hostRE, markHost, KindHost)},
 	{":", pattern(portRE, markAddress, KindAddress)},
 	{"@[host]", pattern(emailRE, markHost, KindHost)},
+}
+
+// backendWords holds, in lower case, a word of every backendRE match: a
+// line with none of them is not matched (a cheap filter first).
+var backendWords = []string{"pq: ", "error 1", "error 2", "sqlstate", "ora-", "psycopg", "sqlalchemy", "pymysql", "asyncpg",
+	"sqlite3.", "pymongo.", "redis.", "mysql.connector", "mysqldb.", "django.db.", "mongo", "sequelize", "prisma",
+	"sql", "duplicate key", "access denied for user", "tcp", "udp", "unix", "econn", "etimedout", "ehostunreach",
+	"enetunreach", "enotfound", "eai_again", "getaddrinfo", "connection refused", "pg_hba", "password authentication", "tns:"}
+
+var backendToEnd = toEnd(backendRE, markBackend, KindBackend)
+
+// backendText replaces driver error text from its signature to the end of
+// the line.
+func backendText(l string, rep *Report) string {
+	lower := strings.ToLower(l)
+	for _, w := range backendWords {
+		if strings.Contains(lower, w) {
+			return backendToEnd(l, rep)
+		}
+	}
+	return l
 }
 
 // sqlStatements replaces each SQL statement by markSQL: from its start to
