@@ -3,8 +3,11 @@ package pipeline
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/errsan"
 )
 
 // rpcOut is the decoded error member of a rewritten message.
@@ -157,4 +160,45 @@ func TestRPCErrorBound(t *testing.T) {
 	if ev.Outcome != OutcomeRejected || ev.Code != CodeBoundExceeded || ev.Reason != "rpc-error-bytes" {
 		t.Fatalf("outcome %s %s %s", ev.Outcome, ev.Code, ev.Reason)
 	}
+}
+
+// FuzzRPCError puts arbitrary text into the message and data of an
+// envelope's error: the output is JSON, its message never holds a line
+// with a path or a frame (errsan.Check), data is dropped, and no pass
+// fails INTERNAL.
+func FuzzRPCError(f *testing.F) {
+	for _, s := range []string{"boom at /srv/a.js:1:2", "Traceback (most recent call last):\n  File \"/x.py\", line 1\nE: x",
+		"MCP error -32602: Tool x not found", `[{"code":"invalid_type","path":["a"],"message":"Expected number"}]`} {
+		f.Add(s, int64(-32603))
+	}
+	e, err := NewEngine(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string, code int64) {
+		in := `{"jsonrpc":"2.0","id":1,"error":{"code":` + strconv.FormatInt(code, 10) + `,"message":` + textJSON(s) + `,"data":{"s":` + textJSON(s) + `}}}`
+		var out Buffer
+		ev, err := e.Sanitize(t.Context(), strings.NewReader(in), &out, MessageInfo{Kind: KindResourceResult})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Code == CodeInternal {
+			t.Fatalf("INTERNAL %s", ev.Reason)
+		}
+		if ev.Outcome == OutcomeRejected {
+			return // a bound of the text itself
+		}
+		var got rpcOut
+		if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out.String())
+		}
+		for _, l := range strings.Split(got.Error.Message, "\n") {
+			if errsan.Check(l) {
+				t.Fatalf("a path or frame in %q", l)
+			}
+		}
+		if code != CodeURLElicitationRequired && got.Error.Data != nil {
+			t.Fatalf("data kept: %s", got.Error.Data)
+		}
+	})
 }
