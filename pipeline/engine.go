@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/errsan"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -104,6 +105,9 @@ type Engine struct {
 	// noShadow writes all text through the escaper (shadow.go); for the
 	// differential tests.
 	noShadow bool
+	// errs sanitizes the text of tool errors and JSON-RPC error objects
+	// (errorpolicy.go).
+	errs *errsan.Sanitizer
 }
 
 // NewEngine compiles a policy. A nil policy means DefaultPolicy.
@@ -132,6 +136,9 @@ func NewEngine(p *Policy) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax}
+	if e.errs, err = newErrSanitizer(&cp); err != nil {
+		return nil, err
+	}
 	if !ok {
 		e.fpKey = make([]byte, 32)
 		if _, err := rand.Read(e.fpKey); err != nil {

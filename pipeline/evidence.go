@@ -90,6 +90,7 @@ type Evidence struct {
 	SchemaSHA256      string           `json:"schemaSha256,omitempty"`
 	Schema            *SchemaRecord    `json:"schema,omitempty"`
 	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
+	RPCError          *RPCErrorRecord  `json:"rpcError,omitempty"`
 	DurationNanos     int64            `json:"durationNanos"`
 }
 
@@ -129,8 +130,23 @@ type ToolErrorRecord struct {
 	Mapped bool `json:"mapped"`
 	// Removed lists the classes found in the withheld text: "stack-trace",
 	// "sql-error", "file-path", "stderr", "token", "echoed-input",
-	// "message" (text with none of the others).
+	// "message" (text with none of the others). Under mode
+	// keep-actionable, when the tool's sanitized text was delivered, it
+	// lists the kinds the error sanitizer removed instead (the names of
+	// errsan.Kind: "stack-trace", "file-path", "url", "host", "address",
+	// "sql", "backend-error", "environment", "secret", "echoed-input").
 	Removed []string `json:"removed,omitempty"`
+	// Mode is the errors mode that applied: "keep-actionable" or
+	// "generic".
+	Mode string `json:"mode,omitempty"`
+	// Sanitized reports that the tool's own text, sanitized, was
+	// delivered (reason "sanitized").
+	Sanitized bool `json:"sanitized,omitempty"`
+	// Counts counts the removals of the error sanitizer by kind (a
+	// dropped line or a replaced span is one); never the text.
+	Counts map[string]int64 `json:"counts,omitempty"`
+	// Cut reports that a bound of the error sanitizer cut the text.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Redactions returns the number of secret and tag findings.

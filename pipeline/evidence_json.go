@@ -84,6 +84,9 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	if e.ToolError != nil {
 		b = e.ToolError.appendJSON(append(b, `,"toolError":`...))
 	}
+	if e.RPCError != nil {
+		b = e.RPCError.appendJSON(append(b, `,"rpcError":`...))
+	}
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }
@@ -128,6 +131,30 @@ func (t *ToolErrorRecord) appendJSON(b []byte) []byte {
 	}
 	b = strconv.AppendBool(append(b, `"mapped":`...), t.Mapped)
 	b = optStrings(b, `,"removed":`, t.Removed)
+	b = optString(b, `,"mode":`, t.Mode)
+	if t.Sanitized {
+		b = append(b, `,"sanitized":true`...)
+	}
+	b = optCounts(b, `,"counts":`, t.Counts)
+	if t.Cut {
+		b = append(b, `,"cut":true`...)
+	}
+	return append(b, '}')
+}
+
+func (r *RPCErrorRecord) appendJSON(b []byte) []byte {
+	n := len(b)
+	b = append(b, '{')
+	b = optString(b, `,"code":`, r.Code)
+	b = optString(b, `,"mode":`, r.Mode)
+	b = optString(b, `,"message":`, r.Message)
+	b = optString(b, `,"data":`, r.Data)
+	b = optStrings(b, `,"removed":`, r.Removed)
+	b = optCounts(b, `,"counts":`, r.Counts)
+	b = optInt(b, `,"elicitations":`, r.Elicitations)
+	if len(b) > n+1 {
+		b = append(b[:n+1], b[n+2:]...) // the first member's comma
+	}
 	return append(b, '}')
 }
 

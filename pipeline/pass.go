@@ -182,6 +182,9 @@ type shaper struct {
 	errCodeOn bool   // the current string is that code
 	pubMsg    string // public message of the result being written, if not the code's
 	mimeBuf   []byte // the current mimeType, for the allow-list
+
+	// the JSON-RPC error object being held (rpcerror.go)
+	rpc rpcErrState
 }
 
 // chain is the string chain's state for the current string: its mode and
@@ -291,6 +294,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.toolErr, p.errCodeOn = 0, false
 	p.errText, p.errCode = p.errText[:0], p.errCode[:0]
 	p.pubMsg = ""
+	p.rpc.on, p.rpc.changed = false, false
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {
 		p.sch = &p.schState

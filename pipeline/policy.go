@@ -71,8 +71,10 @@ type SchemaPolicy struct {
 }
 
 // ErrorsPolicy rewrites tool execution errors (a CallToolResult with
-// isError: true): the tool's text never reaches the output; the agent sees
-// the public message mapped from the tool's internal code, or Default.
+// isError: true) and the JSON-RPC error objects of envelopes: the tool's raw
+// text never reaches the output. The agent sees the public message mapped
+// from the tool's internal code; else, under Mode keep-actionable, the
+// tool's text sanitized by package errsan; else Default (errorpolicy.go).
 type ErrorsPolicy struct {
 	// Map maps internal codes ([A-Za-z0-9_.:-], at most 64 bytes) to public
 	// messages. The code comes from structuredContent.code, or else from a
@@ -84,6 +86,20 @@ type ErrorsPolicy struct {
 	// Disabled passes tool errors through like any other result (sanitized
 	// and labelled, not rewritten). Default false.
 	Disabled bool `json:"disabled,omitempty"`
+	// Mode is what an unmapped error says: ErrorModeKeepActionable
+	// ("keep-actionable", the default: the error text with paths, frames,
+	// SQL, hosts, addresses, environment dumps, secrets and backend text
+	// removed) or ErrorModeGeneric ("generic": Default).
+	Mode string `json:"mode,omitempty"`
+	// Modes overrides Mode for single internal codes (the same code syntax
+	// as Map). A mapped code says its message whatever the mode.
+	Modes map[string]string `json:"modes,omitempty"`
+	// Data is what becomes of the data member of a JSON-RPC error object:
+	// ErrorDataDrop ("drop", the default) or ErrorDataSanitize ("sanitize":
+	// every string sanitized like a message, numbers, booleans and null
+	// kept, nesting and size bounded). The data of a URL elicitation
+	// required error (code -32042) is kept, each elicitation checked.
+	Data string `json:"data,omitempty"`
 }
 
 // StructuredBytesLimit is the id, in Policy.Limits, of the bound on what a
@@ -232,6 +248,7 @@ func (p *Policy) fillDefaults() {
 	if p.Errors.Default == "" {
 		p.Errors.Default = CodeToolError.PublicMessage()
 	}
+	p.Errors.fillDefaults()
 }
 
 // ErrPolicy is wrapped by every policy validation error.
@@ -318,6 +335,9 @@ func (p *Policy) Validate() error {
 	}
 	if !validPublicMessage(p.Errors.Default) {
 		return fmt.Errorf("%w: errors.default: a message is 1 to 1024 bytes of UTF-8 text without control characters (newline allowed)", ErrPolicy)
+	}
+	if err := p.Errors.validateModes(); err != nil {
+		return err
 	}
 	for name, a := range map[string]Action{"text": p.Actions.Text, "structured": p.Actions.Structured, "other": p.Actions.Other} {
 		if a != ActionTruncate && a != ActionReject {

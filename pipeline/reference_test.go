@@ -139,6 +139,24 @@ type reference struct {
 	// isError: true was kept in the top-level object or in the result of
 	// an envelope; topEnvelope says whether the top-level object is one.
 	toolErrTop, toolErrResult, topEnvelope bool
+
+	// errText is the text of content and resource texts as written, the
+	// way the pass keeps it for a tool error: each text (at most 64 KiB in
+	// all) followed by a newline.
+	errText []byte
+}
+
+// refMaxErrText is the pass's bound on the kept error text.
+const refMaxErrText = 64 << 10
+
+// keepErrText keeps clean, the written text of a content or resource text.
+func (r *reference) keepErrText(clean string) {
+	if len(r.errText) < refMaxErrText {
+		r.errText = append(r.errText, clean[:min(len(clean), refMaxErrText-len(r.errText))]...)
+	}
+	if len(r.errText) > 0 && len(r.errText) < refMaxErrText {
+		r.errText = append(r.errText, '\n')
+	}
 }
 
 // toolError reports whether the pass rewrites the message as a tool error.
@@ -670,7 +688,8 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		b = bounds.TextChars
 	}
 	lim := r.lim[b]
-	if int64(utf8.RuneCountInString(clean)) > lim {
+	strCut := int64(utf8.RuneCountInString(clean)) > lim
+	if strCut {
 		if r.action(nx.region) == pipeline.ActionReject {
 			r.fail(pipeline.CodeBoundExceeded, b.String())
 		}
@@ -684,11 +703,15 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		parent.cut = true
 		r.truncs++
 		if nx.role == rText || nx.role == rResText {
+			r.keepErrText(clean)
 			clean += "\n[OUTPUT_TRUNCATED: this text was cut at " + strconv.FormatInt(lim, 10) +
 				" characters. Narrow the request (a smaller range, a filter or a page size) to see the rest.]"
 		} else {
 			clean += "…[OUTPUT_TRUNCATED]"
 		}
+	}
+	if (nx.role == rText || nx.role == rResText) && !strCut {
+		r.keepErrText(clean)
 	}
 	if nx.role == rMime {
 		parent.mimeState = -1
@@ -854,6 +877,11 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 			return fmt.Sprintf("a tool error, but the pass gives %s %s %s", ev.Outcome, ev.Code, ev.Reason)
 		}
 		exp, _, _ := run(t, e, strings.NewReader(`{"isError":true}`), bare, nil)
+		if msg := ref.sanitizedError(t); msg != "" {
+			// Mode keep-actionable: the tool's written text, through the
+			// error sanitizer, in place of the default message.
+			exp = withMessage(t, exp, ref.label+msg)
+		}
 		if !bytes.Equal(unwrapEnvelope(t, out), exp) {
 			return fmt.Sprintf("tool error result is not the fixed one:\n got: %s\nwant: %s", out, exp)
 		}
@@ -868,6 +896,7 @@ func compareWithReference(t testing.TB, e *pipeline.Engine, in []byte, info pipe
 	if err := dec.Decode(&got); err != nil {
 		return "output is not JSON: " + err.Error()
 	}
+	want = refRPCError(t, e, want)
 	want = normalizeRef(want)
 	ignoreScannedCounts(got, want)
 	if !reflect.DeepEqual(got, want) {
@@ -993,6 +1022,9 @@ func refCases() []splitCase {
 		{name: named("tool-error-envelope"), in: []byte(`{"jsonrpc":"2.0","id":"e","result":{"isError":true,"content":[]}}`)},
 		{name: named("tool-error-on-envelope-only"), in: []byte(`{"jsonrpc":"2.0","id":1,"isError":true,"result":{"content":[]}}`)},
 		{name: named("tool-error-false"), in: []byte(`{"content":[],"isError":false}`)},
+		{name: named("rpc-error-envelope"), in: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom at /srv/a.js:1:2","data":{"stack":"x"},"z":1}}`)},
+		{name: named("rpc-error-elicitation"), in: []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"m","data":{"elicitations":[{"mode":"url","elicitationId":"elic-0001-abcd","url":"https://a.example.com/x","message":"go"}]}}}`)},
+		{name: named("rpc-error-string"), in: []byte(`{"error":"Traceback (most recent call last):\n  File \"/x.py\", line 1\nE: no"}`)},
 		{name: named("tool-error-dropped"), in: []byte(`{"content":[],"a":1,"b":2,"c":3,"d":4,"e":5,"isError":true}`), pol: polSmall},
 	}
 }

@@ -157,6 +157,9 @@ func (p *pass) afterValue(b []byte, off int64) {
 	if p.sch != nil {
 		p.afterHeldValue(b, off)
 	}
+	if p.rpc.on && len(p.stack) == 1 {
+		p.endRPCError(off) // the held error object ends (rpcerror.go)
+	}
 }
 
 func (p *pass) afterHeldValue(b []byte, off int64) {

@@ -248,6 +248,11 @@ func TestToolErrorRewrite(t *testing.T) {
 	gh := fakeGitHubToken(3)
 	pol := DefaultPolicy()
 	pol.Errors.Map = map[string]string{"NOT_FOUND": "The item was not found. List the items first, then ask for one that exists."}
+	// These cases are mode generic (the rewriting before mode
+	// keep-actionable, which errors_test.go covers).
+	pol.Errors.Mode = ErrorModeGeneric
+	generic := DefaultPolicy()
+	generic.Errors.Mode = ErrorModeGeneric
 	stack := "Traceback (most recent call last):\n  File \"/srv/app/db.py\", line 42, in query\npsycopg2.errors.UndefinedTable: relation \"users\" does not exist\n"
 	for _, tc := range []struct {
 		name    string
@@ -273,14 +278,14 @@ func TestToolErrorRewrite(t *testing.T) {
 			in:  `{"content":[{"type":"text","text":"E_DB: stderr: panic: token=` + gh + `"}],"isError":true}`,
 			msg: CodeToolError.PublicMessage(), reason: "unmapped", code: "E_DB", source: "text-prefix",
 			removed: []string{"stderr", "token"}, leaks: []string{gh, "REDACTED", "panic"}},
-		{name: caseAt("no code, echoed input"), pol: nil,
+		{name: caseAt("no code, echoed input"), pol: generic,
 			in:  `{"content":[{"type":"text","text":"Invalid input: {\"query\": \"DROP TABLE\"}"}],"isError":true}`,
 			msg: CodeToolError.PublicMessage(), reason: "unmapped",
 			removed: []string{"echoed-input"}, leaks: []string{"DROP", "query"}},
-		{name: caseAt("plain message"), pol: nil,
+		{name: caseAt("plain message"), pol: generic,
 			in:  `{"content":[{"type":"text","text":"Something went wrong."}],"isError":true}`,
 			msg: CodeToolError.PublicMessage(), reason: "unmapped", removed: []string{"message"}, leaks: []string{"Something"}},
-		{name: caseAt("java stack and windows path"), pol: nil,
+		{name: caseAt("java stack and windows path"), pol: generic,
 			in:  `{"content":[{"type":"text","text":"java.lang.NullPointerException\n\tat com.acme.Svc.run(Svc.java:12)\nC:\\Users\\bob\\app.log"}],"isError":true}`,
 			msg: CodeToolError.PublicMessage(), reason: "unmapped", removed: []string{"stack-trace", "file-path"}, leaks: []string{"acme", "bob"}},
 		{name: caseAt("with a schema, no structuredContent needed"), pol: pol, schema: weatherSchema,

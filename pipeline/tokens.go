@@ -138,6 +138,9 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 	if nx.hold == holdStructured && !nx.drop {
 		p.sch.beginRaw(i)
 	}
+	if len(p.stack) == 1 && !nx.drop && p.rpcErrorMember() {
+		p.beginRPCError() // a JSON-RPC error object (rpcerror.go)
+	}
 	switch k {
 	case jsonlex.BeginObject:
 		p.openContainer(true, nx, off)

@@ -117,20 +117,32 @@ func secretMarkerPrefix(m string) string {
 
 // finishToolError replaces the delivered result with the rewritten tool
 // error: the label and the public message, isError, and the labels with
-// code TOOL_ERROR (reason "mapped" or "unmapped") in _meta. A JSON-RPC
-// envelope keeps its shape and sanitized id, as for error results.
+// code TOOL_ERROR in _meta. The message is the one the policy maps the
+// code to (reason "mapped"); else, under mode keep-actionable, the tool's
+// text sanitized by package errsan (reason "sanitized"); else the default
+// message (reason "unmapped"). A JSON-RPC envelope keeps its shape and
+// sanitized id, as for error results.
 func (p *pass) finishToolError(out Output, start time.Time) (*Evidence, error) {
 	code, source := p.internalCode()
-	msg, mapped := p.e.pol.Errors.Map[code]
+	pol := &p.e.pol.Errors
+	msg, mapped := pol.Map[code]
+	reason := "mapped"
+	rec := &ToolErrorRecord{Code: safeLabel(code), Source: source, Mapped: mapped, Mode: pol.modeFor(code)}
 	if !mapped {
-		msg = p.e.pol.Errors.Default
+		msg, reason = pol.Default, "unmapped"
+		if rec.Mode == ErrorModeKeepActionable {
+			text, rep := p.e.errs.Sanitize(string(p.errText))
+			rec.Counts, rec.Cut = errsanCounts(&rep), rep.Cut
+			if text != "" {
+				msg, reason = text, string(wire.ReasonErrorSanitized)
+				rec.Sanitized = true
+				rec.Removed = rep.Kinds()
+			}
+		}
 	}
-	reason := "unmapped"
-	if mapped {
-		reason = "mapped"
+	if !rec.Sanitized {
+		rec.Removed = classifyErrorText(p.errText, secretMarkerPrefix(p.e.pol.Rules.SecretMarker))
 	}
-	rec := &ToolErrorRecord{Code: safeLabel(code), Source: source, Mapped: mapped,
-		Removed: classifyErrorText(p.errText, secretMarkerPrefix(p.e.pol.Rules.SecretMarker))}
 	if err := out.Discard(); err != nil {
 		p.ev.Outcome = OutcomeRejected
 		p.ev.Code, p.ev.Reason = CodeInternal, string(wire.ReasonOutputError)

@@ -207,7 +207,7 @@ func CodeReason(c Code) Reason {
 
 // Reasons lists every reason declared above, in declaration order.
 func Reasons() []Reason {
-	r := append([]Reason{
+	r := []Reason{
 		ReasonBadLiteral, ReasonBadNumber, ReasonBadEscape, ReasonControlInString, ReasonExpectedKey,
 		ReasonExpectedColon, ReasonExpectedCommaOrClose, ReasonExpectedValue, ReasonTrailingData,
 		ReasonUnexpectedEOF, ReasonEmptyInput, ReasonInvalidUTF8, ReasonNumberLength, ReasonLexerState,
@@ -241,6 +241,10 @@ func Reasons() []Reason {
 
 		ReasonSchemaInvalid, ReasonSchemaTooLarge, ReasonSchemaTooDeep, ReasonSchemaRefDenied,
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
-	}, stateReasons...)
-	return append(r, shapeReasons...)
+	}
+	// The reasons of each area, declared in a file of its own.
+	for _, area := range [][]Reason{stateReasons, shapeReasons, errorReasons} {
+		r = append(r, area...)
+	}
+	return r
 }
