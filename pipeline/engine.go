@@ -89,6 +89,8 @@ type Engine struct {
 	randKey bool
 	// structMax is the structured-bytes limit.
 	structMax int64
+	// holdMax is the binary-hold-bytes limit (binary.go).
+	holdMax int64
 	// free holds idle passes (about 200 KiB each: read buffer, scanner
 	// state). A bounded list rather than a sync.Pool: a GC empties a
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
@@ -124,7 +126,11 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax}
+	hmax, err := cp.binaryHoldBytes()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax, holdMax: hmax}
 	if !ok {
 		e.fpKey = make([]byte, 32)
 		if _, err := rand.Read(e.fpKey); err != nil {

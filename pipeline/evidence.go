@@ -90,6 +90,9 @@ type Evidence struct {
 	SchemaSHA256      string           `json:"schemaSha256,omitempty"`
 	Schema            *SchemaRecord    `json:"schema,omitempty"`
 	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
+	// Binary lists the binary content blocks replaced by a note
+	// (binary.go), at most 64.
+	Binary        []BinaryRecord `json:"binary,omitempty"`
 	DurationNanos     int64            `json:"durationNanos"`
 }
 

@@ -178,6 +178,8 @@ type shaper struct {
 	errCodeOn bool   // the current string is that code
 	pubMsg    string // public message of the result being written, if not the code's
 	mimeBuf   []byte // the current mimeType, for the allow-list
+
+	bw binWatch // the content block whose binary data is checked (binary.go)
 }
 
 // chain is the string chain's state for the current string: its mode and
@@ -197,6 +199,7 @@ type chain struct {
 	strNoted bool
 	b64n     int64
 	b64pad   int
+	b64s     b64Str // whether a text string is base64, for its bound (binary.go)
 	dbuf     []byte  // decoded, not yet normalized
 	sh       []byte  // escaped shadow of decoded text not yet written (shadow.go)
 	shD      int     // decoded bytes the shadow stands for
@@ -285,6 +288,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.toolErr, p.errCodeOn = 0, false
 	p.errText, p.errCode = p.errText[:0], p.errCode[:0]
 	p.pubMsg = ""
+	p.bw.begin(0)
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {
 		p.sch = &p.schState

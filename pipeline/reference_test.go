@@ -136,6 +136,8 @@ type reference struct {
 	// isError: true was kept in the top-level object or in the result of
 	// an envelope; topEnvelope says whether the top-level object is one.
 	toolErrTop, toolErrResult, topEnvelope bool
+
+	bin refBin // the watched content block (reference_binary_test.go)
 }
 
 // toolError reports whether the pass rewrites the message as a tool error.
@@ -341,6 +343,9 @@ func (r *reference) object(nx refNext) any {
 	r.enter()
 	defer func() { r.depth-- }()
 	f := &refFrame{role: nx.role, region: nx.region, skip: nx.drop}
+	if nx.role == rBlock && !nx.drop && r.kind == pipeline.KindToolResult {
+		r.bin = refBin{on: true, block: f}
+	}
 	var members []refMember
 	seen := map[string]bool{}
 	var items int64
@@ -406,7 +411,12 @@ func (r *reference) object(nx refNext) any {
 	if nx.defer_ {
 		return refHeld(members)
 	}
-	if f.binary && f.mimeState != 1 {
+	if r.bin.on {
+		var repl map[string]any
+		if members, repl = r.binClose(f, members); repl != nil {
+			return repl
+		}
+	} else if f.binary && f.mimeState != 1 {
 		r.fail(pipeline.CodeInvalidContent, "mime-not-allowed")
 	}
 	if f.role == rTop || f.role == rResult {
@@ -498,7 +508,12 @@ func (r *reference) memberNext(f *refFrame, k string) refNext {
 		case "text":
 			return refNext{role: rText, region: gText}
 		case "data":
+			if r.bin.typ == rbText || r.bin.typ == rbResource {
+				return refNext{region: gText}
+			}
 			return refNext{role: rBinary, region: gText}
+		case "type":
+			return refNext{role: rBlockType, region: gText}
 		case "resource":
 			return refNext{role: rResource, region: gText}
 		case "mimeType":
@@ -596,6 +611,8 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		return nil
 	}
 	if nx.role == rBinary {
+		r.binValueStart(parent, string(r.member))
+		r.member = nil
 		// Byte at a time: each byte is checked, then the decoded size.
 		pad := 0
 		for i := 0; i < len(s); i++ {
@@ -611,11 +628,15 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 			if int64((i+1)/4*3) > r.lim[bounds.BinaryBytes] {
 				r.fail(pipeline.CodeBoundExceeded, "binary-bytes")
 			}
+			if i+1 == 24 {
+				r.binHead(s)
+			}
 		}
 		if len(s)%4 != 0 {
 			r.fail(pipeline.CodeInvalidContent, "bad-base64")
 		}
 		parent.binary = true
+		r.binValueEnd(s)
 		return s
 	}
 	member := r.member
@@ -626,6 +647,10 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		b = bounds.TextChars
 	}
 	lim := r.lim[b]
+	cutClean := clean
+	if b == bounds.StringChars && int64(len(clean)) > lim && r.base64String(clean) {
+		return clean
+	}
 	if int64(utf8.RuneCountInString(clean)) > lim {
 		if r.action(nx.region) == pipeline.ActionReject {
 			r.fail(pipeline.CodeBoundExceeded, b.String())
@@ -637,6 +662,7 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 			n++
 		}
 		clean = clean[:i]
+		cutClean = clean
 		parent.cut = true
 		r.truncs++
 		if nx.role == rText || nx.role == rResText {
@@ -651,6 +677,10 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		if len(clean) <= 256 && r.mimeAllowed(clean) {
 			parent.mimeState = 1
 		}
+		r.binMime(parent, cutClean)
+	}
+	if nx.role == rBlockType {
+		r.binType(parent, cutClean)
 	}
 	if nx.role == rText {
 		return r.label + clean

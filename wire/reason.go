@@ -241,5 +241,5 @@ func Reasons() []Reason {
 
 		ReasonSchemaInvalid, ReasonSchemaTooLarge, ReasonSchemaTooDeep, ReasonSchemaRefDenied,
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
-	}, stateReasons...)
+	}, append(stateReasons, binaryReasons...)...)
 }
