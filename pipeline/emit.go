@@ -25,11 +25,11 @@ type emitter struct {
 	// outer holds the redirects pushSide replaced, innermost last: a
 	// block's _meta is held inside a held content member, and a replaced
 	// binary block discards its output (binary.go).
-	outer   []sideState
+	outer []sideState
 	// pin, while not nil, is the buffer a content block's output is held
 	// in until the block is known to be kept (binary.go): the emitter does
 	// not flush it.
-	pin *[]byte
+	pin     *[]byte
 	written int64 // bytes flushed to out
 	counted int64 // bytes written anywhere (budget accounting)
 	h       *digester

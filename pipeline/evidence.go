@@ -93,7 +93,7 @@ type Evidence struct {
 	// Binary lists the binary content blocks replaced by a note
 	// (binary.go), at most 64.
 	Binary        []BinaryRecord `json:"binary,omitempty"`
-	DurationNanos     int64            `json:"durationNanos"`
+	DurationNanos int64          `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

@@ -199,7 +199,7 @@ type chain struct {
 	strNoted bool
 	b64n     int64
 	b64pad   int
-	b64s     b64Str // whether a text string is base64, for its bound (binary.go)
+	b64s     b64Str  // whether a text string is base64, for its bound (binary.go)
 	dbuf     []byte  // decoded, not yet normalized
 	sh       []byte  // escaped shadow of decoded text not yet written (shadow.go)
 	shD      int     // decoded bytes the shadow stands for
