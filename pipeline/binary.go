@@ -79,6 +79,7 @@ type binWatch struct {
 	mark    int   // offset of the block's '{' in the held buffer
 	markCnt int64 // emitter.counted at the mark
 	typ     blockType
+	ok      bool        // the block is kept, released once its type is known
 	reason  wire.Reason // why the block is replaced; "" while it is kept
 	doomed  bool        // the block's output goes to scratch (pushed side)
 	scratch []byte
@@ -123,6 +124,7 @@ func (w *binWatch) begin(level int) {
 	w.level = level
 	w.pinned = false
 	w.typ = btUnknown
+	w.ok = false
 	w.reason = ""
 	w.doomed = false
 	w.val = valNone
@@ -136,6 +138,9 @@ func (w *binWatch) begin(level int) {
 	w.mimeLevel = 0
 	w.fpOn = false
 }
+
+// binHeld is how many bytes of the watched block's output are held.
+func (p *pass) binHeld() int64 { return int64(len(*p.em.pin) - p.bw.mark) }
 
 func (w *binWatch) mimeKnown() bool { return w.mimeLevel != 0 && w.mimeLevel == w.valLevel }
 
@@ -154,10 +159,12 @@ func (p *pass) binOpen() {
 	w.markCnt = p.em.counted
 }
 
-// binRelease lets the held output of the block go: the block is kept.
+// binRelease lets the held output of the block go: the block is kept. A
+// block whose type is not known yet stays held (ok) until its type comes.
 func (p *pass) binRelease() {
 	w := &p.bw
-	if !w.pinned {
+	w.ok = true
+	if !w.pinned || w.typ == btUnknown {
 		return
 	}
 	w.pinned = false
@@ -184,6 +191,9 @@ func (p *pass) binTypeDone() {
 		w.typ = btResource
 	default:
 		w.typ = btBinary
+	}
+	if w.ok && w.typ != btText {
+		p.binRelease()
 	}
 }
 
@@ -233,6 +243,7 @@ func (p *pass) binValueStart(off int64) {
 		return
 	}
 	second := w.val != valNone
+	w.ok = false
 	w.val = valReading
 	w.valLevel = len(p.stack)
 	w.valOff = off
@@ -284,18 +295,15 @@ func (p *pass) binData(d []byte) {
 	if !w.pinned {
 		return
 	}
-	if w.mimeKnown() {
-		if !w.checked && w.headN == headChars && p.binKind() == bkSigned {
-			w.checked = true
-			if !sigMatch(w.mime, decodeHead(w.head[:w.headN])) {
-				p.binDoom(wire.ReasonBinaryTypeMismatch, p.strStart)
-				return
-			}
-			p.binRelease()
+	if w.mimeKnown() && !w.checked && w.headN == headChars && p.binKind() == bkSigned {
+		w.checked = true
+		if !sigMatch(w.mime, decodeHead(w.head[:w.headN])) {
+			p.binDoom(wire.ReasonBinaryTypeMismatch, p.strStart)
+			return
 		}
-		return
+		p.binRelease()
 	}
-	if int64(len(*p.em.pin)-w.mark) > p.e.holdMax {
+	if w.pinned && p.binHeld() > p.e.holdMax {
 		p.binDoom(wire.ReasonBinaryHoldBytes, p.strStart)
 	}
 }
@@ -312,8 +320,8 @@ func (p *pass) binSplit(n int) int {
 	if w.headN < headChars {
 		k = min(k, headChars-w.headN)
 	}
-	if w.pinned && !w.mimeKnown() {
-		room := p.e.holdMax - int64(len(*p.em.pin)-w.mark) + 1
+	if w.pinned {
+		room := p.e.holdMax - p.binHeld() + 1
 		if room < int64(k) {
 			k = int(max(room, 1))
 		}
@@ -334,7 +342,7 @@ func (p *pass) binValueEnd() {
 	}
 	if w.pinned {
 		w.valEnd = len(*p.em.pin) - 1
-		if !w.mimeKnown() && int64(len(*p.em.pin)-w.mark) > p.e.holdMax {
+		if p.binHeld() > p.e.holdMax {
 			p.binDoom(wire.ReasonBinaryHoldBytes, p.strStart)
 			return
 		}

@@ -20,6 +20,7 @@ type refBin struct {
 	typ      int // 0 unknown, 1 binary, 2 text, 3 resource
 	reason   string
 	released bool
+	ok       bool
 	val      int // 0 none, 1 reading, 2 done
 	valFrame *refFrame
 	valKey   string
@@ -114,6 +115,7 @@ func (r *reference) binValueStart(parent *refFrame, key string) {
 		return
 	}
 	second := b.val != 0
+	b.ok = false
 	b.val, b.valFrame, b.valKey, b.checked = 1, parent, key, false
 	switch {
 	case b.reason != "":
@@ -125,7 +127,7 @@ func (r *reference) binValueStart(parent *refFrame, key string) {
 		case 0:
 			r.binDoom("mime-not-allowed")
 		case 1, 2:
-			b.released = true
+			r.binOK()
 		}
 	}
 }
@@ -141,7 +143,7 @@ func (r *reference) binHead(s string) {
 		r.binDoom("binary-type-mismatch")
 		return
 	}
-	b.released = true
+	r.binOK()
 }
 
 func (r *reference) binJudge() {
@@ -157,9 +159,9 @@ func (r *reference) binJudge() {
 				return
 			}
 		}
-		b.released = true
+		r.binOK()
 	case 2:
-		b.released = true
+		r.binOK()
 	}
 }
 
@@ -207,6 +209,19 @@ func (r *reference) binType(parent *refFrame, clean string) {
 	default:
 		b.typ = rbBinary
 	}
+	if b.ok && b.typ != rbText {
+		b.released = true
+	}
+}
+
+// binOK is the pass's binRelease: the block is kept, and let go once its
+// type is known.
+func (r *reference) binOK() {
+	b := &r.bin
+	b.ok = true
+	if b.typ != rbUnknown {
+		b.released = true
+	}
 }
 
 // binClose is the close of an object f of a watched block, with its
@@ -226,7 +241,7 @@ func (r *reference) binClose(f *refFrame, members []refMember) ([]refMember, map
 					members[i].v = r.blobText(b.raw)
 				}
 			}
-			b.released = true
+			r.binOK()
 		}
 	}
 	if f != b.block {
