@@ -406,6 +406,7 @@ func (p *pass) binDoom(r wire.Reason, off int64) {
 		}
 	}
 	*t = (*t)[:min(w.mark, len(*t))]
+	p.binDropCands()
 	p.em.counted = w.markCnt
 	p.em.pin = nil
 	w.pinned = false
@@ -472,6 +473,7 @@ func (p *pass) binClose(f *frame, off int64) bool {
 		return false
 	}
 	p.em.popSide()
+	p.binDropCands()
 	p.em.counted = w.markCnt
 	if f.heldMeta {
 		p.heldMeta[deferBlock-1] = p.heldMeta[deferBlock-1][:0]
@@ -502,6 +504,19 @@ func (p *pass) binClose(f *frame, off int64) bool {
 	w.level = 0
 	w.doomed = false
 	return true
+}
+
+// binDropCands forgets the mirror candidates (structured.go) of a block
+// being replaced: texts held at or after the block's mark.
+func (p *pass) binDropCands() {
+	if p.sch == nil || p.sch.hold != holdContent {
+		return
+	}
+	hr := &p.sch.held[p.sch.holdIdx]
+	for n := len(hr.cands); n > 0 && hr.cands[n-1].textStart >= p.bw.mark; n = len(hr.cands) {
+		hr.rawText = hr.rawText[:hr.cands[n-1].rawStart]
+		hr.cands = hr.cands[:n-1]
+	}
 }
 
 // BinaryRecord is a binary content block replaced by a note: why, where

@@ -539,3 +539,34 @@ func TestBinaryPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// With an outputSchema the content is held too: a replaced block inside
+// it leaves the mirror texts of the other blocks alone.
+func TestBinaryWithOutputSchema(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`)
+	info := MessageInfo{Kind: KindToolResult, Tool: "search", OutputSchema: s}
+	e := binEngine(t, nil)
+	for _, in := range []string{
+		`{"content":[{"type":"text","text":"{\"a\":1}"},{"type":"image","text":"{\"a\":1}","data":"` + b64(pngBytes) + `","mimeType":"image/x"},{"type":"text","text":"{ \"a\": 1 }"}],"structuredContent":{"a":1}}`,
+		`{"structuredContent":{"a":1},"content":[{"type":"image","mimeType":"image/x","text":"{\"a\":1}","data":"` + b64(pngBytes) + `"},{"type":"text","text":"{\"a\" :1}"}]}`,
+	} {
+		var out Buffer
+		ev, err := e.Sanitize(context.Background(), strings.NewReader(in), &out, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := content(t, out.String())
+		notes, mirrors := 0, 0
+		for _, b := range c {
+			switch b["text"] {
+			case note("image/x", whyType):
+				notes++
+			case label + `{"a":1}`:
+				mirrors++
+			}
+		}
+		if ev.Outcome != OutcomeSanitized || notes != 1 || mirrors != len(c)-1 {
+			t.Fatalf("%s: %s", ev.Outcome, out.String())
+		}
+	}
+}
