@@ -570,3 +570,64 @@ func TestBinaryWithOutputSchema(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBinary builds blocks from fuzzed bytes, types and member orders and
+// demands: valid JSON, no internal fault, valid base64 in every kept data
+// and blob, and the same output whole and split in two.
+func FuzzBinary(f *testing.F) {
+	f.Add([]byte(pngBytes), uint8(0), uint8(0), uint16(7))
+	f.Add([]byte("token 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 <system>x</system>"), uint8(3), uint8(1), uint16(40))
+	f.Add([]byte("\x1f\x8b\x08\x00"+pad16), uint8(4), uint8(2), uint16(0))
+	f.Add([]byte("a\xffb\xe2\x82"), uint8(3), uint8(3), uint16(90))
+	f.Add([]byte(jpegBytes), uint8(1), uint8(4), uint16(3))
+	mimes := []string{"image/png", "image/jpeg", "audio/wav", "text/plain", "application/gzip", "", "image/svg+xml", "application/json"}
+	e := binEngine(f, nil)
+	f.Fuzz(func(t *testing.T, data []byte, mi, order uint8, split uint16) {
+		if len(data) > 4096 {
+			return
+		}
+		m := mimes[int(mi)%len(mimes)]
+		d := `"data":"` + b64(string(data)) + `"`
+		if order&8 != 0 {
+			d = `"data":"` + b64(string(data)) + `=="` // not base64
+		}
+		mt := `"mimeType":"` + m + `"`
+		blob := strings.Replace(d, `"data"`, `"blob"`, 1)
+		var block string
+		switch order % 5 {
+		case 0:
+			block = `{"type":"image",` + mt + `,` + d + `}`
+		case 1:
+			block = `{"type":"image",` + d + `,` + mt + `}`
+		case 2:
+			block = `{"type":"resource","resource":{"uri":"file:///x",` + blob + `,` + mt + `}}`
+		case 3:
+			block = `{"type":"resource","resource":{"uri":"file:///x",` + mt + `,` + blob + `}}`
+		case 4:
+			block = `{` + d + `,"type":"audio",` + mt + `,"_meta":{"k":1}}`
+		}
+		in := `{"content":[{"type":"text","text":"a"},` + block + `],"structuredContent":{"d":"` + b64(string(data)) + `"}}`
+		whole, wholeEv := sanitizeParts(t, e, [][]byte{[]byte(in)})
+		k := int(split) % len(in)
+		got, gotEv := sanitizeParts(t, e, [][]byte{[]byte(in[:k]), []byte(in[k:])})
+		if got != whole || gotEv != wholeEv {
+			t.Fatalf("split at %d differs:\n%s\n%s", k, got, whole)
+		}
+		if strings.Contains(wholeEv, `"code":"INTERNAL"`) {
+			t.Fatalf("internal: %s", wholeEv)
+		}
+		if strings.Contains(wholeEv, `"outcome":"rejected"`) {
+			return
+		}
+		for _, b := range content(t, whole) {
+			r, _ := b["resource"].(map[string]any)
+			for _, v := range []any{b["data"], r["blob"]} {
+				if s, ok := v.(string); ok {
+					if _, err := base64.StdEncoding.Strict().DecodeString(s); err != nil {
+						t.Fatalf("invalid base64 delivered: %s", whole)
+					}
+				}
+			}
+		}
+	})
+}
