@@ -119,6 +119,16 @@ type binWatch struct {
 	tail []byte
 }
 
+// trim drops the buffers that grew past keep bytes, so an idle pass does
+// not pin them.
+func (w *binWatch) trim(keep int) {
+	for _, b := range []*[]byte{&w.scratch, &w.dec, &w.txt, &w.fix, &w.enc, &w.raw, &w.tail} {
+		if cap(*b) > keep {
+			*b = nil
+		}
+	}
+}
+
 // begin starts watching the block whose frame is at level.
 func (w *binWatch) begin(level int) {
 	w.level = level
