@@ -113,7 +113,10 @@ const (
 const BinaryHoldBytesLimit = string(wire.ReasonBinaryHoldBytes)
 
 // DefaultBinaryHoldBytes is the default of the binary-hold-bytes limit.
-const DefaultBinaryHoldBytes = 8 << 20
+// It holds a block whose base64 data is as large as the default
+// binary-bytes allows (20 MiB decoded, 26.7 MiB of base64) with its other
+// members; lower it to bound the memory of a pass.
+const DefaultBinaryHoldBytes = 28 << 20
 
 // StructuredBytesLimit is the id, in Policy.Limits, of the bound on what a
 // pass holds for a tool result with an outputSchema: the raw and the
