@@ -11,8 +11,8 @@ import (
 )
 
 // This file (with binary_types.go and binary_text.go) holds the binary
-// content rules of a tool result's content
-// blocks (docs/pipeline.md, "Binary content"):
+// content rules of a tool result's content blocks (docs/pipeline.md,
+// "Binary content"):
 //
 //   - a block's base64 value (an image or audio block's data, a resource's
 //     blob) is checked (alphabet, padding, binary-bytes) as before;
