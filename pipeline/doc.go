@@ -41,4 +41,11 @@
 // record. A message that cannot be sanitized safely — invalid JSON, a bound
 // whose action is reject, a deadline, an internal fault — yields a sanitized
 // error result with a stable Code instead, never the raw input.
+//
+// The binary data of a content block (binary.go) is checked against its
+// mimeType: a text type is decoded, sanitized and re-encoded; a type
+// outside the allow-list, or bytes that are not the declared type, get the
+// block replaced by a text note (policy binary.disallowed), the rest of
+// the result delivered. The block is held until that is decided, bounded
+// by binary-hold-bytes, so the mimeType may come before or after the data.
 package pipeline

@@ -22,9 +22,14 @@ type emitter struct {
 	// past it (the pass then fails with meta-bytes).
 	sideLimit int
 	sideOver  bool
-	// outer is the redirect a pushSide replaced: a block's _meta is held
-	// inside a held content member (two levels at most).
-	outer   sideState
+	// outer holds the redirects pushSide replaced, innermost last: a
+	// block's _meta is held inside a held content member, and a replaced
+	// binary block discards its output (binary.go).
+	outer []sideState
+	// pin, while not nil, is the buffer a content block's output is held
+	// in until the block is known to be kept (binary.go): the emitter does
+	// not flush it.
+	pin     *[]byte
 	written int64 // bytes flushed to out
 	counted int64 // bytes written anywhere (budget accounting)
 	h       *digester
@@ -41,7 +46,7 @@ type sideState struct {
 
 // pushSide redirects writes to buf (bounded by limit) until popSide.
 func (e *emitter) pushSide(buf *[]byte, limit int) {
-	e.outer = sideState{e.side, e.sideLimit, e.sideOver}
+	e.outer = append(e.outer, sideState{e.side, e.sideLimit, e.sideOver})
 	e.side, e.sideLimit, e.sideOver = buf, limit, false
 }
 
@@ -49,8 +54,9 @@ func (e *emitter) pushSide(buf *[]byte, limit int) {
 // side buffer went past its limit.
 func (e *emitter) popSide() bool {
 	over := e.sideOver
-	e.side, e.sideLimit, e.sideOver = e.outer.buf, e.outer.limit, e.outer.over
-	e.outer = sideState{}
+	o := e.outer[len(e.outer)-1]
+	e.side, e.sideLimit, e.sideOver = o.buf, o.limit, o.over
+	e.outer = e.outer[:len(e.outer)-1]
 	return over
 }
 
@@ -60,7 +66,8 @@ func (e *emitter) reset(out Output) {
 	e.takeBuffer()
 	e.side = nil
 	e.sideOver = false
-	e.outer = sideState{}
+	e.outer = e.outer[:0]
+	e.pin = nil
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {
@@ -158,6 +165,9 @@ func (e *emitter) maybeFlush() {
 		return
 	}
 	if len(e.buf) >= emitFlushAt {
+		if e.pin == &e.buf {
+			return
+		}
 		e.flush()
 	}
 }

@@ -97,6 +97,8 @@ type Engine struct {
 	randKey bool
 	// structMax is the structured-bytes limit.
 	structMax int64
+	// holdMax is the binary-hold-bytes limit (binary.go).
+	holdMax int64
 	// free holds idle passes (about 200 KiB each: read buffer, scanner
 	// state). A bounded list rather than a sync.Pool: a GC empties a
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
@@ -135,7 +137,11 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax}
+	hmax, err := cp.binaryHoldBytes()
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax, holdMax: hmax}
 	if e.errs, err = newErrSanitizer(&cp); err != nil {
 		return nil, err
 	}

@@ -91,7 +91,10 @@ type Evidence struct {
 	Schema            *SchemaRecord    `json:"schema,omitempty"`
 	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
 	RPCError          *RPCErrorRecord  `json:"rpcError,omitempty"`
-	DurationNanos     int64            `json:"durationNanos"`
+	// Binary lists the binary content blocks replaced by a note
+	// (binary.go), at most 64.
+	Binary        []BinaryRecord `json:"binary,omitempty"`
+	DurationNanos int64          `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

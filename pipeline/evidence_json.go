@@ -87,6 +87,16 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	if e.RPCError != nil {
 		b = e.RPCError.appendJSON(append(b, `,"rpcError":`...))
 	}
+	if len(e.Binary) > 0 {
+		b = append(b, `,"binary":[`...)
+		for i := range e.Binary {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = e.Binary[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }

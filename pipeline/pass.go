@@ -185,6 +185,7 @@ type shaper struct {
 
 	// the JSON-RPC error object being held (rpcerror.go)
 	rpc rpcErrState
+	bw binWatch // the content block whose binary data is checked (binary.go)
 }
 
 // chain is the string chain's state for the current string: its mode and
@@ -204,6 +205,7 @@ type chain struct {
 	strNoted bool
 	b64n     int64
 	b64pad   int
+	b64s     b64Str  // whether a text string is base64, for its bound (binary.go)
 	dbuf     []byte  // decoded, not yet normalized
 	sh       []byte  // escaped shadow of decoded text not yet written (shadow.go)
 	shD      int     // decoded bytes the shadow stands for
@@ -260,6 +262,7 @@ func (p *pass) release() {
 		}
 	}
 	p.schState.s = nil
+	p.bw.trim(keep)
 	if cap(p.stack) > 256 {
 		p.stack = nil
 	}
@@ -295,6 +298,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.errText, p.errCode = p.errText[:0], p.errCode[:0]
 	p.pubMsg = ""
 	p.rpc.on, p.rpc.changed = false, false
+	p.bw.begin(0)
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {
 		p.sch = &p.schState

@@ -102,6 +102,38 @@ type ErrorsPolicy struct {
 	Data string `json:"data,omitempty"`
 }
 
+// BinaryPolicy says what happens to a content block whose binary data
+// breaks the binary rules (docs/pipeline.md, "Binary content"): a mimeType
+// outside AllowedMIME, bytes that are not the declared type, a type that
+// came too late to be held for.
+type BinaryPolicy struct {
+	// Disallowed is "replace" (default: the block is replaced by a text
+	// block that says what was removed and why, the rest of the result is
+	// delivered, evidence lists the block) or "reject" (the whole result
+	// is replaced by an error result, INVALID_CONTENT or BOUND_EXCEEDED).
+	Disallowed string `json:"disallowed,omitempty"`
+}
+
+// The values of BinaryPolicy.Disallowed.
+const (
+	BinaryReplace = "replace"
+	BinaryReject  = "reject"
+)
+
+// BinaryHoldBytesLimit is the id, in Policy.Limits, of the bound on the
+// output of one content block held until its binary data is known to be
+// kept: base64 data that comes before its mimeType, up to the check of
+// its first bytes. A block whose type is still unknown when its held
+// output crosses the limit is replaced (reason binary-hold-bytes), or the
+// result rejected under binary.disallowed "reject".
+const BinaryHoldBytesLimit = string(wire.ReasonBinaryHoldBytes)
+
+// DefaultBinaryHoldBytes is the default of the binary-hold-bytes limit.
+// It holds a block whose base64 data is as large as the default
+// binary-bytes allows (20 MiB decoded, 26.7 MiB of base64) with its other
+// members; lower it to bound the memory of a pass.
+const DefaultBinaryHoldBytes = 28 << 20
+
 // StructuredBytesLimit is the id, in Policy.Limits, of the bound on what a
 // pass holds for a tool result with an outputSchema: the raw and the
 // sanitized structuredContent (each) and the sanitized content held with
@@ -185,6 +217,8 @@ type Policy struct {
 	Schema SchemaPolicy `json:"schema,omitempty"`
 	// Errors rewrites tool execution errors.
 	Errors ErrorsPolicy `json:"errors,omitempty"`
+	// Binary says what happens to a disallowed binary content block.
+	Binary BinaryPolicy `json:"binary,omitempty"`
 	// Digest is the hash of the input and output digests in evidence:
 	// "auto" (default: SHA-256 up to 4 KiB, BLAKE3 above, whichever is
 	// faster), "blake3" or "sha256" (for FIPS-bound deployments; it costs
@@ -245,6 +279,9 @@ func (p *Policy) fillDefaults() {
 	if p.Digest == "" {
 		p.Digest = DigestAuto
 	}
+	if p.Binary.Disallowed == "" {
+		p.Binary.Disallowed = BinaryReplace
+	}
 	if p.Errors.Default == "" {
 		p.Errors.Default = CodeToolError.PublicMessage()
 	}
@@ -260,8 +297,8 @@ var versionRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
 func (p *Policy) limits() (bounds.Limits, error) {
 	l := bounds.Defaults()
 	for k, v := range p.Limits {
-		if k == StructuredBytesLimit {
-			continue // a limit of the pipeline, checked by structuredBytes
+		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit {
+			continue // limits of the pipeline, checked by structuredBytes and binaryHoldBytes
 		}
 		b, ok := bounds.Parse(k)
 		if !ok {
@@ -280,7 +317,7 @@ func boundIDs() string {
 	for _, b := range bounds.All() {
 		s = append(s, b.String())
 	}
-	s = append(s, StructuredBytesLimit)
+	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit)
 	return strings.Join(s, ", ")
 }
 
@@ -292,6 +329,18 @@ func (p *Policy) structuredBytes() (int64, error) {
 	}
 	if v <= 0 || v > 1<<30 {
 		return 0, fmt.Errorf("%w: limits: %s must be between 1 and 1073741824", ErrPolicy, StructuredBytesLimit)
+	}
+	return v, nil
+}
+
+// binaryHoldBytes returns the binary-hold-bytes limit.
+func (p *Policy) binaryHoldBytes() (int64, error) {
+	v, ok := p.Limits[BinaryHoldBytesLimit]
+	if !ok {
+		return DefaultBinaryHoldBytes, nil
+	}
+	if v <= 0 || v > 1<<30 {
+		return 0, fmt.Errorf("%w: limits: %s must be between 1 and 1073741824", ErrPolicy, BinaryHoldBytesLimit)
 	}
 	return v, nil
 }
@@ -324,6 +373,12 @@ func (p *Policy) Validate() error {
 	}
 	if _, err := p.structuredBytes(); err != nil {
 		return err
+	}
+	if _, err := p.binaryHoldBytes(); err != nil {
+		return err
+	}
+	if d := p.Binary.Disallowed; d != BinaryReplace && d != BinaryReject {
+		return fmt.Errorf("%w: binary.disallowed must be %q or %q", ErrPolicy, BinaryReplace, BinaryReject)
 	}
 	for code, m := range p.Errors.Map {
 		if !errorCodeRE.MatchString(code) {

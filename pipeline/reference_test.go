@@ -144,6 +144,8 @@ type reference struct {
 	// way the pass keeps it for a tool error: each text (at most 64 KiB in
 	// all) followed by a newline.
 	errText []byte
+
+	bin refBin // the watched content block (reference_binary_test.go)
 }
 
 // refMaxErrText is the pass's bound on the kept error text.
@@ -377,6 +379,9 @@ func (r *reference) object(nx refNext) any {
 	defer func() { r.depth-- }()
 	f := &refFrame{role: nx.role, region: nx.region, skip: nx.drop}
 	f.envelope = nx.role == rTop && r.frm == pipeline.FramingJSONRPC
+	if nx.role == rBlock && !nx.drop && r.kind == pipeline.KindToolResult {
+		r.bin = refBin{on: true, block: f}
+	}
 	var members []refMember
 	seen := map[string]bool{}
 	var items int64
@@ -456,7 +461,12 @@ func (r *reference) object(nx refNext) any {
 	if nx.defer_ {
 		return refHeld(members)
 	}
-	if f.binary && f.mimeState != 1 {
+	if r.bin.on {
+		var repl map[string]any
+		if members, repl = r.binClose(f, members); repl != nil {
+			return repl
+		}
+	} else if f.binary && f.mimeState != 1 {
 		r.fail(pipeline.CodeInvalidContent, "mime-not-allowed")
 	}
 	if f.role == rTop || f.role == rResult {
@@ -560,7 +570,12 @@ func (r *reference) memberNext(f *refFrame, k string) refNext {
 		case "text":
 			return refNext{role: rText, region: gText}
 		case "data":
+			if r.bin.typ == rbText || r.bin.typ == rbResource {
+				return refNext{region: gText}
+			}
 			return refNext{role: rBinary, region: gText}
+		case "type":
+			return refNext{role: rBlockType, region: gText}
 		case "resource":
 			return refNext{role: rResource, region: gText}
 		case "mimeType":
@@ -658,6 +673,8 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		return nil
 	}
 	if nx.role == rBinary {
+		r.binValueStart(parent, string(r.member))
+		r.member = nil
 		// Byte at a time: each byte is checked, then the decoded size.
 		pad := 0
 		for i := 0; i < len(s); i++ {
@@ -673,11 +690,15 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 			if int64((i+1)/4*3) > r.lim[bounds.BinaryBytes] {
 				r.fail(pipeline.CodeBoundExceeded, "binary-bytes")
 			}
+			if i+1 == 24 {
+				r.binHead(s)
+			}
 		}
 		if len(s)%4 != 0 {
 			r.fail(pipeline.CodeInvalidContent, "bad-base64")
 		}
 		parent.binary = true
+		r.binValueEnd(s)
 		return s
 	}
 	member := r.member
@@ -688,6 +709,10 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		b = bounds.TextChars
 	}
 	lim := r.lim[b]
+	cutClean := clean
+	if b == bounds.StringChars && int64(len(clean)) > lim && r.base64String(clean) {
+		return clean
+	}
 	strCut := int64(utf8.RuneCountInString(clean)) > lim
 	if strCut {
 		if r.action(nx.region) == pipeline.ActionReject {
@@ -700,6 +725,7 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 			n++
 		}
 		clean = clean[:i]
+		cutClean = clean
 		parent.cut = true
 		r.truncs++
 		if nx.role == rText || nx.role == rResText {
@@ -718,6 +744,10 @@ func (r *reference) str(s string, nx refNext, parent *refFrame) any {
 		if len(clean) <= 256 && r.mimeAllowed(clean) {
 			parent.mimeState = 1
 		}
+		r.binMime(parent, cutClean)
+	}
+	if nx.role == rBlockType {
+		r.binType(parent, cutClean)
 	}
 	if nx.role == rText || nx.role == rResText {
 		return r.label + clean

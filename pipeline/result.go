@@ -27,7 +27,7 @@ func (p *pass) finishEvidence(start time.Time) {
 	case p.truncs > 0:
 		ev.Outcome = OutcomeTruncated
 		ev.Code = CodeOutputTruncated
-	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0,
+	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0 || len(ev.Binary) > 0,
 		p.sch != nil && p.sch.changed, p.rpc.changed:
 		ev.Outcome = OutcomeSanitized
 	default:
@@ -115,7 +115,7 @@ func (p *pass) writeBareErrorResult(f *Error) {
 		if p.pubMsg != "" {
 			em.escapedString(p.pubMsg)
 		} else {
-			em.escapedString(f.Code.PublicMessage())
+			em.escapedString(wire.ReasonPublicMessage(f.Code, wire.Reason(f.Reason)))
 		}
 		em.rawString(`"}],"isError":true,"_meta":{`)
 		p.writeErrorMeta(f)
@@ -131,7 +131,7 @@ func (p *pass) writeBareErrorResult(f *Error) {
 func (p *pass) writeErrorMember(f *Error) {
 	em := &p.em
 	em.rawString(`"error":{"code":-32603,"message":"`)
-	em.escapedString(f.Code.PublicMessage())
+	em.escapedString(wire.ReasonPublicMessage(f.Code, wire.Reason(f.Reason)))
 	em.rawString(`","data":{`)
 	p.writeErrorMeta(f)
 	em.rawString(`}}`)

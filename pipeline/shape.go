@@ -85,6 +85,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	if obj && nx.role == roleTop {
 		f.envelope = p.framing == framingJSONRPC
 	}
+	if obj && f.role == roleBlock && !f.skip {
+		p.binOpen() // before its '{': the block is held until its binary data is kept
+	}
 	if !f.skip {
 		if f.deferM != deferNone {
 			i := int(f.deferM) - 1
@@ -113,9 +116,14 @@ func (p *pass) closeContainer(obj bool, off int64) {
 				p.stack[len(p.stack)-2].heldMeta = true
 			}
 		case obj:
-			if f.binary && f.mimeState != 1 {
-				p.failf(CodeInvalidContent, string(wire.ReasonMIMENotAllowed), off)
-				return
+			if f.binary || p.bw.level == len(p.stack) {
+				replaced := p.binClose(f, off)
+				if p.fail != nil {
+					return
+				}
+				if replaced {
+					break
+				}
 			}
 			if p.sch != nil && (f.role == roleTop || f.role == roleResult) {
 				p.finishHeld(f, off)
@@ -442,7 +450,9 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		case "text":
 			return next{role: roleText, region: regionText}
 		case "data":
-			return next{role: roleBinary, region: regionText}
+			return s.blockData()
+		case "type":
+			return next{role: roleBlockType, region: regionText}
 		case "resource":
 			return next{role: roleResource, region: regionText}
 		case "mimeType":

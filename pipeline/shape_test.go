@@ -49,7 +49,7 @@ func TestMemberClassification(t *testing.T) {
 		{"block resource", []role{roleTop, roleContent, roleBlock}, "resource", true, false, next{role: roleResource, region: regionText}, false},
 		{"block mime", []role{roleTop, roleContent, roleBlock}, "mimeType", true, false, next{role: roleMime, region: regionText}, false},
 		{"block meta", []role{roleTop, roleContent, roleBlock}, "_meta", true, false, next{role: roleMeta, region: regionMeta, deferM: deferBlock}, false},
-		{"block other", []role{roleTop, roleContent, roleBlock}, "type", true, false, next{region: regionText}, false},
+		{"block other", []role{roleTop, roleContent, roleBlock}, "annotations", true, false, next{region: regionText}, false},
 		{"resource text", []role{roleBlock, roleResource}, "text", true, false, next{role: roleResText, region: regionText}, false},
 		{"resource blob", []role{roleBlock, roleResource}, "blob", true, false, next{role: roleBinary, region: regionText}, false},
 		{"resource mime", []role{roleBlock, roleResource}, "mimeType", true, false, next{role: roleMime, region: regionText}, false},

@@ -60,6 +60,7 @@ func testPolicy(name policyName, chunk int) *pipeline.Policy {
 		p.Limits = map[string]int64{"text-chars": 100, "string-chars": 40, "array-items": 4, "object-entries": 6}
 		p.Actions = pipeline.Actions{Text: pipeline.ActionReject, Structured: pipeline.ActionReject, Other: pipeline.ActionReject}
 		p.InvalidUTF8 = "reject"
+		p.Binary.Disallowed = pipeline.BinaryReject
 	case polBig:
 		p.Limits = map[string]int64{"text-chars": 1 << 31, "string-chars": 1 << 31, "output-bytes": 1 << 31}
 	}
@@ -302,8 +303,8 @@ func edgeCases() []splitCase {
 		{name: named("envelope-result-not-object"), in: []byte(`{"jsonrpc":"2.0","id":7,"result":[{"content":[]}]}`), code: pipeline.CodeInvalidContent, reason: "result-not-object"},
 		{name: named("bad-base64"), in: []byte(`{"content":[{"type":"image","data":"a$==","mimeType":"image/png"}]}`), code: pipeline.CodeInvalidContent, reason: "bad-base64"},
 		{name: named("bad-base64-length"), in: []byte(`{"content":[{"type":"image","data":"abcde","mimeType":"image/png"}]}`), code: pipeline.CodeInvalidContent, reason: "bad-base64"},
-		{name: named("mime-not-allowed"), in: []byte(`{"content":[{"type":"image","data":"AAAA","mimeType":"text/html"}]}`), code: pipeline.CodeInvalidContent, reason: "mime-not-allowed"},
-		{name: named("mime-missing"), in: []byte(`{"content":[{"type":"image","data":"AAAA"}]}`), code: pipeline.CodeInvalidContent, reason: "mime-not-allowed"},
+		{name: named("mime-not-allowed"), in: []byte(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/x-unknown"}]}`), pol: polReject, code: pipeline.CodeInvalidContent, reason: "mime-not-allowed"},
+		{name: named("mime-missing"), in: []byte(`{"content":[{"type":"image","data":"AAAA"}]}`), pol: polReject, code: pipeline.CodeInvalidContent, reason: "mime-not-allowed"},
 		{name: named("timeout"), in: tr("abc"), cancel: true, code: pipeline.CodeTimeout, reason: "deadline"},
 		{name: named("read-error"), in: tr("abc"), readEr: true, code: pipeline.CodeInternal, reason: "read-error"},
 		{name: named("error-other-kind"), in: []byte(`{"a":`), kind: pipeline.KindPromptResult, code: pipeline.CodeInvalidJSON},

@@ -18,6 +18,7 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
+	p.b64s = b64Str{}
 	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
@@ -56,8 +57,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	}
 	p.em.byte1('"')
 	if nx.role == roleBinary {
-		p.sm = smBinary
-		p.b64n, p.b64pad = 0, 0
+		p.binValueStart(off)
 		return
 	}
 	p.sm = smText
@@ -73,7 +73,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	if nx.role == roleEnvelopeID {
 		p.envID, p.envIDStr = p.envID[:0], true
 	}
-	if nx.role == roleMime {
+	if nx.role == roleMime || nx.role == roleBlockType {
 		p.mimeBuf = p.mimeBuf[:0]
 	}
 	if nx.role == roleErrCode {
@@ -94,6 +94,9 @@ func (p *pass) appendDecoded(d []byte, plain bool) {
 		return
 	case smBinary:
 		p.base64(d)
+		return
+	case smBlobText:
+		p.blobText(d)
 		return
 	}
 	for len(d) > 0 && !p.strCut && p.fail == nil {
@@ -219,6 +222,10 @@ func (p *pass) sink(r []byte) {
 	if len(r) == 0 || p.strCut {
 		return
 	}
+	if p.sm == smBlobText {
+		p.blobEncode(r)
+		return
+	}
 	if p.sm == smKey {
 		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
 			p.failf(CodeBoundExceeded, string(wire.ReasonKeyChars), p.strStart)
@@ -239,8 +246,11 @@ func (p *pass) sink(r []byte) {
 	if p.strDirty {
 		n = countRunes(chunk)
 	}
-	if rem := p.e.lim.Remaining(b, p.strChars); n > rem {
-		if !p.cut(b) {
+	if b == bounds.StringChars && !p.b64s.no {
+		p.b64s.scan(chunk)
+	}
+	if rem := p.e.lim.Remaining(b, p.strChars); n > rem && !p.base64Bound(b, n) {
+		if p.fail != nil || !p.cut(b) {
 			return
 		}
 		k, c := cutRunes(chunk, rem)
@@ -264,7 +274,7 @@ func (p *pass) sink(r []byte) {
 		p.em.escaped(chunk)
 	}
 	p.strChars += n
-	if p.sRole == roleMime && len(p.mimeBuf)+len(chunk) <= 256 {
+	if (p.sRole == roleMime || p.sRole == roleBlockType) && len(p.mimeBuf)+len(chunk) <= 256 {
 		p.mimeBuf = append(p.mimeBuf, chunk...)
 	}
 	if p.sRole == roleEnvelopeID && len(p.envID) <= maxEnvelopeID {
@@ -342,8 +352,22 @@ var b64ok = func() (t [256]bool) {
 // base64 copies base64 data through once the chain has checked it
 // (chain.checkBase64): binary payloads are not text and are not scanned.
 func (p *pass) base64(d []byte) {
+	if p.bw.level != 0 {
+		if k := p.binSplit(len(d)); k < len(d) {
+			// The head check or the hold bound falls inside d: the bytes
+			// before it first, so faults come in input order.
+			if p.base64(d[:k]); p.fail == nil {
+				p.base64(d[k:])
+			}
+			return
+		}
+	}
 	if code, reason := p.checkBase64(d, p.e.lim[bounds.BinaryBytes]); code != "" {
 		p.failf(code, reason, p.strStart)
+		return
+	}
+	if p.bw.level != 0 {
+		p.binData(d)
 		return
 	}
 	if p.em.counted+int64(len(d)) > p.outBudget {
@@ -418,10 +442,19 @@ func (p *pass) endString(off int64) {
 		if len(p.stack) > 0 {
 			p.stack[len(p.stack)-1].binary = true
 		}
+		p.binValueEnd()
+	case smBlobText:
+		p.endBlobText()
 	case smText:
 		p.flushChain(true)
 		if p.fail != nil {
 			return
+		}
+		if p.b64s.bin {
+			p.base64StringEnd()
+			if p.fail != nil {
+				return
+			}
 		}
 		if p.strCut {
 			p.truncs++
@@ -444,6 +477,10 @@ func (p *pass) endString(off int64) {
 			if p.mimeAllowed(p.mimeBuf) {
 				f.mimeState = 1
 			}
+			p.binMime()
+		}
+		if p.sRole == roleBlockType {
+			p.binTypeDone()
 		}
 	}
 	p.valueDone()
