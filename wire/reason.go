@@ -207,7 +207,7 @@ func CodeReason(c Code) Reason {
 
 // Reasons lists every reason declared above, in declaration order.
 func Reasons() []Reason {
-	return append([]Reason{
+	return append(append([]Reason{
 		ReasonBadLiteral, ReasonBadNumber, ReasonBadEscape, ReasonControlInString, ReasonExpectedKey,
 		ReasonExpectedColon, ReasonExpectedCommaOrClose, ReasonExpectedValue, ReasonTrailingData,
 		ReasonUnexpectedEOF, ReasonEmptyInput, ReasonInvalidUTF8, ReasonNumberLength, ReasonLexerState,
@@ -241,5 +241,5 @@ func Reasons() []Reason {
 
 		ReasonSchemaInvalid, ReasonSchemaTooLarge, ReasonSchemaTooDeep, ReasonSchemaRefDenied,
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
-	}, stateReasons...)
+	}, stateReasons...), rpcIDReasons...)
 }
