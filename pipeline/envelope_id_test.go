@@ -128,7 +128,7 @@ func TestEnvelopeIDBare(t *testing.T) {
 // pieces reads its parts one Read each.
 type pieces struct {
 	parts [][]byte
-	err   error // returned after the parts instead of io.EOF
+	err   error  // returned after the parts instead of io.EOF
 	after func() // called by the Read that returns the first part
 }
 
