@@ -271,3 +271,40 @@ func TestEnvelopeIDInvalidUTF8(t *testing.T) {
 		})
 	}
 }
+
+// Bounds of the policy: a failure on the top-level key "id" itself (its
+// value not read yet) keeps the id that follows; the scan takes the depth
+// bound of the pass.
+func TestEnvelopeIDPolicyBounds(t *testing.T) {
+	entries := DefaultPolicy()
+	entries.Limits = map[string]int64{"object-entries": 2}
+	entries.Actions.Other = ActionReject
+	deep := DefaultPolicy()
+	deep.Limits = map[string]int64{"depth": 4}
+	for _, tc := range []struct {
+		name   string
+		pol    *Policy
+		in     string
+		reason wire.Reason // of the message
+		id     string
+		idWhy  wire.Reason
+	}{
+		{"entries-at-id", entries, `{"jsonrpc":"2.0","result":{"content":[]},"id":7}`, wire.ReasonObjectEntries, `7`, ""},
+		{"entries-at-id-string", entries, `{"jsonrpc":"2.0","result":{"content":[]},"id":"s"}`, wire.ReasonObjectEntries, `"s"`, ""},
+		{"entries-before-id", entries, `{"jsonrpc":"2.0","result":{"content":[]},"x":1,"id":7}`, wire.ReasonObjectEntries, `7`, ""},
+		{"entries-duplicate-after", entries, `{"jsonrpc":"2.0","result":{"content":[]},"id":7,"id":8}`, wire.ReasonObjectEntries, `null`, wire.ReasonRPCIDDuplicate},
+		{"depth-then-shallow", deep, `{"jsonrpc":"2.0","result":{"content":[[[[]]]]},"id":7}`, wire.ReasonDepth, `null`, wire.ReasonRPCIDDepth},
+		{"deep-after-failure", deep, `{"jsonrpc":"2.0","result":{"a":1,"a":2,"b":[[[[]]]]},"id":7}`, wire.ReasonDuplicateKey, `null`, wire.ReasonRPCIDDepth},
+		{"shallow-after-failure", deep, `{"jsonrpc":"2.0","result":{"a":1,"a":2,"b":[[]]},"id":7}`, wire.ReasonDuplicateKey, `7`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, ev := run(t, tc.pol, toolInfo, tc.in)
+			if ev.Reason != string(tc.reason) {
+				t.Fatalf("reason %s %s, want %s", ev.Code, ev.Reason, tc.reason)
+			}
+			if got := envelopeID(t, out); got != tc.id || ev.IDNullReason != string(tc.idWhy) {
+				t.Fatalf("id %s (%q), want %s (%q)", got, ev.IDNullReason, tc.id, tc.idWhy)
+			}
+		})
+	}
+}
