@@ -110,6 +110,11 @@ func (k *keySet) has(key []byte) bool {
 func (p *pass) idScanBegin() {
 	s := &p.ids
 	if s.begun {
+		if s.on && p.fail != nil && p.fail.Reason == string(wire.ReasonInternalFault) {
+			// A fault of the pass after the scan began (the scan's own,
+			// inside feed): its state is not trusted.
+			s.stop(wire.ReasonRPCIDNotRead)
+		}
 		return
 	}
 	s.begun = true

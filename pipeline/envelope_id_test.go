@@ -308,3 +308,68 @@ func TestEnvelopeIDPolicyBounds(t *testing.T) {
 		})
 	}
 }
+
+// FuzzEnvelopeID puts an id before and after a result: when both passes
+// fail for the same code and reason and the id after the failure is kept,
+// the two error results are the same bytes; when it is not kept, evidence
+// says why. Reads of 7 bytes give the same output and evidence.
+func FuzzEnvelopeID(f *testing.F) {
+	for _, r := range []string{dupResult, mimeResult, `{"a":1,"a":2,"id":3}`, `"x"`, `{"content":[` + strings.Repeat("[", 70)} {
+		for _, id := range []string{`7`, `"a\u200bb"`, `"ghp_` + strings.Repeat("a1B2", 9) + `"`, `null`, `{"id":1}`, `1,"id":2`, `"` + strings.Repeat("z", 130) + `"`} {
+			f.Add(r, id)
+		}
+	}
+	e, err := NewEngine(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	sanitize := func(t *testing.T, r io.Reader) (string, string, *Evidence) {
+		var out Buffer
+		ev, err := e.Sanitize(context.Background(), r, &out, toolInfo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.DurationNanos = 0
+		j, _ := json.Marshal(ev)
+		return out.String(), string(j), ev
+	}
+	f.Fuzz(func(t *testing.T, result, id string) {
+		if len(result)+len(id) > 4096 {
+			return
+		}
+		after := `{"jsonrpc":"2.0","result":` + result + `,"id":` + id + `}`
+		before := `{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`
+		outA, evjA, evA := sanitize(t, strings.NewReader(after))
+		if !json.Valid([]byte(outA)) {
+			t.Fatalf("output is not JSON: %q", outA)
+		}
+		outA7, evjA7, _ := sanitize(t, iotest.HalfReader(&pieces{parts: splitEvery([]byte(after), 7)}))
+		if outA7 != outA || evjA7 != evjA {
+			t.Fatalf("reads of 7 bytes:\n got %s\n%s\nwant %s\n%s", outA7, evjA7, outA, evjA)
+		}
+		if evA.Outcome != OutcomeRejected {
+			return
+		}
+		gotID := envelopeID(t, outA)
+		if (gotID == "null") != (evA.IDNullReason != "") {
+			t.Fatalf("id %s with idNullReason %q", gotID, evA.IDNullReason)
+		}
+		outB, _, evB := sanitize(t, strings.NewReader(before))
+		if evB.Outcome != OutcomeRejected || evB.Code != evA.Code || evB.Reason != evA.Reason {
+			return
+		}
+		if gotID != "null" && outA != outB {
+			t.Fatalf("id after the failure:\n%s\nid before it:\n%s", outA, outB)
+		}
+	})
+}
+
+// splitEvery cuts b into pieces of n bytes.
+func splitEvery(b []byte, n int) [][]byte {
+	var parts [][]byte
+	for len(b) > n {
+		parts = append(parts, b[:n])
+		b = b[n:]
+	}
+	return append(parts, b)
+}
