@@ -71,6 +71,7 @@ type Evidence struct {
 	Reason        string           `json:"reason,omitempty"`
 	ErrorOffset   int64            `json:"errorOffset,omitempty"`
 	ErrorPointer  string           `json:"errorPointer,omitempty"`
+	IDNullReason  string           `json:"idNullReason,omitempty"` // why an error envelope's id is null: a wire.ReasonRPCID… reason
 	Input         Digest           `json:"input"`
 	Output        Digest           `json:"output"`
 	Nodes         int64            `json:"nodes"`

@@ -40,6 +40,7 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	b = optString(b, `,"reason":`, e.Reason)
 	b = optInt(b, `,"errorOffset":`, e.ErrorOffset)
 	b = optString(b, `,"errorPointer":`, e.ErrorPointer)
+	b = optString(b, `,"idNullReason":`, e.IDNullReason)
 	b = appendDigest(append(b, `,"input":`...), e.Input)
 	b = appendDigest(append(b, `,"output":`...), e.Output)
 	b = strconv.AppendInt(append(b, `,"nodes":`...), e.Nodes, 10)

@@ -145,6 +145,7 @@ type pass struct {
 	em   emitter
 	ev   Evidence
 	fail *Error
+	ids  idScan // the envelope's id after a failure (envelope_id.go)
 }
 
 // shaper is the shape layer's state: the open containers with their MCP
@@ -294,6 +295,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.envelope, p.envIDOK, p.envIDStr = fr == framingJSONRPC, false, false
 	p.envID = p.envID[:0]
 	p.fail = nil
+	p.ids.reset()
 	p.toolErr, p.errCodeOn = 0, false
 	p.errText, p.errCode = p.errText[:0], p.errCode[:0]
 	p.pubMsg = ""

@@ -565,7 +565,7 @@ func TestEnvelopeErrorResult(t *testing.T) {
 	}{
 		{"number-id", `{"jsonrpc":"2.0","id":7,"result":{"content":[` + strings.Repeat("[", 100) + `]}}`, KindToolResult, 7.0, "result"},
 		{"string-id", `{"jsonrpc":"2.0","id":"req\u200b-1","result":{"content":[{"type":"text","text":"x"}],"a":1,"a":2}}`, KindToolResult, "req-1", "result"},
-		{"id-after-failure", `{"jsonrpc":"2.0","result":{"x":1,"x":2},"id":9}`, KindToolResult, nil, "result"},
+		{"id-after-failure", `{"jsonrpc":"2.0","result":{"x":1,"x":2},"id":9}`, KindToolResult, 9.0, "result"},
 		{"other-kind", `{"jsonrpc":"2.0","id":"r2","result":{"contents":[}}`, KindResourceResult, "r2", "error"},
 		{"long-id", `{"jsonrpc":"2.0","id":"` + strings.Repeat("z", 300) + `","result":{"a":1,"a":1}}`, KindToolResult, nil, "result"},
 	} {

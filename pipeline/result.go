@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
-	"io"
 	"time"
 )
 
@@ -43,11 +42,13 @@ const drainLimit = 1 << 30
 // result for p.fail instead.
 func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
 	f := p.fail
+	p.idScanBegin()
 	if f.Code != CodeTimeout && f.Reason != string(wire.ReasonReadError) && p.inReader != nil {
-		// Hash the rest of the input for the evidence digest, without parsing it.
-		n, _ := io.CopyBuffer(p.inH, io.LimitReader(p.inReader, drainLimit), p.inbuf)
-		p.inN += n
+		// Hash the rest of the input for the evidence digest, without
+		// parsing it, but for the envelope's id if it is still looked for.
+		p.drainRest()
 	}
+	p.idScanEnd()
 	if err := out.Discard(); err != nil {
 		p.ev.Outcome = OutcomeRejected
 		p.ev.Code, p.ev.Reason = f.Code, f.Reason

@@ -60,6 +60,11 @@ func (p *pass) feed(b []byte) {
 			p.lexFailed(b)
 		}
 	}
+	if p.fail != nil {
+		// The rest of this chunk may hold the envelope's id (envelope_id.go).
+		p.idScanBegin()
+		p.idScanChunk(b, i)
+	}
 }
 
 // finishDoc checks the end of input.
