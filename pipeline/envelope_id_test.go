@@ -15,10 +15,11 @@ import (
 
 // A result rejected before any id was read, at different points and for
 // different reasons (dupResult: a duplicate key; mimeResult: an image
-// block whose mimeType is not allowed).
+// block whose data is not base64, which rejects the whole result; a type
+// not allowed only replaces its block).
 const (
 	dupResult  = `{"content":[{"type":"text","text":"x"}],"a":1,"a":2}`
-	mimeResult = `{"content":[{"type":"image","data":"AAAA","mimeType":"application/x-evil"}]}`
+	mimeResult = `{"content":[{"type":"image","data":"A!AA","mimeType":"image/png"}]}`
 )
 
 var envelopeIDCases = []struct {
