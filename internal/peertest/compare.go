@@ -66,7 +66,8 @@ var marker = regexp.MustCompile(`\[REDACTED:[a-z0-9][a-z0-9-]*\]|\[REMOVED_PSEUD
 // objects of the same members (keys normalized like text); base64 members
 // (a content block's data, a resource's blob) must decode to the same
 // bytes; every other string must equal Normalize of the raw string, with
-// the tool-result label before a content block's text, except that a
+// the tool-result label before a content block's text (and before an
+// embedded resource's text), except that a
 // marker may stand for a non-empty part of it. In _meta objects, keys
 // under OwnPrefix are the sanitizer's: added ones are allowed, a raw one
 // must be gone. A _meta object the raw message lacks may appear holding
@@ -125,6 +126,7 @@ const (
 	slotText          // a text block's text (labelled)
 	slotBase64        // a base64 member
 	slotBlobText      // a base64 member of a text/* resource: compared as text
+	slotResource      // the resource of an embedded-resource block (its text is labelled)
 )
 
 type comparer struct {
@@ -249,7 +251,12 @@ func (c *comparer) childSlot(r map[string]any, k string, sl slot, result, top bo
 			return slotText
 		case k == "data" && (typ == "image" || typ == "audio"):
 			return slotBase64
+		case k == "resource" && typ == "resource":
+			return slotResource
 		}
+	}
+	if sl == slotResource && k == "text" {
+		return slotText
 	}
 	if k == "blob" {
 		if _, ok := r["uri"]; ok {
