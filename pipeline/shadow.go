@@ -101,36 +101,55 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 	if !final {
 		rel = int(c.red.Released())
 	}
-	if rel < c.shBase || rel > end || rel < bs && rel != c.shBase {
-		// Held back more than this batch (a long encoded run, rare), or
-		// what cannot happen: never write what is not understood.
+	if rel < c.shBase || rel > end || bs < 0 {
+		// What cannot happen: never write what is not understood.
 		c.shadowOff()
 		return
 	}
-	// Shadow offsets of the spans' ends, counted back from the end of the
-	// shadow (its end is the end of batch) over the decoded bytes between.
+	// The shadow holds the escaped form of the decoded bytes shBase..end.
+	// An offset in the batch is located by counting back from the end of
+	// the shadow over the batch's decoded bytes; one before the batch (text
+	// the normalizer or the redactor held back across the batch boundary,
+	// such as a PEM block of the whole hold) by walking the shadow from its
+	// start, where each escape stands for one decoded byte. The offsets are
+	// asked for in decreasing order.
 	cur, off := end, len(c.sh)
+	walked := false
 	at := func(x int) int {
-		if x == c.shBase {
-			return 0
+		switch {
+		case x == c.shBase:
+			off = 0
+		case x >= bs && !walked:
+			off -= escapedLenFast(batch[x-bs : cur-bs])
+		default:
+			off = shadowWalk(c.sh, x-c.shBase)
+			walked = true
 		}
-		off -= escapedLenFast(batch[x-bs : cur-bs])
 		cur = x
 		return off
 	}
 	c.shDrop, c.shRel = at(rel), rel
+	if c.shDrop < 0 {
+		c.shadowOff() // the shadow does not match the text: never write it
+		return
+	}
 	spans := c.red.Spans()
 	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)
-		if lo < c.shBase || hi > cur || lo < bs && lo != c.shBase || hi < bs && hi != c.shBase {
-			// A span that starts or ends before this batch (text the
-			// redactor held back across the batch boundary) cannot be
-			// located in the shadow from the batch alone: rb goes through
-			// the escaper; the shadow stays in line.
+		if lo < c.shBase || lo > hi || hi > cur {
+			// Spans out of order or outside the released text: what
+			// cannot happen. rb goes through the escaper; the shadow
+			// stays in line.
 			return
 		}
 		c.offs = append(c.offs, at(hi), at(lo))
+	}
+	for _, o := range c.offs {
+		if o < 0 || o > len(c.sh) {
+			c.shadowOff() // the shadow does not match the text: never write it
+			return
+		}
 	}
 	pos, total := 0, 0
 	for i, sp := range spans {
@@ -149,6 +168,27 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 		total += escapedLen(rb[pos:])
 	}
 	c.planLen = total
+}
+
+// shadowWalk returns the offset in the escaped shadow sh of the decoded
+// byte k (counted from the shadow's start), or -1 when sh is shorter. The
+// shadow writes each decoded byte as itself or as one escape (\" \\ \n \r
+// \t, \u00XX): a byte that is not a backslash stands for itself.
+func shadowWalk(sh []byte, k int) int {
+	i := 0
+	for ; k > 0 && i < len(sh); k-- {
+		if sh[i] != '\\' {
+			i++
+		} else if i+1 < len(sh) && sh[i+1] == 'u' {
+			i += 6
+		} else {
+			i += 2
+		}
+	}
+	if k > 0 || i > len(sh) {
+		return -1
+	}
+	return i
 }
 
 // writePlan writes rb as shadowSettle planned.
