@@ -27,7 +27,7 @@ func (p *pass) finishEvidence(start time.Time) {
 	case p.truncs > 0:
 		ev.Outcome = OutcomeTruncated
 		ev.Code = CodeOutputTruncated
-	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0,
+	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0 || ev.EscapesDecoded > 0,
 		p.sch != nil && p.sch.changed:
 		ev.Outcome = OutcomeSanitized
 	default:

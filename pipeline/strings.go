@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"bytes"
+
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"strconv"
 
@@ -139,6 +141,12 @@ func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
 // evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
 	p.batches++
+	if !p.strDirty && bytes.Contains(p.dbuf, escapedSlash) {
+		// "\/" in text that is JSON is an escaped '/' ("<\/system>"),
+		// which the normalizer decodes (scanners: escapes in text); the
+		// decoder's fast path and kernels take "\\/" without marking it.
+		p.strDirty = true
+	}
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
 			p.sch.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
@@ -159,6 +167,8 @@ func (p *pass) flushChain(final bool) {
 	}
 	p.shadowTake()
 }
+
+var escapedSlash = []byte(`\/`)
 
 // runBatch sends the collected batch through the normalizer and the
 // redactor (final: the string ends with it) and plans how the shadow writes
@@ -209,6 +219,7 @@ func (p *pass) recordNorm(st scanners.NormStats) {
 		}
 	}
 	p.ev.ConfusablesFolded += st.Folded
+	p.ev.EscapesDecoded += st.Unescaped
 	if st.NFKCChanged {
 		p.ev.NFKCChanged++
 	}
