@@ -44,6 +44,9 @@ func addSeeds(f *testing.F) {
 	for _, s := range bench.Shapes() {
 		f.Add(bench.Generate(bench.Options{Seed: uint64(s), Shape: s, Size: 2 << 10, Secrets: 1, Tags: 1, Invisible: 1}).JSON)
 	}
+	for _, d := range genSeeds() {
+		f.Add(d)
+	}
 }
 
 // errorResults caches the error result of each (engine, kind, tool, code,
