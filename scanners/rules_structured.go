@@ -274,8 +274,16 @@ func ssh2Form() form {
 				return noMatch
 			}
 			win := ks + pemAuxWindow
-			if m := bytes.Index(d[ke:min(len(d), win)], []byte(ssh2End)); m >= 0 {
+			to := min(len(d), win)
+			q := keyStringEnd(d, ks, ke, to)
+			if q >= 0 {
+				to = q // an END after the JSON string holding the key is not its END
+			}
+			if m := bytes.Index(d[ke:to], []byte(ssh2End)); m >= 0 {
 				return result{status: resMatch, start: ks, end: ke + m + len(ssh2End)}
+			}
+			if q >= 0 {
+				return result{status: resMatch, start: ks, end: q}
 			}
 			return failClosed(v, ks, win)
 		},
