@@ -52,6 +52,7 @@ func (p *pass) lexString(b []byte, i int) int {
 				// escaped shadow itself (decoderun.go); the word loop below
 				// does the rest.
 				if haveDecodeRun && n-i >= 64 && decodeFlushAt-k >= 64 {
+					p.strKern = true
 					var c, w int
 					var dirty bool
 					if p.shOn {
@@ -106,9 +107,9 @@ func (p *pass) lexString(b []byte, i int) int {
 				}
 				if c == '\\' && i+1 < n {
 					if e := simpleEscape[b[i+1]]; e != 0 && e != '\b' && e != '\f' {
-						if e == '\\' && (i+2 >= n || b[i+2] == 'u') {
-							// A backslash and u: maybe an escaped character
-							// of JSON text (see lexEscape).
+						if e == '\\' && (i+2 >= n || b[i+2] == 'u' || b[i+2] == '/') {
+							// A backslash and u or /: maybe an escaped
+							// character of JSON text (see lexEscape).
 							p.strDirty = true
 						}
 						d[k] = e
@@ -268,7 +269,7 @@ var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f
 
 // decodedByte takes one byte decoded from a two-byte escape.
 func (p *pass) decodedByte(d byte) {
-	if d == '\b' || d == '\f' {
+	if d == '\b' || d == '\f' || d == '\\' {
 		p.strDirty = true
 	}
 	if (p.sm == smText || p.sm == smKey) && !p.strCut {

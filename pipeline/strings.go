@@ -20,6 +20,7 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
+	p.strKern = false
 	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
@@ -141,10 +142,11 @@ func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
 // evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
 	p.batches++
-	if !p.strDirty && bytes.Contains(p.dbuf, escapedSlash) {
+	if !p.strDirty && p.strKern && bytes.Contains(p.dbuf, escapedSlash) {
 		// "\/" in text that is JSON is an escaped '/' ("<\/system>"),
 		// which the normalizer decodes (scanners: escapes in text); the
-		// decoder's fast path and kernels take "\\/" without marking it.
+		// vector kernels take "\\/" without marking it (the word loop
+		// marks it itself).
 		p.strDirty = true
 	}
 	if p.sch != nil && p.sch.tapOn {

@@ -138,6 +138,14 @@ func (l *litState) scan(out, s []byte, final bool) ([]byte, bool) {
 			i += k
 			pre = 0
 		}
+		if pre == 0 && i+1 < len(s) {
+			if c := s[i+1]; c != '\\' && c != 'u' && c != '/' {
+				// One backslash escaping a character that is never
+				// decoded (\" \n ...): the common case, skipped at once.
+				i += 2
+				continue
+			}
+		}
 		j := i
 		for j < len(s) && s[j] == '\\' {
 			j++
