@@ -112,6 +112,9 @@ func (p *pass) lexString(b []byte, i int) int {
 							// character of JSON text (see lexEscape).
 							p.strDirty = true
 						}
+						if e == '/' && k > 0 && d[k-1] == '\\' {
+							p.strDirty = true // a backslash, then /: "\\/" in JSON text
+						}
 						d[k] = e
 						k++
 						if e == '/' && p.shOn {
@@ -137,7 +140,7 @@ func (p *pass) lexString(b []byte, i int) int {
 						switch {
 						case h0|h1|h2|h3 < 0: // not hex: the general path fails it
 						case v >= 0x20 && v < 0x7f && v != '\\':
-							if v == 'u' {
+							if v == 'u' || v == '/' && k > 0 && d[k-1] == '\\' {
 								p.strDirty = true
 							}
 							d[k] = byte(v)
@@ -222,7 +225,7 @@ func (p *pass) lexString(b []byte, i int) int {
 // escapedByte takes one byte decoded from a two-byte escape that the lexer
 // read through its escape state (split by a read, or after a surrogate).
 func (p *pass) escapedByte(d byte) {
-	if d < 0x20 && d != '\n' && d != '\r' && d != '\t' || d == '\\' {
+	if d < 0x20 && d != '\n' && d != '\r' && d != '\t' || d == '\\' || d == '/' && len(p.dbuf) > 0 && p.dbuf[len(p.dbuf)-1] == '\\' {
 		// A control character, or a backslash: text that is itself
 		// JSON may spell an invisible character "\u200b" (the
 		// normalizer decodes those escapes).
@@ -269,7 +272,7 @@ var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f
 
 // decodedByte takes one byte decoded from a two-byte escape.
 func (p *pass) decodedByte(d byte) {
-	if d == '\b' || d == '\f' || d == '\\' {
+	if d == '\b' || d == '\f' || d == '\\' || d == '/' && len(p.dbuf) > 0 && p.dbuf[len(p.dbuf)-1] == '\\' {
 		p.strDirty = true
 	}
 	if (p.sm == smText || p.sm == smKey) && !p.strCut {

@@ -113,21 +113,8 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 	// such as a PEM block of the whole hold) by walking the shadow from its
 	// start, where each escape stands for one decoded byte. The offsets are
 	// asked for in decreasing order.
-	cur, off := end, len(c.sh)
-	walked := false
-	at := func(x int) int {
-		switch {
-		case x == c.shBase:
-			off = 0
-		case x >= bs && !walked:
-			off -= escapedLenFast(batch[x-bs : cur-bs])
-		default:
-			off = shadowWalk(c.sh, x-c.shBase)
-			walked = true
-		}
-		cur = x
-		return off
-	}
+	loc := shadowLoc{cur: end, off: len(c.sh), bs: bs, base: c.shBase}
+	at := func(x int) int { return loc.at(x, batch, c.sh) }
 	c.shDrop, c.shRel = at(rel), rel
 	if c.shDrop < 0 {
 		c.shadowOff() // the shadow does not match the text: never write it
@@ -137,7 +124,7 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)
-		if lo < c.shBase || lo > hi || hi > cur {
+		if lo < c.shBase || lo > hi || hi > loc.cur {
 			// Spans out of order or outside the released text: what
 			// cannot happen. rb goes through the escaper; the shadow
 			// stays in line.
@@ -168,6 +155,36 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 		total += escapedLen(rb[pos:])
 	}
 	c.planLen = total
+}
+
+// shadowLoc locates decoded offsets, asked for in decreasing order, in the
+// shadow (shadowSettle).
+type shadowLoc struct {
+	cur, off int // the last offset located, and its place in the shadow
+	bs, base int // the decoded offsets of the batch's and the shadow's start
+	walked   bool
+}
+
+// at returns the place of x in the shadow sh, counting back over batch
+// while x is in it.
+func (l *shadowLoc) at(x int, batch, sh []byte) int {
+	if x >= l.bs && x != l.base && !l.walked {
+		l.off -= escapedLenFast(batch[x-l.bs : l.cur-l.bs])
+		l.cur = x
+		return l.off
+	}
+	return l.slow(x, sh)
+}
+
+func (l *shadowLoc) slow(x int, sh []byte) int {
+	if x == l.base {
+		l.off = 0
+	} else {
+		l.off = shadowWalk(sh, x-l.base)
+		l.walked = true
+	}
+	l.cur = x
+	return l.off
 }
 
 // shadowWalk returns the offset in the escaped shadow sh of the decoded
