@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/bits"
@@ -52,7 +53,6 @@ func (p *pass) lexString(b []byte, i int) int {
 				// escaped shadow itself (decoderun.go); the word loop below
 				// does the rest.
 				if haveDecodeRun && n-i >= 64 && decodeFlushAt-k >= 64 {
-					p.strKern = true
 					var c, w int
 					var dirty bool
 					if p.shOn {
@@ -71,7 +71,10 @@ func (p *pass) lexString(b []byte, i int) int {
 						}
 						c, w, _, dirty = decodeRunSh(&b[i], n-i, &d[k], decodeFlushAt-k, &p.shTmp[0], len(p.shTmp), &runTabs)
 					}
-					if dirty {
+					if dirty || c != w && !p.strDirty && bytes.Contains(d[max(k-1, 0):k+w], escapedSlash) {
+						// Non-ASCII or a decoded u, or (escapes decoded)
+						// a decoded backslash then /, "\\/" in JSON text,
+						// which the kernel takes without marking it.
 						p.strDirty = true
 					}
 					i += c

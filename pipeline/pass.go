@@ -193,7 +193,6 @@ type chain struct {
 	strChars int64
 	strCut   bool
 	strDirty bool // the string holds bytes the normalizer may change
-	strKern  bool // a vector kernel decoded part of the string (it does not mark \\/)
 	batches  int  // batches of this string sent through the chain
 	strNoted bool
 	b64n     int64

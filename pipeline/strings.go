@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"strconv"
 
@@ -20,7 +18,6 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
-	p.strKern = false
 	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
@@ -142,13 +139,6 @@ func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
 // evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
 	p.batches++
-	if !p.strDirty && p.strKern && bytes.Contains(p.dbuf, escapedSlash) {
-		// "\/" in text that is JSON is an escaped '/' ("<\/system>"),
-		// which the normalizer decodes (scanners: escapes in text); the
-		// vector kernels take "\\/" without marking it (the word loop
-		// marks it itself).
-		p.strDirty = true
-	}
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
 			p.sch.tap(p.dbuf[:len(p.dbuf)-1]) // the last byte opens the next batch
@@ -170,6 +160,8 @@ func (p *pass) flushChain(final bool) {
 	p.shadowTake()
 }
 
+// escapedSlash is a decoded backslash then '/': in text that is JSON, an
+// escaped '/' ("<\/system>"), which the normalizer decodes.
 var escapedSlash = []byte(`\/`)
 
 // runBatch sends the collected batch through the normalizer and the
