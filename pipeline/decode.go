@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/bits"
@@ -70,7 +71,10 @@ func (p *pass) lexString(b []byte, i int) int {
 						}
 						c, w, _, dirty = decodeRunSh(&b[i], n-i, &d[k], decodeFlushAt-k, &p.shTmp[0], len(p.shTmp), &runTabs)
 					}
-					if dirty {
+					if dirty || c != w && !p.strDirty && bytes.Contains(d[max(k-1, 0):k+w], escapedSlash) {
+						// Non-ASCII or a decoded u, or (escapes decoded)
+						// a decoded backslash then /, "\\/" in JSON text,
+						// which the kernel takes without marking it.
 						p.strDirty = true
 					}
 					i += c
@@ -106,10 +110,13 @@ func (p *pass) lexString(b []byte, i int) int {
 				}
 				if c == '\\' && i+1 < n {
 					if e := simpleEscape[b[i+1]]; e != 0 && e != '\b' && e != '\f' {
-						if e == '\\' && (i+2 >= n || b[i+2] == 'u') {
-							// A backslash and u: maybe an escaped character
-							// of JSON text (see lexEscape).
+						if e == '\\' && (i+2 >= n || b[i+2] == 'u' || b[i+2] == '/') {
+							// A backslash and u or /: maybe an escaped
+							// character of JSON text (see lexEscape).
 							p.strDirty = true
+						}
+						if e == '/' && k > 0 && d[k-1] == '\\' {
+							p.strDirty = true // a backslash, then /: "\\/" in JSON text
 						}
 						d[k] = e
 						k++
@@ -136,7 +143,7 @@ func (p *pass) lexString(b []byte, i int) int {
 						switch {
 						case h0|h1|h2|h3 < 0: // not hex: the general path fails it
 						case v >= 0x20 && v < 0x7f && v != '\\':
-							if v == 'u' {
+							if v == 'u' || v == '/' && k > 0 && d[k-1] == '\\' {
 								p.strDirty = true
 							}
 							d[k] = byte(v)
@@ -221,7 +228,7 @@ func (p *pass) lexString(b []byte, i int) int {
 // escapedByte takes one byte decoded from a two-byte escape that the lexer
 // read through its escape state (split by a read, or after a surrogate).
 func (p *pass) escapedByte(d byte) {
-	if d < 0x20 && d != '\n' && d != '\r' && d != '\t' || d == '\\' {
+	if d < 0x20 && d != '\n' && d != '\r' && d != '\t' || d == '\\' || d == '/' && len(p.dbuf) > 0 && p.dbuf[len(p.dbuf)-1] == '\\' {
 		// A control character, or a backslash: text that is itself
 		// JSON may spell an invisible character "\u200b" (the
 		// normalizer decodes those escapes).
@@ -268,7 +275,7 @@ var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f
 
 // decodedByte takes one byte decoded from a two-byte escape.
 func (p *pass) decodedByte(d byte) {
-	if d == '\b' || d == '\f' {
+	if d == '\b' || d == '\f' || d == '\\' || d == '/' && len(p.dbuf) > 0 && p.dbuf[len(p.dbuf)-1] == '\\' {
 		p.strDirty = true
 	}
 	if (p.sm == smText || p.sm == smKey) && !p.strCut {

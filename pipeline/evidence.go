@@ -83,15 +83,19 @@ type Evidence struct {
 	NFKCChanged   int64            `json:"nfkcChangedStrings,omitempty"`
 	// ConfusablesFolded counts Cyrillic, Greek and Armenian look-alikes of
 	// Latin letters folded inside mixed-script words ("<ѕystem>").
-	ConfusablesFolded int64            `json:"confusablesFolded,omitempty"`
-	DroppedKeys       int64            `json:"droppedMetaKeys,omitempty"`
-	Bounds            []BoundHit       `json:"bounds,omitempty"`
-	Findings          []FindingRecord  `json:"findings,omitempty"`
-	FindingsCut       int64            `json:"findingsNotListed,omitempty"`
-	SchemaSHA256      string           `json:"schemaSha256,omitempty"`
-	Schema            *SchemaRecord    `json:"schema,omitempty"`
-	ToolError         *ToolErrorRecord `json:"toolError,omitempty"`
-	RPCError          *RPCErrorRecord  `json:"rpcError,omitempty"`
+	ConfusablesFolded int64 `json:"confusablesFolded,omitempty"`
+	// EscapesDecoded counts JSON escapes inside text that is itself JSON
+	// decoded to their character ("\u0067" to "g", scanners: escapes in
+	// text).
+	EscapesDecoded int64            `json:"escapesDecoded,omitempty"`
+	DroppedKeys    int64            `json:"droppedMetaKeys,omitempty"`
+	Bounds         []BoundHit       `json:"bounds,omitempty"`
+	Findings       []FindingRecord  `json:"findings,omitempty"`
+	FindingsCut    int64            `json:"findingsNotListed,omitempty"`
+	SchemaSHA256   string           `json:"schemaSha256,omitempty"`
+	Schema         *SchemaRecord    `json:"schema,omitempty"`
+	ToolError      *ToolErrorRecord `json:"toolError,omitempty"`
+	RPCError       *RPCErrorRecord  `json:"rpcError,omitempty"`
 	// Binary lists the binary content blocks replaced by a note
 	// (binary.go), at most 64.
 	Binary        []BinaryRecord `json:"binary,omitempty"`

@@ -51,6 +51,7 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	b = optInt(b, `,"invalidUTF8":`, e.InvalidUTF8)
 	b = optInt(b, `,"nfkcChangedStrings":`, e.NFKCChanged)
 	b = optInt(b, `,"confusablesFolded":`, e.ConfusablesFolded)
+	b = optInt(b, `,"escapesDecoded":`, e.EscapesDecoded)
 	b = optInt(b, `,"droppedMetaKeys":`, e.DroppedKeys)
 	if len(e.Bounds) > 0 {
 		b = append(b, `,"bounds":[`...)

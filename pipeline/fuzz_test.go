@@ -44,6 +44,9 @@ func addSeeds(f *testing.F) {
 	for _, s := range bench.Shapes() {
 		f.Add(bench.Generate(bench.Options{Seed: uint64(s), Shape: s, Size: 2 << 10, Secrets: 1, Tags: 1, Invisible: 1}).JSON)
 	}
+	for _, d := range genSeeds() {
+		f.Add(d)
+	}
 }
 
 // errorResults caches the error result of each (engine, kind, tool, code,
@@ -117,6 +120,7 @@ func FuzzSanitize(f *testing.F) {
 		for _, kind := range []pipeline.Kind{pipeline.KindToolResult, pipeline.KindResourceResult} {
 			info := pipeline.MessageInfo{Kind: kind, Tool: "fuzz"}
 			out, evj, ev := run(t, e, bytes.NewReader(in), info, nil)
+			noInternal(t, ev)
 			if !json.Valid(out) || !utf8.Valid(out) {
 				t.Fatalf("%s: output is not valid JSON or UTF-8: %q", kind, out)
 			}
@@ -179,6 +183,7 @@ func FuzzPlanted(f *testing.F) {
 		in := plantAt(t, d.JSON, []string{sText, tText}, []uint32{pos1, pos2}, html || tName == "escaped")
 		e := engine(t, polBig, 64<<10)
 		out, evj, ev := run(t, e, bytes.NewReader(in), pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: d.Tool}, nil)
+		noInternal(t, ev)
 		for _, doc := range [][]byte{out, evj} {
 			surv, err := bench.Survivors(doc, plants)
 			if err != nil {

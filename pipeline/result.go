@@ -26,7 +26,7 @@ func (p *pass) finishEvidence(start time.Time) {
 	case p.truncs > 0:
 		ev.Outcome = OutcomeTruncated
 		ev.Code = CodeOutputTruncated
-	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0 || len(ev.Binary) > 0,
+	case ev.Redactions() > 0 || ev.RemovedChars() > 0 || ev.InvalidUTF8 > 0 || ev.DroppedKeys > 0 || ev.NFKCChanged > 0 || ev.ConfusablesFolded > 0 || ev.EscapesDecoded > 0 || len(ev.Binary) > 0,
 		p.sch != nil && p.sch.changed, p.rpc.changed:
 		ev.Outcome = OutcomeSanitized
 	default:

@@ -101,36 +101,42 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 	if !final {
 		rel = int(c.red.Released())
 	}
-	if rel < c.shBase || rel > end || rel < bs && rel != c.shBase {
-		// Held back more than this batch (a long encoded run, rare), or
-		// what cannot happen: never write what is not understood.
+	if rel < c.shBase || rel > end || bs < 0 {
+		// What cannot happen: never write what is not understood.
 		c.shadowOff()
 		return
 	}
-	// Shadow offsets of the spans' ends, counted back from the end of the
-	// shadow (its end is the end of batch) over the decoded bytes between.
-	cur, off := end, len(c.sh)
-	at := func(x int) int {
-		if x == c.shBase {
-			return 0
-		}
-		off -= escapedLenFast(batch[x-bs : cur-bs])
-		cur = x
-		return off
-	}
+	// The shadow holds the escaped form of the decoded bytes shBase..end.
+	// An offset in the batch is located by counting back from the end of
+	// the shadow over the batch's decoded bytes; one before the batch (text
+	// the normalizer or the redactor held back across the batch boundary,
+	// such as a PEM block of the whole hold) by walking the shadow from its
+	// start, where each escape stands for one decoded byte. The offsets are
+	// asked for in decreasing order.
+	loc := shadowLoc{cur: end, off: len(c.sh), bs: bs, base: c.shBase}
+	at := func(x int) int { return loc.at(x, batch, c.sh) }
 	c.shDrop, c.shRel = at(rel), rel
+	if c.shDrop < 0 {
+		c.shadowOff() // the shadow does not match the text: never write it
+		return
+	}
 	spans := c.red.Spans()
 	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)
-		if lo < c.shBase || hi > cur || lo < bs && lo != c.shBase || hi < bs && hi != c.shBase {
-			// A span that starts or ends before this batch (text the
-			// redactor held back across the batch boundary) cannot be
-			// located in the shadow from the batch alone: rb goes through
-			// the escaper; the shadow stays in line.
+		if lo < c.shBase || lo > hi || hi > loc.cur {
+			// Spans out of order or outside the released text: what
+			// cannot happen. rb goes through the escaper; the shadow
+			// stays in line.
 			return
 		}
 		c.offs = append(c.offs, at(hi), at(lo))
+	}
+	for _, o := range c.offs {
+		if o < 0 || o > len(c.sh) {
+			c.shadowOff() // the shadow does not match the text: never write it
+			return
+		}
 	}
 	pos, total := 0, 0
 	for i, sp := range spans {
@@ -149,6 +155,57 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 		total += escapedLen(rb[pos:])
 	}
 	c.planLen = total
+}
+
+// shadowLoc locates decoded offsets, asked for in decreasing order, in the
+// shadow (shadowSettle).
+type shadowLoc struct {
+	cur, off int // the last offset located, and its place in the shadow
+	bs, base int // the decoded offsets of the batch's and the shadow's start
+	walked   bool
+}
+
+// at returns the place of x in the shadow sh, counting back over batch
+// while x is in it.
+func (l *shadowLoc) at(x int, batch, sh []byte) int {
+	if x >= l.bs && x != l.base && !l.walked {
+		l.off -= escapedLenFast(batch[x-l.bs : l.cur-l.bs])
+		l.cur = x
+		return l.off
+	}
+	return l.slow(x, sh)
+}
+
+func (l *shadowLoc) slow(x int, sh []byte) int {
+	if x == l.base {
+		l.off = 0
+	} else {
+		l.off = shadowWalk(sh, x-l.base)
+		l.walked = true
+	}
+	l.cur = x
+	return l.off
+}
+
+// shadowWalk returns the offset in the escaped shadow sh of the decoded
+// byte k (counted from the shadow's start), or -1 when sh is shorter. The
+// shadow writes each decoded byte as itself or as one escape (\" \\ \n \r
+// \t, \u00XX): a byte that is not a backslash stands for itself.
+func shadowWalk(sh []byte, k int) int {
+	i := 0
+	for ; k > 0 && i < len(sh); k-- {
+		if sh[i] != '\\' {
+			i++
+		} else if i+1 < len(sh) && sh[i+1] == 'u' {
+			i += 6
+		} else {
+			i += 2
+		}
+	}
+	if k > 0 || i > len(sh) {
+		return -1
+	}
+	return i
 }
 
 // writePlan writes rb as shadowSettle planned.

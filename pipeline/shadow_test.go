@@ -97,21 +97,57 @@ func TestShadowDifferential(t *testing.T) {
 	}
 }
 
-// fuzzShadowMax bounds FuzzShadow's inputs, so that it runs fast enough.
+// fuzzShadowMax bounds FuzzShadow's inputs, so that it runs fast enough;
+// long texts come from repeating an input (fuzzShadowLong).
 const fuzzShadowMax = 8 << 10
+
+// fuzzShadowLong is the size of FuzzShadow's long texts, when rep >= 0xF0:
+// an input repeated to 64 KiB << (rep % 3), 1 MiB for rep 0xFF.
+func fuzzShadowLong(rep uint8) int {
+	if rep == 0xFF {
+		return 1 << 20
+	}
+	return 64 << 10 << (rep % 3)
+}
 
 // FuzzShadow compares the engines with and without the shadow on arbitrary
 // inputs, and on arbitrary text put into a tool result in each escaping
-// style, split into reads of a size the fuzzer picks.
+// style, split into reads of a size the fuzzer picks; with rep >= 0xF0 the
+// text is the input repeated to a long text (held across batches, as
+// repeated key headers are). Neither engine may give INTERNAL.
 func FuzzShadow(f *testing.F) {
 	for i, c := range shadowCases(1 << 10) {
 		if len(c.in) <= fuzzShadowMax {
-			f.Add(c.in, uint8(i))
+			f.Add(c.in, uint8(i), uint8(i))
 		}
 	}
-	f.Fuzz(func(t *testing.T, in []byte, k uint8) {
+	for i, d := range genSeeds() {
+		if len(d) <= fuzzShadowMax {
+			f.Add(d, uint8(i), uint8(0))
+		}
+	}
+	for i, h := range pemHeaders[:2] {
+		f.Add([]byte(h+"\n"), uint8(i), uint8(0xF0+i))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, k uint8, rep uint8) {
 		if len(in) > fuzzShadowMax {
 			return // long strings: TestShadowDifferential
+		}
+		check := func(doc []byte, pol policyName, reads int) {
+			c := splitCase{name: "fuzz", in: doc, pol: pol}
+			wantOut, wantEv, ev := runCase(t, plainEngine(t, pol, 512), c, 0, false)
+			noInternal(t, ev)
+			out, evj, ev := runCase(t, engine(t, pol, 512), c, reads, true)
+			noInternal(t, ev)
+			if !bytes.Equal(out, wantOut) || !bytes.Equal(evj, wantEv) {
+				t.Fatalf("%s policy, reads of %d: shadow and escaper differ for %.2000q\n got: %.2000q %s\nwant: %.2000q %s", pol, reads, doc, out, evj, wantOut, wantEv)
+			}
+		}
+		if rep >= 0xF0 && len(in) > 0 {
+			n := fuzzShadowLong(rep)
+			text := strings.ToValidUTF8(string(bytes.Repeat(in, n/len(in)+1)[:n]), "\ufffd")
+			check(tr(esc(text)), polBig, int(k)*64+1)
+			return
 		}
 		inputs := [][]byte{in}
 		if s := string(in); len(s) < 4096 {
@@ -120,12 +156,7 @@ func FuzzShadow(f *testing.F) {
 		}
 		for _, doc := range inputs {
 			for _, pol := range []policyName{polDefault, polSmall, polBig} {
-				c := splitCase{name: "fuzz", in: doc, pol: pol}
-				wantOut, wantEv, _ := runCase(t, plainEngine(t, pol, 512), c, 0, false)
-				out, evj, _ := runCase(t, engine(t, pol, 512), c, int(k)+1, true)
-				if !bytes.Equal(out, wantOut) || !bytes.Equal(evj, wantEv) {
-					t.Fatalf("%s policy, reads of %d: shadow and escaper differ for %q\n got: %q %s\nwant: %q %s", pol, int(k)+1, doc, out, evj, wantOut, wantEv)
-				}
+				check(doc, pol, int(k)+1)
 			}
 		}
 	})

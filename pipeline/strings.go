@@ -163,6 +163,10 @@ func (p *pass) flushChain(final bool) {
 	p.shadowTake()
 }
 
+// escapedSlash is a decoded backslash then '/': in text that is JSON, an
+// escaped '/' ("<\/system>"), which the normalizer decodes.
+var escapedSlash = []byte(`\/`)
+
 // runBatch sends the collected batch through the normalizer and the
 // redactor (final: the string ends with it) and plans how the shadow writes
 // the result. The text that is final is left in rbuf, the redactor's
@@ -212,6 +216,7 @@ func (p *pass) recordNorm(st scanners.NormStats) {
 		}
 	}
 	p.ev.ConfusablesFolded += st.Folded
+	p.ev.EscapesDecoded += st.Unescaped
 	if st.NFKCChanged {
 		p.ev.NFKCChanged++
 	}

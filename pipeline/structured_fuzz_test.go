@@ -44,6 +44,7 @@ func FuzzStructured(f *testing.F) {
 			for _, s := range schemas {
 				info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "fuzz", OutputSchema: s}
 				out, evj, ev := run(t, e, bytes.NewReader(in), info, nil)
+				noInternal(t, ev)
 				if msg := checkStructuredOutput(t, e, info, out, ev); msg != "" {
 					t.Fatalf("%s policy, schema %s: %s", pol, s.Digest(), msg)
 				}

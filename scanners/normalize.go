@@ -57,12 +57,13 @@ type NormStats struct {
 	Removed     [NumNormClasses]int64 // runes removed, by class
 	NFKCChanged bool                  // NFKC changed at least one rune of this string
 	Folded      int64                 // confusable letters folded to Latin (normalize_confusable.go)
+	Unescaped   int64                 // escapes of JSON in the text decoded (normalize_literal.go)
 }
 
 // MaxNormCarry bounds the bytes the NFKC stage of a Normalizer holds
 // between calls to Append: one NFKC segment of a starter and at most 30
 // non-starters, each of at most 4 bytes. Longer runs of non-starters are cut
-// every 30 (see Normalizer). Besides, an unfinished escape (at most 5 bytes,
+// every 30 (see Normalizer). Besides, an undecided escape (at most litMaxHeld bytes,
 // normalize_literal.go) and the look-alike letters of a word whose script is
 // not known yet (at most foldMaxHeld, normalize_confusable.go) may be held.
 const MaxNormCarry = (1 + normMaxNonStarters) * utf8.UTFMax
@@ -135,7 +136,7 @@ func (n *Normalizer) Stats() NormStats { return n.stats }
 // input: a rune was removed, folded or changed by NFKC. While it is false,
 // everything Append returned is the input as it was.
 func (n *Normalizer) Changed() bool {
-	if n.stats.NFKCChanged || n.stats.Folded != 0 {
+	if n.stats.NFKCChanged || n.stats.Folded != 0 || n.stats.Unescaped != 0 {
 		return true
 	}
 	for _, c := range n.stats.Removed {
@@ -160,6 +161,8 @@ func (n *Normalizer) carryLen() int { return int(n.ncarry) }
 func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	start := len(dst)
 	src = n.lit.unescapeLiterals(src, final)
+	n.stats.Unescaped += n.lit.dec
+	n.lit.dec = 0
 	if n.DisableNFKC {
 		dst = n.appendStripOnly(dst, src)
 	} else {

@@ -2,146 +2,275 @@ package scanners
 
 import (
 	"bytes"
+	"math/bits"
 	"unicode/utf8"
 )
 
 // Escaped characters in text. Tool output is often JSON written into a text
-// block, where an invisible or full-width character may arrive escaped: the
-// six characters "\u200b" rather than U+200B. A model reading that JSON
-// reads the character; the normalizer, which removes U+200B and folds U+FF47
-// to "g", would not see it. So before removal and NFKC the Normalizer
-// decodes the \uXXXX escapes whose character it would change: the removed
-// classes (NormClass, control characters but tab, newline and carriage
-// return included) and the full-width forms of ASCII (U+FF01..U+FF5E).
-// Every other escape ("\u00e9", "\u0022", surrogates) stays as written, and
-// an escape whose backslash is itself escaped ("\\u200b": a backslash and
-// the text u200b) is not one. A decoded character is then removed or folded
-// and counted like any other, so "abc\u200bdef" becomes "abcdef" and the
-// text stays valid JSON.
+// block, and that JSON may hold JSON again in one of its strings: a secret,
+// a tag or an invisible character may arrive escaped, the six characters
+// "\u0067" rather than "g", at any of those levels. A model reading that
+// JSON reads the character; the redactor and the normalizer, which see the
+// text as written, would not. So before removal and NFKC the Normalizer
+// decodes the escapes a model would read as a character of one of the
+// strings, when that character is one the text can hold as itself at every
+// level (so the text stays valid JSON at every level):
 //
-// Streaming, an escape cut by a call boundary is held (at most 5 bytes) and
-// finished by the next call; the parity of a run of backslashes is carried
-// too.
+//   - printable ASCII but the quote and the backslash ("\u0067" is "g",
+//     "\u003c" and "\/" are "<" and "/");
+//   - a character the Normalizer changes: the removed classes (NormClass,
+//     control characters but tab, newline and carriage return included),
+//     characters NFKC changes (full-width forms among them) and the
+//     look-alike letters it folds (ConfusableLatin);
+//   - a surrogate pair (two escapes at the same level) of such a character
+//     ("\udb40\udc20", a tag character).
+//
+// Every other escape ("\u00e9", "\u0022", "\n", an emoji's pair, a lone
+// surrogate) stays as written.
+//
+// Levels. An escape is a run of backslashes followed by "u" and four hex
+// digits (or by "/"). In text that is JSON, an odd run is an escape of that
+// JSON (level 1) after (run-1)/2 escaped backslashes; an even run is run/2
+// backslashes of that JSON, read again as a run one level deeper, where the
+// same rule applies: the escape is at level 1 + the trailing zero bits of
+// the run, and its own backslashes are the last 2^(level-1) of the run. The
+// escape is replaced by its character and the backslashes before it stay,
+// so "\\u0067" (level 2: JSON text inside a JSON string in the text) becomes
+// "g" and "\\\u0067" (an escaped backslash, then a level-1 escape) becomes
+// "\\g". Levels above MaxEscapeLevel are not decoded.
+//
+// A decoded character is then removed, folded and scanned like any other,
+// and counted (NormStats.Unescaped).
+//
+// Streaming, a trailing run of backslashes (its last litRunHeld bytes, its
+// length counted), an unfinished escape and a high surrogate's escape
+// waiting for its pair are held (at most litMaxHeld bytes) and finished by
+// the next call.
+
+// MaxEscapeLevel is the deepest level of JSON in text whose escapes the
+// Normalizer decodes: JSON in a text block (1), JSON inside a string of
+// that JSON (2), and so on.
+const MaxEscapeLevel = 4
+
+const (
+	litRunHeld = 1 << (MaxEscapeLevel - 1) // the backslashes of the deepest escape
+	litMaxHeld = 2 * (litRunHeld + 5)      // a surrogate pair at the deepest level
+)
 
 // litState is the escape decoder's state between calls.
 type litState struct {
-	held [5]byte // an unfinished escape: '\\', 'u' and up to 3 hex digits
+	held [litMaxHeld]byte // the undecided tail of the last call
 	n    int
-	odd  bool // the text so far ends in an odd run of backslashes (not in held)
+	run  int   // backslashes of the held run written before held
+	dec  int64 // escapes decoded since the Normalizer took the count
 	buf  []byte
+	tmp  []byte
 }
 
-func (l *litState) reset() { l.n, l.odd = 0, false }
+func (l *litState) reset() { l.n, l.run = 0, 0 }
 
-// literalTarget reports whether the escape of cp is decoded.
+// literalTarget reports whether the escape of cp (not a surrogate) is
+// decoded.
 func literalTarget(cp rune) bool {
-	if 0xFF01 <= cp && cp <= 0xFF5E {
-		return true
+	if cp < 0x80 {
+		if 0x20 <= cp && cp < 0x7F {
+			return cp != '"' && cp != '\\'
+		}
+		if cp == '\t' || cp == '\n' || cp == '\r' {
+			return false
+		}
+		return true // a removed control
 	}
-	if cp == '\t' || cp == '\n' || cp == '\r' || 0xD800 <= cp && cp <= 0xDFFF {
+	if 0xD800 <= cp && cp <= 0xDFFF {
 		return false
 	}
-	_, strip := stripClass(cp)
-	return strip
+	if _, ok := ConfusableLatin(cp); ok {
+		return true
+	}
+	// Removed, changed by NFKC, or a combining mark (normTable's entry is
+	// zero, trail bits aside, for a starter NFKC keeps as it is).
+	return normTab().lookup(cp)&^entTrailMask != 0
 }
 
 // unescapeLiterals returns src with the escapes of literalTarget characters
-// decoded, holding an unfinished escape at the end unless final. It returns
-// src itself when there is nothing to do.
+// decoded, holding an undecided tail unless final. It returns src itself
+// when there is nothing to do.
 func (l *litState) unescapeLiterals(src []byte, final bool) []byte {
-	if l.n == 0 && !l.odd && bytes.IndexByte(src, '\\') < 0 {
+	if l.n == 0 && bytes.IndexByte(src, '\\') < 0 {
+		l.run = 0
 		return src
 	}
-	out := l.buf[:0]
-	in := src
+	s := src
 	if l.n > 0 {
-		// Finish the held escape with the first bytes of src.
-		k := min(len(src), 6-l.n)
-		var t [6]byte
-		m := copy(t[:], l.held[:l.n])
-		m += copy(t[m:], src[:k])
-		in = src[k:]
-		l.n = 0
-		out = l.scan(out, t[:m], in, final)
-		l.buf = out
-		return out
+		l.tmp = append(append(l.tmp[:0], l.held[:l.n]...), src...)
+		s = l.tmp
 	}
-	out = l.scan(out, in, nil, final)
+	out, same := l.scan(l.buf[:0], s, final)
+	if same && l.n == 0 {
+		// Nothing decoded and nothing held: the input as it is.
+		l.run = 0
+		if len(s) != len(src) {
+			l.buf = append(out, s...)
+			return l.buf
+		}
+		return src
+	}
 	l.buf = out
 	return out
 }
 
-// scan decodes a (then b, which follows a directly) into out. It jumps
-// from backslash to backslash (bytes.IndexByte) and copies only when it
-// decodes or holds something: otherwise it returns the input as it is.
-func (l *litState) scan(out, a, b []byte, final bool) []byte {
-	// Work on one contiguous slice: a is at most 6 bytes.
-	s := a
-	if len(b) > 0 {
-		s = append(append(make([]byte, 0, len(a)+len(b)), a...), b...)
-	}
-	lit := 0
+// scan decodes s into out. It jumps from backslash to backslash
+// (bytes.IndexByte). same reports that out is empty and s is the result
+// (nothing decoded, nothing held); otherwise the result is out, and the
+// undecided tail is in held. On entry l.run counts backslashes written
+// before s that continue a run at the start of s.
+func (l *litState) scan(out, s []byte, final bool) ([]byte, bool) {
+	pre := l.run
+	l.run, l.n = 0, 0
+	lit, i := 0, 0
 	changed := false
-	for i := 0; i < len(s); i++ {
+	for i < len(s) {
 		if s[i] != '\\' {
-			l.odd = false
 			k := bytes.IndexByte(s[i:], '\\')
 			if k < 0 {
 				break
 			}
 			i += k
+			pre = 0
 		}
-		if l.odd {
-			l.odd = false // the second of a pair: a literal backslash
-			continue
-		}
-		// An unescaped backslash: \uXXXX?
-		if len(s)-i < 6 && !final {
-			if rest := s[i:]; escapePrefix(rest) {
-				out = append(out, s[lit:i]...)
-				l.n = copy(l.held[:], rest)
-				return out
-			}
-		}
-		if len(s)-i >= 6 && s[i+1] == 'u' {
-			if cp, ok := hex4(s[i+2 : i+6]); ok && literalTarget(cp) {
-				out = append(out, s[lit:i]...)
-				out = utf8.AppendRune(out, cp)
-				i += 5
-				lit = i + 1
-				changed = true
+		if pre == 0 && i+1 < len(s) {
+			if c := s[i+1]; c != '\\' && c != 'u' && c != '/' {
+				// One backslash escaping a character that is never
+				// decoded (\" \n ...): the common case, skipped at once.
+				i += 2
 				continue
 			}
 		}
-		l.odd = true
+		j := i
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		n := pre + j - i
+		pre = 0
+		if j == len(s) && !final {
+			// A run at the end: hold its last backslashes.
+			h := min(j-i, litRunHeld)
+			out = append(out, s[lit:j-h]...)
+			l.n = copy(l.held[:], s[j-h:])
+			l.run = n - h
+			return out, false
+		}
+		i = j
+		level := 1 + bits.TrailingZeros(uint(n))
+		if level > MaxEscapeLevel || j == len(s) {
+			continue
+		}
+		w := 1 << (level - 1) // the escape's own backslashes: s[j-w:j]
+		if j-w < lit {
+			continue // cannot happen: a run keeps litRunHeld backslashes
+		}
+		if s[j] == '/' {
+			out = append(append(out, s[lit:j-w]...), '/')
+			i = j + 1
+			lit, changed = i, true
+			l.dec++
+			continue
+		}
+		if s[j] != 'u' {
+			continue
+		}
+		cp, end, st := escapeAt(s, j, w, final)
+		switch st {
+		case litMore:
+			out = append(out, s[lit:j-w]...)
+			l.n = copy(l.held[:], s[j-w:])
+			l.run = n - w
+			return out, false
+		case litNo:
+			continue
+		}
+		if !literalTarget(cp) {
+			continue
+		}
+		out = utf8.AppendRune(append(out, s[lit:j-w]...), cp)
+		i = end
+		lit, changed = i, true
+		l.dec++
 	}
-	if !changed && len(out) == 0 {
-		return s
+	if !changed {
+		return out, true
 	}
-	return append(out, s[lit:]...)
+	return append(out, s[lit:]...), false
 }
 
-// escapePrefix reports whether b (shorter than an escape) may begin
-// "\uXXXX".
-func escapePrefix(b []byte) bool {
-	if len(b) >= 2 && b[1] != 'u' {
-		return false
+// The outcomes of escapeAt.
+const (
+	litNo   = iota // not an escape that is decoded
+	litYes         // an escape of cp, up to end
+	litMore        // maybe an escape: the input ends first
+)
+
+// escapeAt reads the \u escape whose 'u' is s[j] and whose w backslashes
+// end at j, and a low surrogate's escape after a high one (the same w
+// backslashes, then u and four hex digits). It returns the character and
+// the end of the escape.
+func escapeAt(s []byte, j, w int, final bool) (rune, int, int) {
+	cp, st := hexAt(s, j+1, final)
+	if st != litYes {
+		return 0, 0, st
 	}
-	for _, c := range b[min(2, len(b)):] {
-		if !setHex[c] {
-			return false
+	end := j + 5
+	switch {
+	case cp < 0xD800 || cp > 0xDFFF:
+		return cp, end, litYes
+	case cp >= 0xDC00:
+		return 0, 0, litNo // a lone low surrogate
+	}
+	// A high surrogate: its pair must follow at the same level.
+	k := end
+	for ; k < end+w; k++ {
+		if k == len(s) {
+			return 0, 0, more(final)
+		}
+		if s[k] != '\\' {
+			return 0, 0, litNo
 		}
 	}
-	return true
+	if k == len(s) {
+		return 0, 0, more(final)
+	}
+	if s[k] != 'u' {
+		return 0, 0, litNo
+	}
+	lo, st := hexAt(s, k+1, final)
+	if st != litYes || lo < 0xDC00 || lo > 0xDFFF {
+		if st == litMore {
+			return 0, 0, litMore
+		}
+		return 0, 0, litNo
+	}
+	return 0x10000 + (cp-0xD800)<<10 + (lo - 0xDC00), k + 5, litYes
 }
 
-func hex4(b []byte) (rune, bool) {
+func more(final bool) int {
+	if final {
+		return litNo
+	}
+	return litMore
+}
+
+// hexAt reads four hex digits at s[i:].
+func hexAt(s []byte, i int, final bool) (rune, int) {
 	var r rune
-	for _, c := range b {
+	for k := i; k < i+4; k++ {
+		if k >= len(s) {
+			return 0, more(final)
+		}
+		c := s[k]
 		if !setHex[c] {
-			return 0, false
+			return 0, litNo
 		}
 		r = r<<4 | rune(unhex(c))
 	}
-	return r, true
+	return r, litYes
 }

@@ -2,6 +2,7 @@ package scanners
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,7 +91,9 @@ var normCases = []normCase{
 	{name: "EscapedZeroWidth", in: `ghp_ab\u200bcd`, want: "ghp_abcd", removed: map[NormClass]int64{NormZeroWidth: 1}},
 	{name: "EscapedFullWidth", in: `\uff47\uFF48p_`, want: "ghp_", changed: true},
 	{name: "EscapedOtherKept", in: `caf\u00e9 \u0022 \ud83d\ude00`, want: `caf\u00e9 \u0022 \ud83d\ude00`},
-	{name: "EscapedBackslashKept", in: `\\u200b`, want: `\\u200b`},
+	// An even run of backslashes is an escape one level deeper (JSON
+	// inside a string of the JSON in the text), issue 17.
+	{name: "EscapedLevel2", in: `\\u200b`, want: ``, removed: map[NormClass]int64{NormZeroWidth: 1}},
 	{name: "OddBackslashRun", in: `\\\u200bx`, want: `\\x`, removed: map[NormClass]int64{NormZeroWidth: 1}},
 	{name: "EscapedControlAndTerminal", in: `a\u001b[31mb\u000ac`, want: `ab\u000ac`, removed: map[NormClass]int64{NormControl: 1, NormEscapeSequence: 4}},
 	{name: "ShortEscapeKept", in: `x\u20`, want: `x\u20`},
@@ -189,27 +192,60 @@ func refNormalize(s string) string {
 }
 
 // refUnescape is the reference of the decoding of escaped characters
-// (normalize_literal.go), on the whole string: each \uXXXX after an even run
-// of backslashes whose character literalTarget accepts.
+// (normalize_literal.go), on the whole string: a run of n backslashes
+// followed by "/" or by "u", four hex digits (and a low surrogate's escape
+// after as many backslashes, for a high surrogate) is an escape at level
+// 1 + trailing zeros of n, made of the run's last 2^(level-1) backslashes;
+// at a level up to MaxEscapeLevel, with literalTarget accepting the
+// character, the escape is replaced by the character.
 func refUnescape(s string) string {
 	var b strings.Builder
-	run := 0 // backslashes just before i
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && run%2 == 0 && i+6 <= len(s) && s[i+1] == 'u' {
-			if v, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil && literalTarget(rune(v)) {
-				b.WriteRune(rune(v))
-				i += 5
-				run = 0
+	hex := func(i int) (rune, bool) {
+		if i+4 > len(s) {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(s[i:i+4], 16, 32)
+		return rune(v), err == nil && !strings.ContainsAny(s[i:i+4], "+-xX_")
+	}
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		n := j - i
+		level := 1 + bits.TrailingZeros(uint(n))
+		w := 1 << (level - 1)
+		b.WriteString(s[i : j-w])
+		if level <= MaxEscapeLevel && j < len(s) {
+			if s[j] == '/' {
+				b.WriteByte('/')
+				i = j + 1
 				continue
 			}
+			if s[j] == 'u' {
+				if cp, ok := hex(j + 1); ok {
+					end := j + 5
+					if 0xD800 <= cp && cp < 0xDC00 {
+						low := strings.Repeat("\\", w) + "u"
+						if lo, ok := hex(end + len(low)); ok && strings.HasPrefix(s[end:], low) && 0xDC00 <= lo && lo <= 0xDFFF {
+							cp, end = 0x10000+(cp-0xD800)<<10+(lo-0xDC00), end+len(low)+4
+						}
+					}
+					if (cp < 0xD800 || cp > 0xDFFF) && literalTarget(cp) {
+						b.WriteRune(cp)
+						i = end
+						continue
+					}
+				}
+			}
 		}
-		if c == '\\' {
-			run++
-		} else {
-			run = 0
-		}
-		b.WriteByte(c)
+		b.WriteString(s[j-w : j])
+		i = j
 	}
 	return b.String()
 }

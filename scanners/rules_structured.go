@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"math/bits"
 	"strings"
 )
 
@@ -149,6 +150,9 @@ func wrapB64(s string, n int) string {
 // pemContinue extends.
 func failClosed(v *view, ks, win int) result {
 	d := v.data
+	if q := keyStringEnd(d, ks, ks, min(len(d), win)); q >= 0 {
+		return result{status: resMatch, start: ks, end: q}
+	}
 	if len(d) < win {
 		if !v.atEnd {
 			return result{status: resMore}
@@ -157,6 +161,63 @@ func failClosed(v *view, ks, win int) result {
 	}
 	return result{status: resOpen, start: ks, end: win}
 }
+
+// keyStringEnd returns where the JSON string holding a key block that
+// begins at ks ends, searching d[from:to], or -1. A key block in text that
+// is JSON (a key file read into a JSON document: newlines written as the
+// escape "\n", "\\n" one level deeper) lies inside a string, which ends at
+// its closing quote; the fail-closed extent of a block without an END, or an
+// END in another string, must not run over it, or the JSON around the key
+// breaks. The level is read from the first line end after ks (a newline:
+// plain text, no JSON; a run of 2^(L-1) backslashes and "n": level L); at
+// level L a quote of the key's own text (an SSH2 Comment header) follows a
+// run of k*2^L + 2^L-1 backslashes, any other quote ends a string, before
+// the backslashes that escape it.
+func keyStringEnd(d []byte, ks, from, to int) int {
+	level := 0
+	for i := ks; i < min(len(d), ks+keyLevelSearch); i++ {
+		if d[i] == '\n' {
+			break
+		}
+		if d[i] == '\\' {
+			r := 0
+			for i+r < len(d) && d[i+r] == '\\' {
+				r++
+			}
+			if i+r < len(d) && d[i+r] == 'n' && r <= 8 && r&(r-1) == 0 {
+				level = 1 + bits.TrailingZeros(uint(r))
+			}
+			break
+		}
+	}
+	if level == 0 {
+		return -1
+	}
+	for i := from; i < to; {
+		q := bytes.IndexByte(d[i:to], '"')
+		if q < 0 {
+			return -1
+		}
+		q += i
+		r := 0
+		for q-r-1 >= ks && d[q-r-1] == '\\' {
+			r++
+		}
+		if (r+1)%(1<<level) != 0 {
+			// Not a quote of the key's text: it ends the string at
+			// level 1 + trailing zeros of r+1, whose own backslashes are
+			// the last of the run; the rest are escaped backslashes of
+			// the string.
+			return q - (1<<bits.TrailingZeros(uint(r+1)) - 1)
+		}
+		i = q + 1
+	}
+	return -1
+}
+
+// keyLevelSearch bounds the search for the first line end of a key block
+// (its BEGIN line).
+const keyLevelSearch = 128
 
 // puttyForm: "PuTTY-User-Key-File-" (case-sensitive), '2' or '3', ':';
 // "Private-Lines:" must follow within puttyHeaderMax bytes of the header
@@ -213,8 +274,16 @@ func ssh2Form() form {
 				return noMatch
 			}
 			win := ks + pemAuxWindow
-			if m := bytes.Index(d[ke:min(len(d), win)], []byte(ssh2End)); m >= 0 {
+			to := min(len(d), win)
+			q := keyStringEnd(d, ks, ke, to)
+			if q >= 0 {
+				to = q // an END after the JSON string holding the key is not its END
+			}
+			if m := bytes.Index(d[ke:to], []byte(ssh2End)); m >= 0 {
 				return result{status: resMatch, start: ks, end: ke + m + len(ssh2End)}
+			}
+			if q >= 0 {
+				return result{status: resMatch, start: ks, end: q}
 			}
 			return failClosed(v, ks, win)
 		},
@@ -459,6 +528,14 @@ func pemForm() form {
 				from = int(*v.hint - v.base - 8)
 			}
 			to := min(len(d), win)
+			if q := keyStringEnd(d, ks, hdrEnd, to); q >= 0 {
+				// The JSON string holding the key ends first: no END of
+				// this key can follow inside it.
+				to = q
+				if from > to {
+					from = to
+				}
+			}
 			if from < to {
 				if j := bytes.Index(d[from:to], []byte("-----END")); j >= 0 {
 					if pemBodyBytes(d[hdrEnd:from+j]) < pemMinBody {
@@ -476,6 +553,9 @@ func pemForm() form {
 			}
 			if v.hint != nil {
 				*v.hint = v.base + int64(to)
+			}
+			if to < min(len(d), win) {
+				return result{status: resMatch, start: ks, end: to}
 			}
 			if len(d) < win {
 				if !v.atEnd {
@@ -516,11 +596,20 @@ var setPEMBody = makeSet("A-Za-z0-9+/=\t\n\f\r \\")
 // how far it got, whether the match ended there, and never needs more than
 // 8+pemCloseSearch bytes of look-ahead at an END marker.
 func pemContinue(d []byte, i int, atEnd bool) (next int, done bool) {
+	i0 := i
 	for i < len(d) && setPEMBody[d[i]] {
 		i++
 	}
 	if i >= len(d) {
 		return i, atEnd
+	}
+	if d[i] == '"' {
+		// The end of the JSON string holding the key: its backslashes
+		// are the quote's, not the key's.
+		for i > i0 && d[i-1] == '\\' {
+			i--
+		}
+		return i, true
 	}
 	if d[i] != '-' {
 		return i, true
