@@ -465,5 +465,6 @@ func builtinRules() []ruleDef {
 	rs = append(rs, contextRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
+	rs = append(rs, markupRules()...)
 	return rs
 }
