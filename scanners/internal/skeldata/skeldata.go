@@ -75,6 +75,11 @@ func Skeleton(r rune) (byte, bool) {
 	if norm.NFKC.String(s) != s {
 		return 0, false
 	}
+	if r == 0x2581 {
+		// LOWER ONE EIGHTH BLOCK, SentencePiece's word separator: DeepSeek
+		// spells its control tokens with it ("<｜tool▁calls▁begin｜>").
+		return '_', true
+	}
 	if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || 0x31C0 <= r && r <= 0x31EF {
 		// Strokes and kana that UTS #39 maps to '/', '\' and '=' are
 		// everyday Japanese and Chinese text.
