@@ -237,3 +237,30 @@ func TestViewHoldBound(t *testing.T) {
 		}
 	}
 }
+
+// TestNextHigh checks nextHigh against its definition at every start and
+// position of the first high byte.
+func TestNextHigh(t *testing.T) {
+	b := make([]byte, 80)
+	for i := range b {
+		b[i] = 'a' + byte(i%26)
+	}
+	for at := 0; at <= len(b); at++ {
+		c := append([]byte(nil), b...)
+		if at < len(c) {
+			c[at] = 0xC3
+		}
+		for from := 0; from <= len(c); from++ {
+			want := len(c)
+			for k := from; k < len(c); k++ {
+				if c[k] >= 0x80 {
+					want = k
+					break
+				}
+			}
+			if got := nextHigh(c, from); got != want {
+				t.Fatalf("high byte at %d, from %d: %d, want %d", at, from, got, want)
+			}
+		}
+	}
+}

@@ -2,6 +2,8 @@ package scanners
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -37,8 +39,8 @@ import (
 // Streaming, a character reference or a UTF-8 sequence cut by the end of
 // a call is held (at most viewMaxHold bytes) and finished by the next one;
 // the view, and so the output, does not depend on how the text is split.
-// Text without '&' and without a byte of a listed character costs two
-// vector scans.
+// Text without '&' and without a byte outside ASCII costs a vector search
+// for '&' and an eight-byte-lane search for a high bit.
 
 // viewMaxRef bounds the length of a character reference the view decodes,
 // from the '&' to the ';' or the last digit or letter: 32 leading zeros fit.
@@ -124,7 +126,7 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	amp := bytes.IndexByte(in, '&')
 	high := len(in)
 	if w.skel {
-		high = asciiSpan(in, 0)
+		high = nextHigh(in, 0)
 	}
 	if amp < 0 && high == len(in) {
 		return in
@@ -187,7 +189,7 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		if high < i {
 			high = len(in)
 			if w.skel {
-				high = asciiSpan(in, i)
+				high = nextHigh(in, i)
 			}
 		}
 		i = high
@@ -201,6 +203,32 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	s = append(s, in[lit:]...)
 	w.sbuf = s
 	return s
+}
+
+// nextHigh returns the index of the first byte of b[i:] that is not ASCII,
+// or len(b), 32 and 8 bytes at a time.
+func nextHigh(b []byte, i int) int {
+	for ; i+32 <= len(b); i += 32 {
+		w := b[i : i+32]
+		x0 := binary.LittleEndian.Uint64(w)
+		x1 := binary.LittleEndian.Uint64(w[8:])
+		x2 := binary.LittleEndian.Uint64(w[16:])
+		x3 := binary.LittleEndian.Uint64(w[24:])
+		if (x0|x1|x2|x3)&swarHi != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		if x := binary.LittleEndian.Uint64(b[i:]) & swarHi; x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(b)
 }
 
 // record notes that the view byte at string offset s stands for orig.
