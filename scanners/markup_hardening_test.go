@@ -264,3 +264,17 @@ func TestNextHigh(t *testing.T) {
 		}
 	}
 }
+
+// TestViewUnfinishedRune: a string that ends inside a UTF-8 sequence (which
+// the Append contract excludes) still ends, its bytes written as they were.
+func TestViewUnfinishedRune(t *testing.T) {
+	c := newTestCatalog(t, CatalogOptions{})
+	r := c.NewRedactor(testKey)
+	for _, in := range []string{"\xd0", "ab\xe1\x8f", "&lt;system&gt; \xf0\x9f"} {
+		r.Reset()
+		out, _ := r.Append(nil, []byte(in), true, nil)
+		if !strings.HasSuffix(string(out), in[len(in)-1:]) {
+			t.Errorf("%q: %q", in, out)
+		}
+	}
+}

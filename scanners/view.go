@@ -87,7 +87,16 @@ type detView struct {
 	spans []Span
 	keep  bool // a final Append restores before the view is reset
 	skel  bool // look-alike characters are read as their skeleton
+	ascii bool // the next Append's input is ASCII (HintASCII)
 }
+
+// HintASCII tells the Redactor that the src of the next Append holds no
+// byte outside ASCII, which spares the detection view its search for
+// look-alike characters. A caller that knows it (the pipeline tracks it
+// for every string) calls it before that Append; the hint holds for one
+// Append. A wrong hint is a caller's bug: look-alikes in that src would
+// be read as they are.
+func (r *Redactor) HintASCII() { r.vw.ascii = true }
 
 func (w *detView) reset() {
 	if w.keep {
@@ -148,14 +157,36 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		switch {
 		case c == '&':
 			to, n, short = t.ref(in[i:], final)
-		case c >= utf8.RuneSelf && t.lead[c] && w.skel:
-			if !utf8.FullRune(in[i:]) && !final {
-				short = true
-				break
+		case c >= utf8.RuneSelf && w.skel:
+			// A stretch of non-ASCII text: rune by rune, decoding only
+			// the runes whose lead byte a listed character has.
+			var size int
+			for {
+				size = runeLen(c)
+				if i+size > len(in) {
+					if !final {
+						short = true // the rest of the rune comes next
+					} else {
+						i = len(in) // an unfinished rune ends the string
+					}
+					break
+				}
+				if t.lead[c] {
+					r, _ := decodeRune(in, i)
+					if to = t.target(r); to != 0 {
+						break
+					}
+				}
+				i += size
+				if i >= len(in) || in[i] < utf8.RuneSelf {
+					break
+				}
+				c = in[i]
 			}
-			r, size := utf8.DecodeRune(in[i:])
-			if to = t.target(r); to != 0 {
+			if to != 0 {
 				n = size
+			} else if !short {
+				i-- // the loop below steps past the stretch
 			}
 		}
 		if short {
@@ -203,6 +234,20 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	s = append(s, in[lit:]...)
 	w.sbuf = s
 	return s
+}
+
+// runeLen is the length of the UTF-8 sequence a byte >= 0x80 leads, 1
+// for a continuation byte (invalid where it leads).
+func runeLen(c byte) int {
+	switch {
+	case c >= 0xF0:
+		return 4
+	case c >= 0xE0:
+		return 3
+	case c >= 0xC0:
+		return 2
+	}
+	return 1
 }
 
 // nextHigh returns the index of the first byte of b[i:] that is not ASCII,
@@ -424,7 +469,12 @@ func refTarget(r rune) byte {
 func (r *Redactor) appendViewed(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
 	w := &r.vw
 	held := w.nhold > 0
+	skel := w.skel
+	if w.ascii {
+		w.skel, w.ascii = false, false // nothing to look up in ASCII
+	}
 	s := w.build(src, r.off, final)
+	w.skel = skel
 	if !held && w.nhold == 0 && !w.mapped() {
 		// The view of this call is src and no earlier one differed.
 		return r.appendScan(dst, src, final, fs)
