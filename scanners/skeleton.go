@@ -26,6 +26,7 @@ type skelTables struct {
 	high   map[rune]byte                    // targets of runes from U+0800
 	ents   map[string]byte                  // named references (with ';' where the name has one)
 	lead   [256]bool                        // UTF-8 lead bytes of the runes with a target
+	lead2  [256]uint64                      // bit b of lead2[c]: some rune with a target starts with c, then a byte whose low six bits are b
 	legacy []string                         // the names accepted without ';' (HTML5 legacy references)
 	maxEnt int                              // longest name, ';' included
 }
@@ -44,6 +45,7 @@ var skelTab = sync.OnceValue(func() *skelTables {
 		var b [utf8.UTFMax]byte
 		utf8.EncodeRune(b[:], r)
 		t.lead[b[0]] = true
+		t.lead2[b[0]] |= 1 << (b[1] & 0x3F)
 	}
 	for i := 0; i < len(skelEntities); {
 		n := int(skelEntities[i])

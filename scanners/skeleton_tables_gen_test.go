@@ -78,3 +78,18 @@ func TestSkeletonTableSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSkeletonLead2: every rune with a target passes the two-byte filter
+// of the view.
+func TestSkeletonLead2(t *testing.T) {
+	tab := skelTab()
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if tab.target(r) == 0 {
+			continue
+		}
+		s := string(r)
+		if tab.lead2[s[0]]>>(s[1]&0x3F)&1 == 0 {
+			t.Fatalf("%U is filtered out", r)
+		}
+	}
+}

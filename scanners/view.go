@@ -159,7 +159,7 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			to, n, short = t.ref(in[i:], final)
 		case c >= utf8.RuneSelf && w.skel:
 			// A stretch of non-ASCII text: rune by rune, decoding only
-			// the runes whose lead byte a listed character has.
+			// the runes whose first two bytes a listed character has.
 			var size int
 			for {
 				size = runeLen(c)
@@ -171,7 +171,7 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 					}
 					break
 				}
-				if t.lead[c] {
+				if size > 1 && t.lead2[c]>>(in[i+1]&0x3F)&1 != 0 {
 					r, _ := decodeRune(in, i)
 					if to = t.target(r); to != 0 {
 						break
