@@ -438,6 +438,8 @@ func (p *Policy) catalogOptions() scanners.CatalogOptions {
 
 		KeepInvalidChecksum: p.Rules.InvalidChecksum == "keep",
 		DisableDecoding:     p.Rules.DisableDecoding,
+		// Keeping look-alikes keeps them for detection too.
+		DisableSkeleton: p.DisableConfusableFold,
 	}
 	for _, c := range p.Rules.Custom {
 		o.Custom = append(o.Custom, scanners.CustomRule{ID: c.ID, Keywords: c.Keywords, Pattern: c.Pattern, Description: c.Description})

@@ -194,6 +194,9 @@ func (c *chain) runBatch(final bool) {
 		c.nbuf = nb
 		c.dbuf = c.dbuf[:0]
 	}
+	if !c.strDirty {
+		c.red.HintASCII()
+	}
 	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
 	c.rbuf, c.fs = rb, fs
 	if carry {

@@ -108,6 +108,12 @@ type CatalogOptions struct {
 	// DisableDecoding switches off the decoding of base64, hex and
 	// percent-encoded runs (see decode.go). Default false: on.
 	DisableDecoding bool
+	// DisableSkeleton makes the detection view (view.go) read look-alike
+	// characters as they are instead of as their UTS #39 skeleton
+	// (skeleton.go); character references are still read as their
+	// characters. Default false: "‹Ꮪystem›" and "ghρ_" are read as
+	// "<System>" and "ghp_".
+	DisableSkeleton bool
 	// MaxDecodeRun is the longest encoded run decoded, in bytes; 0 means
 	// DefaultMaxDecodeRun (4 KiB); at most MaxDecodeRunLimit.
 	MaxDecodeRun int
@@ -176,6 +182,8 @@ type Catalog struct {
 
 	keepInvalid bool // CatalogOptions.KeepInvalidChecksum
 	decode      bool // !CatalogOptions.DisableDecoding
+	noView      bool // scan the text as given, without the detection view (view.go); tests only
+	noSkel      bool // CatalogOptions.DisableSkeleton
 	maxRun      int
 	maxDepth    int
 }
@@ -217,7 +225,7 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 		tagMarker = DefaultTagMarker
 	}
 
-	c := &Catalog{keepInvalid: opts.KeepInvalidChecksum, decode: !opts.DisableDecoding, maxRun: opts.MaxDecodeRun, maxDepth: opts.MaxDecodeDepth}
+	c := &Catalog{keepInvalid: opts.KeepInvalidChecksum, decode: !opts.DisableDecoding, noSkel: opts.DisableSkeleton, maxRun: opts.MaxDecodeRun, maxDepth: opts.MaxDecodeDepth}
 	if c.maxRun == 0 {
 		c.maxRun = DefaultMaxDecodeRun
 	}
@@ -457,5 +465,6 @@ func builtinRules() []ruleDef {
 	rs = append(rs, contextRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
+	rs = append(rs, markupRules()...)
 	return rs
 }

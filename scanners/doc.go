@@ -16,7 +16,11 @@
 //     boundaries and which reports positions), each keyword hit checked by the
 //     rules it leads to, and each confirmed match replaced by a marker. Runs
 //     of base64, hex and percent-encoded text are decoded (bounded in size
-//     and depth) and scanned with the same catalog (decode.go).
+//     and depth) and scanned with the same catalog (decode.go). The rules
+//     see a detection view of the text (view.go): look-alike characters as
+//     their UTS #39 skeleton (skeleton.go) and HTML character references
+//     as their characters; what is written is the text as given except
+//     the matches.
 //
 // On amd64 the keyword automaton walks long blocks in eight lanes in
 // assembly (walk8_amd64.s), and the normalizer's ASCII spans, its search for

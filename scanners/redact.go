@@ -82,6 +82,8 @@ type Redactor struct {
 
 	v view // the view handed to checks (a field so that it does not escape per hit)
 
+	vw detView // the detection view of the current string (view.go)
+
 	// Every occurrence (repeats): the secrets committed so far on the
 	// current line of the string; each later occurrence of the same bytes
 	// on that line is a match of the same rule, context or not
@@ -107,7 +109,9 @@ type Redactor struct {
 // HMAC of Finding.Fingerprint; it is copied.
 func (c *Catalog) NewRedactor(fingerprintKey []byte) *Redactor {
 	k := append([]byte(nil), fingerprintKey...)
-	return &Redactor{c: c, mac: hmac.New(sha256.New, k), key: k, rs: -1, buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen), ctxHi: maxOffset}
+	r := &Redactor{c: c, mac: hmac.New(sha256.New, k), key: k, rs: -1, buf: make([]byte, 0, 512), hits: make([]acRec, hitBufLen), ctxHi: maxOffset}
+	r.vw.skel = !c.noSkel
+	return r
 }
 
 func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
@@ -127,6 +131,7 @@ func (r *Redactor) Reset() {
 	r.src, r.srcBase, r.final = nil, 0, false
 	r.ctxLo, r.ctxHi = 0, maxOffset
 	r.reps = r.reps[:0]
+	r.vw.reset()
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -137,6 +142,15 @@ func (r *Redactor) Reset() {
 // are replaced by markers and reported by appending to fs, in order of
 // offset.
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
+	if r.c.noView {
+		return r.appendScan(dst, src, final, fs)
+	}
+	return r.appendViewed(dst, src, final, fs)
+}
+
+// appendScan is Append on the text the rules see: the detection view of
+// the text given (view.go), or that text itself.
+func (r *Redactor) appendScan(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
 	r.spans, r.dst0 = r.spans[:0], len(dst)
 	if final && r.off == 0 && r.ctxLo == 0 && len(src) < decodeMinRun && r.keywordFree(src) {
 		// A whole short string without a member-name context (a member
@@ -198,7 +212,9 @@ func (r *Redactor) appendPart(dst, src []byte, final bool, fs []Finding) ([]byte
 // prefix and quote) the output so far accounts for: written as they were,
 // or covered by a match. Between the calls of one string; 0 after a final
 // Append.
-func (r *Redactor) Released() int64 { return max(0, min(r.out, r.ctxHi)-r.ctxLo) }
+func (r *Redactor) Released() int64 {
+	return max(0, r.vw.textOff(min(r.out, r.ctxHi))-r.ctxLo)
+}
 
 // A Span is a stretch of what an Append wrote that is the value's text as
 // it was: the Span's Hi-Lo bytes at Out (counted from where that Append
@@ -214,7 +230,7 @@ type Span struct {
 func (r *Redactor) Spans() []Span { return r.spans }
 
 // Held returns the number of bytes held back since the last Append.
-func (r *Redactor) Held() int { return len(r.buf) }
+func (r *Redactor) Held() int { return len(r.buf) + r.vw.nhold }
 
 // keywordFree reports whether no keyword ends in src walked from the
 // current state.

@@ -362,7 +362,17 @@ func refRedactDepth(cat *Catalog, opts CatalogOptions, key []byte, s string, dep
 // refRedactSpan redacts s but outputs and reports only s[lo:hi]: matches are
 // taken on all of s, then clipped to the span (a member-name context,
 // context_value_test.go); offsets are from lo.
+//
+// The rules see the detection view of s (refView), and the output and the
+// offsets are those of s again.
 func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, depth, lo, hi int) (string, []Finding) {
+	tv := refView(s)
+	return refRedactView(cat, opts, key, tv, depth, tv.viewOff(lo), tv.viewOff(hi))
+}
+
+// refRedactView is refRedactSpan on the view tv.v with lo and hi in it.
+func refRedactView(cat *Catalog, opts CatalogOptions, key []byte, tv *refTextView, depth, lo, hi int) (string, []Finding) {
+	s := tv.v
 	refFormsOnce.Do(func() {
 		refFormsMap = refForms()
 		for _, more := range refFormsMore {
@@ -488,14 +498,14 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 			continue
 		}
 		a, b := clip(pos, c.start)
-		out.WriteString(s[a:b])
+		out.WriteString(tv.text(a, b))
 		vs, ve := clip(c.start, c.end)
 		if ve <= vs {
 			pos = c.end
 			continue
 		}
 		info := infos[c.rule]
-		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(vs - lo), Length: ve - vs}
+		f := Finding{Rule: c.rule, Kind: info.Kind, Offset: int64(tv.at[vs] - tv.at[lo]), Length: tv.at[ve] - tv.at[vs]}
 		if info.Kind == KindTag {
 			out.WriteString(tagMarker)
 		} else if c.enc != EncodingNone {
@@ -539,7 +549,7 @@ func refRedactSpan(cat *Catalog, opts CatalogOptions, key []byte, s string, dept
 		pos = c.end
 	}
 	a, b := clip(pos, len(s))
-	out.WriteString(s[a:b])
+	out.WriteString(tv.text(a, b))
 	return out.String(), fs
 }
 

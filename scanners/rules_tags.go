@@ -47,10 +47,13 @@ func tagRules() []ruleDef {
 				"<start_of_turn>", "<end_of_turn>", "<start_of_turn>user", "< End_Of_Turn >", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
 				"[AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[/TOOL_RESULTS]",
 				`\u003c|im_start|\u003e`, `\u003C|eot_id|\u003E`, "&lt;|im_end|&gt;", "&#60;|system|>",
+				// The detection view reads references as their characters
+				// (view.go): this is "<|x| >", a marker like any other.
+				"&lt;|x| &gt;",
 			},
 			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b",
 				"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]",
-				`\u003c|a b|\u003e`, "&lt;||&gt;", `\u003c|im_start|`, "&lt;|x| &gt;"},
+				`\u003c|a b|\u003e`, "&lt;||&gt;", `\u003c|im_start|`},
 		},
 	}
 }
