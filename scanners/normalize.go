@@ -81,7 +81,8 @@ const (
 //
 // Removal comes first, so that a removed rune cannot hide a combining
 // sequence: "e\u200B\u0301" becomes "é". The removed set is listed by the
-// NormClass constants; \t \n \r and U+FFFD are kept. NFKC never produces a
+// NormClass constants; \t \n \r and U+FFFD are kept, and so are ZWJ, ZWNJ
+// and the emoji variation selectors where normalize_joiners.go says. NFKC never produces a
 // removed rune from a kept one (a test checks every code point), so one
 // removal pass suffices.
 //
@@ -100,7 +101,8 @@ const (
 // under 0.1 s); they are immutable and shared by all Normalizers.
 type Normalizer struct {
 	// DisableNFKC removes characters only; with it Append holds nothing
-	// between calls. Set it before the first Append of a string.
+	// between calls but a joiner whose next rune decides it
+	// (normalize_joiners.go). Set it before the first Append of a string.
 	DisableNFKC bool
 	// DisableConfusableFold keeps Cyrillic, Greek and Armenian look-alikes
 	// of Latin letters inside mixed-script words (normalize_confusable.go).
@@ -117,6 +119,11 @@ type Normalizer struct {
 	iter   norm.Iter
 	fold   foldState
 	lit    litState
+
+	prev    rune    // the last input rune of the previous call (normalize_joiners.go)
+	pend    [3]byte // a joiner held for its next rune
+	npend   uint8
+	pendBuf []byte
 }
 
 // Reset starts a new string: it clears the stats and the carried tail.
@@ -126,6 +133,7 @@ func (n *Normalizer) Reset() {
 	n.esc, n.escN = escNone, 0
 	n.fold.reset()
 	n.lit.reset()
+	n.prev, n.npend = 0, 0
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -160,8 +168,9 @@ func (n *Normalizer) carryLen() int { return int(n.ncarry) }
 func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	start := len(dst)
 	src = n.lit.unescapeLiterals(src, final)
+	src = n.withHeld(src)
 	if n.DisableNFKC {
-		dst = n.appendStripOnly(dst, src)
+		dst = n.appendStripOnly(dst, src, final)
 	} else {
 		dst = n.appendNFKC(dst, src, final)
 	}
@@ -232,6 +241,24 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 			continue
 		}
 		if e&entStrip != 0 {
+			if isJoiner(r) {
+				keep, hold := n.joinerAt(src, i, size, r, final)
+				if hold {
+					n.holdJoiner(src, i)
+					src = src[:i]
+					break
+				}
+				if keep {
+					// Kept, it is a starter that NFKC leaves unchanged.
+					if n.ncarry > 0 {
+						dst = n.flush(dst, t)
+						lit = i
+					}
+					open, openTrail = i, 0
+					i += size
+					continue
+				}
+			}
 			n.stats.Removed[e&entClassMask]++
 			if r <= 0x9F {
 				n.escOpenC1(r)
@@ -291,6 +318,7 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 	} else if final && n.ncarry > 0 {
 		dst = n.flush(dst, t)
 	}
+	n.notePrev(src)
 	return dst
 }
 
@@ -341,7 +369,7 @@ func (n *Normalizer) flush(dst []byte, t *normTable) []byte {
 }
 
 // appendStripOnly is Append with DisableNFKC: removal needs no carry.
-func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
+func (n *Normalizer) appendStripOnly(dst, src []byte, final bool) []byte {
 	t := normTab()
 	i, lit := 0, 0
 	for i < len(src) {
@@ -374,6 +402,18 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 		}
 		r, size := decodeRune(src, i)
 		e := t.lookup(r)
+		if e&entStrip != 0 && isJoiner(r) {
+			keep, hold := n.joinerAt(src, i, size, r, final)
+			if hold {
+				n.holdJoiner(src, i)
+				n.notePrev(src[:i])
+				return append(dst, src[lit:i]...)
+			}
+			if keep {
+				i += size
+				continue
+			}
+		}
 		if e&entStrip != 0 {
 			n.stats.Removed[e&entClassMask]++
 			if r <= 0x9F {
@@ -388,6 +428,7 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 		}
 		i += size
 	}
+	n.notePrev(src)
 	return append(dst, src[lit:]...)
 }
 
