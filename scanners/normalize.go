@@ -108,6 +108,10 @@ type Normalizer struct {
 	// of Latin letters inside mixed-script words (normalize_confusable.go).
 	// Set it before the first Append of a string.
 	DisableConfusableFold bool
+	// RecordEdits keeps the Edits that say which output stands for which
+	// input (normalize_edits.go), for a lossless writer. Set it before the
+	// first Append of a string.
+	RecordEdits bool
 
 	stats  NormStats
 	carry  [MaxNormCarry]byte // the open segment, already stripped
@@ -124,6 +128,7 @@ type Normalizer struct {
 	pend    [3]byte // a joiner held for its next rune
 	npend   uint8
 	pendBuf []byte
+	ed      editState
 }
 
 // Reset starts a new string: it clears the stats and the carried tail.
@@ -134,6 +139,8 @@ func (n *Normalizer) Reset() {
 	n.fold.reset()
 	n.lit.reset()
 	n.prev, n.npend = 0, 0
+	n.ed.reset()
+	n.fold.rec.folds = n.fold.rec.folds[:0]
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -169,15 +176,22 @@ func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	start := len(dst)
 	src = n.lit.unescapeLiterals(src, final)
 	src = n.withHeld(src)
+	n.ed.dst0 = start
 	if n.DisableNFKC {
 		dst = n.appendStripOnly(dst, src, final)
 	} else {
 		dst = n.appendNFKC(dst, src, final)
 	}
-	if n.DisableConfusableFold {
-		return dst
+	nb := n.ed.nout
+	n.ed.nout += int64(len(dst) - start)
+	if !n.DisableConfusableFold {
+		n.fold.rec.on, n.fold.rec.base = n.RecordEdits, nb
+		dst = n.foldConfusables(dst, start, final)
 	}
-	return n.foldConfusables(dst, start, final)
+	if n.RecordEdits {
+		n.settleEdits()
+	}
+	return dst
 }
 
 // appendNFKC is Append's removal and NFKC.
@@ -287,7 +301,11 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 			open = -1
 			if t.startsSegment(src, i+size) {
 				n.stats.NFKCChanged = true
+				from := len(dst)
 				dst = append(dst, t.single(r)...)
+				if n.RecordEdits {
+					n.noteNFKC(dst, from, src[i:i+size])
+				}
 			} else {
 				n.ncarry = uint8(copy(n.carry[:], src[i:i+size]))
 				n.kind, n.ss = carrySingle, (e&entTrailMask)>>entTrailShift
@@ -352,7 +370,12 @@ func (n *Normalizer) flush(dst []byte, t *normTable) []byte {
 	case carrySingle:
 		r, _ := utf8.DecodeRune(seg)
 		n.stats.NFKCChanged = true
-		return append(dst, t.single(r)...)
+		from := len(dst)
+		dst = append(dst, t.single(r)...)
+		if n.RecordEdits {
+			n.noteNFKC(dst, from, seg)
+		}
+		return dst
 	}
 	if norm.NFKC.QuickSpan(seg) == len(seg) {
 		return append(dst, seg...)
@@ -364,6 +387,9 @@ func (n *Normalizer) flush(dst []byte, t *normTable) []byte {
 	}
 	if !bytes.Equal(dst[start:], seg) {
 		n.stats.NFKCChanged = true
+		if n.RecordEdits {
+			n.noteNFKC(dst, start, seg)
+		}
 	}
 	return dst
 }

@@ -39,6 +39,7 @@ func FuzzNormalizer(f *testing.F) {
 		}
 		checkNormalizerSplits(t, b.String(), seed)
 		checkStripOnly(t, b.String(), seed)
+		checkEdits(t, b.String(), seed)
 	})
 }
 
