@@ -215,6 +215,7 @@ type chain struct {
 	fs       []scanners.Finding
 	norm     scanners.Normalizer
 	red      *scanners.Redactor
+	ls       losslessState // lossless.go
 }
 
 func newPass(e *Engine) *pass {
@@ -226,6 +227,8 @@ func newPass(e *Engine) *pass {
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
 	p.norm.DisableConfusableFold = e.pol.DisableConfusableFold
+	p.norm.RecordEdits = e.pol.Normalization == NormalizationLossless
+	p.ls.on = p.norm.RecordEdits
 	p.noShadow = e.noShadow
 	return p
 }
@@ -305,6 +308,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		RequestID:     safeLabel(info.RequestID),
 		PolicyVersion: p.e.pol.Version,
 		GuardVersion:  GuardVersion,
+		Normalization: p.e.pol.Normalization,
 	}
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest
