@@ -17,6 +17,11 @@ import "github.com/mcp-sanitize/mcp-sanitize/scanners"
 // of which lies in a kept stretch (a match began or ended inside its
 // output) is written normalized.
 //
+// Member names are written normalized in both modes: the shape layer
+// matches them (content, text, _meta...), checks them for duplicates and
+// hands them to the name-based rules as context, all on the normalized
+// form, and the output says what was matched.
+//
 // The normalizer's Edits are in its output offsets; the redactor's Spans in
 // value offsets. They differ by what the chain gave the redactor without
 // the normalizer (the leading printable ASCII of a string, normBase).

@@ -231,3 +231,19 @@ func FuzzLossless(f *testing.F) {
 		}
 	})
 }
+
+// TestLosslessMemberNames: a member name is written normalized in both
+// modes, and its normalized form is the context of the name-based rules.
+func TestLosslessMemberNames(t *testing.T) {
+	in := []byte(`{"content":[{"type":"text","text":"ok"}],"structuredContent":{"ｆｉｌｅ²":"x²","ｐａｓｓｗｏｒｄ":"hunter2hunter2"}}`)
+	for _, mode := range []string{pipeline.NormalizationNFKC, pipeline.NormalizationLossless} {
+		out, _, _ := runMode(t, mode, 0, 0, in)
+		want := `"file2":"x2"`
+		if mode == pipeline.NormalizationLossless {
+			want = `"file2":"x²"`
+		}
+		if !bytes.Contains(out, []byte(want)) || bytes.Contains(out, []byte("hunter2")) {
+			t.Errorf("%s: %s", mode, out)
+		}
+	}
+}

@@ -184,7 +184,7 @@ func (c *chain) runBatch(final bool) {
 		nb = c.dbuf[:len(c.dbuf)-1]
 		carry = true
 	default:
-		if c.ls.on && !c.ls.normOn {
+		if c.ls.on && !c.isKey && !c.ls.normOn {
 			c.ls.normOn, c.ls.normBase = true, c.ls.fed
 		}
 		nb = c.norm.Append(c.nbuf[:0], c.dbuf, final)
@@ -193,7 +193,7 @@ func (c *chain) runBatch(final bool) {
 	}
 	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
 	c.rbuf, c.fs = rb, fs
-	if c.ls.on {
+	if c.ls.on && !c.isKey {
 		c.ls.fed += int64(len(nb))
 		if lb, own := c.losslessBatch(rb, final); own {
 			// Written from the lossless buffer; the redactor writes into

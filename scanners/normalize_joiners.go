@@ -21,7 +21,7 @@ import (
 //
 //  1. ZWJ: before, an emoji base (an Extended_Pictographic rune that NFKC
 //     leaves unchanged), an emoji modifier (U+1F3FB..U+1F3FF) or U+FE0F;
-//     after, an Extended_Pictographic rune (an emoji ZWJ sequence);
+//     after, an emoji base (an emoji ZWJ sequence);
 //  2. ZWNJ or ZWJ: before, a letter or mark of a script in joinerScripts
 //     (or a mark of script Inherited, such as the Arabic harakat); after, a
 //     letter or mark of that same script (of any script of joinerScripts
@@ -117,7 +117,7 @@ func joinerNeedsNext(prev, r rune) bool {
 func keepJoiner(prev, r, next rune) bool {
 	switch r {
 	case 0x200D:
-		if (isEmojiBase(prev) || 0x1F3FB <= prev && prev <= 0x1F3FF || prev == 0xFE0F) && isPictographic(next) {
+		if (isEmojiBase(prev) || 0x1F3FB <= prev && prev <= 0x1F3FF || prev == 0xFE0F) && isEmojiBase(next) {
 			return true
 		}
 		fallthrough
