@@ -242,7 +242,10 @@ func (p *pass) release() {
 		p.em.own = p.em.buf[:0]
 	}
 	p.em.buf, p.em.app, p.em.lent = nil, nil, false
-	for _, b := range []*[]byte{&p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	if p.ls.on {
+		p.norm.DropEditBuffers(keep)
+	}
+	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
 		if cap(*b) > keep {
 			*b = nil
 		}

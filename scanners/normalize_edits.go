@@ -1,5 +1,7 @@
 package scanners
 
+import "unsafe"
+
 // Edits: where the Normalizer's output differs from its input. A lossless
 // writer (the pipeline's lossless mode) lets the redactor read the
 // normalized text but writes the original characters wherever the
@@ -171,5 +173,25 @@ func (n *Normalizer) TrimEdits(upTo int64) {
 		for i := range e.pend {
 			e.pend[i].off -= int32(first)
 		}
+	}
+}
+
+// DropEditBuffers lets go of the Edits' buffers when they hold more than
+// max bytes, so a pooled Normalizer does not pin the memory of one large
+// string. It implies Reset.
+func (n *Normalizer) DropEditBuffers(max int) {
+	n.Reset()
+	e := &n.ed
+	if cap(e.eb) > max {
+		e.eb = nil
+	}
+	if cap(e.edits)*int(unsafe.Sizeof(edit{})) > max || cap(e.pend)*int(unsafe.Sizeof(edit{})) > max {
+		e.edits, e.pend = nil, nil
+	}
+	if cap(e.public)*int(unsafe.Sizeof(Edit{})) > max {
+		e.public = nil
+	}
+	if cap(n.fold.rec.folds)*int(unsafe.Sizeof(foldRec{})) > max {
+		n.fold.rec.folds = nil
 	}
 }
