@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -92,10 +93,45 @@ func isPictographic(r rune) bool {
 
 // isEmojiBase reports whether r is Extended_Pictographic and NFKC leaves it
 // as it is: ™, ℹ, Ⓜ, ‼ and the squared CJK signs fold to ASCII or other
-// text, where a kept selector would stand after a letter.
+// text, where a kept selector would stand after a letter. The two blocks
+// that hold most emoji are looked up in a bitmap.
 func isEmojiBase(r rune) bool {
+	switch {
+	case r < 0xA9:
+		return false
+	case emojiLo <= r && r < emojiLo+emojiN:
+		x := r - emojiLo
+		return emojiBits()[x>>6]&(1<<(x&63)) != 0
+	case symLo <= r && r < symLo+symN:
+		x := r - symLo + emojiN
+		return emojiBits()[x>>6]&(1<<(x&63)) != 0
+	}
+	return slowEmojiBase(r)
+}
+
+func slowEmojiBase(r rune) bool {
 	return isPictographic(r) && normTab().lookup(r)&entChanged == 0
 }
+
+// The bitmap of isEmojiBase: U+1F000..U+1FFFF, then U+2000..U+2BFF.
+const (
+	emojiLo, emojiN = 0x1F000, 0x1000
+	symLo, symN     = 0x2000, 0xC00
+)
+
+var emojiBits = sync.OnceValue(func() *[(emojiN + symN) / 64]uint64 {
+	var b [(emojiN + symN) / 64]uint64
+	for x := rune(0); x < emojiN+symN; x++ {
+		r := emojiLo + x
+		if x >= emojiN {
+			r = symLo + x - emojiN
+		}
+		if slowEmojiBase(r) {
+			b[x>>6] |= 1 << (x & 63)
+		}
+	}
+	return &b
+})
 
 // isJoiner reports whether the rule above applies to r at all.
 func isJoiner(r rune) bool { return r == 0x200C || r == 0x200D || r == 0xFE0E || r == 0xFE0F }

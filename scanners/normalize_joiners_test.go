@@ -264,3 +264,13 @@ func TestJoinersStillHideNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestEmojiBaseBitmap checks the bitmap of isEmojiBase against its
+// definition over every code point.
+func TestEmojiBaseBitmap(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if got, want := isEmojiBase(r), r >= 0xA9 && slowEmojiBase(r); got != want {
+			t.Errorf("%U: isEmojiBase %v, want %v", r, got, want)
+		}
+	}
+}
