@@ -256,7 +256,7 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 		}
 		if e&entStrip != 0 {
 			if isJoiner(r) {
-				keep, hold := n.joinerAt(src, i, size, r, final)
+				keep, hold := n.joinerAt(t, src, i, size, r, final)
 				if hold {
 					n.holdJoiner(src, i)
 					src = src[:i]
@@ -429,7 +429,7 @@ func (n *Normalizer) appendStripOnly(dst, src []byte, final bool) []byte {
 		r, size := decodeRune(src, i)
 		e := t.lookup(r)
 		if e&entStrip != 0 && isJoiner(r) {
-			keep, hold := n.joinerAt(src, i, size, r, final)
+			keep, hold := n.joinerAt(t, src, i, size, r, final)
 			if hold {
 				n.holdJoiner(src, i)
 				n.notePrev(src[:i])

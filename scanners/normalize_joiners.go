@@ -1,7 +1,6 @@
 package scanners
 
 import (
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -93,24 +92,27 @@ func isPictographic(r rune) bool {
 
 // isEmojiBase reports whether r is Extended_Pictographic and NFKC leaves it
 // as it is: ™, ℹ, Ⓜ, ‼ and the squared CJK signs fold to ASCII or other
-// text, where a kept selector would stand after a letter. The two blocks
-// that hold most emoji are looked up in a bitmap.
-func isEmojiBase(r rune) bool {
+// text, where a kept selector would stand after a letter.
+func isEmojiBase(r rune) bool { return normTab().isEmojiBase(r) }
+
+// isEmojiBase is isEmojiBase with the two blocks that hold most emoji looked
+// up in a bitmap built with the table.
+func (t *normTable) isEmojiBase(r rune) bool {
 	switch {
 	case r < 0xA9:
 		return false
 	case emojiLo <= r && r < emojiLo+emojiN:
 		x := r - emojiLo
-		return emojiBits()[x>>6]&(1<<(x&63)) != 0
+		return t.emoji[x>>6]&(1<<(x&63)) != 0
 	case symLo <= r && r < symLo+symN:
 		x := r - symLo + emojiN
-		return emojiBits()[x>>6]&(1<<(x&63)) != 0
+		return t.emoji[x>>6]&(1<<(x&63)) != 0
 	}
-	return slowEmojiBase(r)
+	return slowEmojiBase(t, r)
 }
 
-func slowEmojiBase(r rune) bool {
-	return isPictographic(r) && normTab().lookup(r)&entChanged == 0
+func slowEmojiBase(t *normTable, r rune) bool {
+	return isPictographic(r) && t.lookup(r)&entChanged == 0
 }
 
 // The bitmap of isEmojiBase: U+1F000..U+1FFFF, then U+2000..U+2BFF.
@@ -119,19 +121,21 @@ const (
 	symLo, symN     = 0x2000, 0xC00
 )
 
-var emojiBits = sync.OnceValue(func() *[(emojiN + symN) / 64]uint64 {
-	var b [(emojiN + symN) / 64]uint64
+type emojiBitmap [(emojiN + symN) / 64]uint64
+
+func buildEmojiBits(t *normTable) *emojiBitmap {
+	var b emojiBitmap
 	for x := rune(0); x < emojiN+symN; x++ {
 		r := emojiLo + x
 		if x >= emojiN {
 			r = symLo + x - emojiN
 		}
-		if slowEmojiBase(r) {
+		if slowEmojiBase(t, r) {
 			b[x>>6] |= 1 << (x & 63)
 		}
 	}
 	return &b
-})
+}
 
 // isJoiner reports whether the rule above applies to r at all.
 func isJoiner(r rune) bool { return r == 0x200C || r == 0x200D || r == 0xFE0E || r == 0xFE0F }
@@ -150,10 +154,13 @@ func joinerNeedsNext(prev, r rune) bool {
 
 // keepJoiner reports whether the joiner r (isJoiner) between the input runes
 // prev and next is kept; either is 0 where the string has none.
-func keepJoiner(prev, r, next rune) bool {
+func keepJoiner(prev, r, next rune) bool { return normTab().keepJoiner(prev, r, next) }
+
+// keepJoiner is keepJoiner with the table at hand.
+func (t *normTable) keepJoiner(prev, r, next rune) bool {
 	switch r {
 	case 0x200D:
-		if (isEmojiBase(prev) || 0x1F3FB <= prev && prev <= 0x1F3FF || prev == 0xFE0F) && isEmojiBase(next) {
+		if (t.isEmojiBase(prev) || 0x1F3FB <= prev && prev <= 0x1F3FF || prev == 0xFE0F) && t.isEmojiBase(next) {
 			return true
 		}
 		fallthrough
@@ -170,7 +177,7 @@ func keepJoiner(prev, r, next rune) bool {
 		}
 		fallthrough
 	case 0xFE0E:
-		return isEmojiBase(prev)
+		return t.isEmojiBase(prev)
 	}
 	return false
 }
@@ -178,22 +185,42 @@ func keepJoiner(prev, r, next rune) bool {
 // joinerAt decides the joiner r at src[i:i+size]: keep reports whether it
 // is kept, hold whether it ends src (not final) and the rule needs the next
 // rune, which the next call brings.
-func (n *Normalizer) joinerAt(src []byte, i, size int, r rune, final bool) (keep, hold bool) {
+func (n *Normalizer) joinerAt(t *normTable, src []byte, i, size int, r rune, final bool) (keep, hold bool) {
 	prev := n.prev
 	if i > 0 {
-		prev, _ = utf8.DecodeLastRune(src[:i])
+		prev = lastRune(src[:i])
 	}
 	if !joinerNeedsNext(prev, r) {
-		return keepJoiner(prev, r, 0), false
+		return t.keepJoiner(prev, r, 0), false
 	}
 	if i+size == len(src) {
 		if !final {
 			return false, true
 		}
-		return keepJoiner(prev, r, 0), false
+		return t.keepJoiner(prev, r, 0), false
 	}
 	next, _ := decodeRune(src, i+size)
-	return keepJoiner(prev, r, next), false
+	return t.keepJoiner(prev, r, next), false
+}
+
+// lastRune decodes the last rune of the non-empty s (utf8.RuneError where it
+// is not valid UTF-8), the common cases without a call.
+func lastRune(s []byte) rune {
+	k := len(s) - 1
+	if s[k] < utf8.RuneSelf {
+		return rune(s[k])
+	}
+	for j := k; j > 0 && j > k-3; {
+		j--
+		if utf8.RuneStart(s[j]) {
+			if r, size := decodeRune(s, j); j+size == len(s) {
+				return r
+			}
+			break
+		}
+	}
+	r, _ := utf8.DecodeLastRune(s)
+	return r
 }
 
 // holdJoiner keeps the joiner at src[i:] for the next call.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -269,8 +270,17 @@ func TestJoinersStillHideNothing(t *testing.T) {
 // definition over every code point.
 func TestEmojiBaseBitmap(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if got, want := isEmojiBase(r), r >= 0xA9 && slowEmojiBase(r); got != want {
+		if got, want := isEmojiBase(r), r >= 0xA9 && slowEmojiBase(normTab(), r); got != want {
 			t.Errorf("%U: isEmojiBase %v, want %v", r, got, want)
+		}
+	}
+}
+
+func TestLastRune(t *testing.T) {
+	for _, s := range []string{"a", "é", "日", "😀", "a😀", "\xff", "a\x80", "\xf0\x9f\x98", "😀\x80", "\xe6\x97", "x\xc3"} {
+		want, _ := utf8.DecodeLastRune([]byte(s))
+		if got := lastRune([]byte(s)); got != want {
+			t.Errorf("lastRune(%+q) = %U, want %U", s, got, want)
 		}
 	}
 }
