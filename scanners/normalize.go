@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -532,13 +531,6 @@ func decodeRune(s []byte, i int) (rune, int) {
 		r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
 		if c1&0xC0 == 0x80 && c2&0xC0 == 0x80 && r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
 			return r, 3
-		}
-	} else if c&0xF8 == 0xF0 && i+3 < len(s) {
-		// Four bytes: emoji and the supplementary planes.
-		c1, c2, c3 := s[i+1], s[i+2], s[i+3]
-		r := rune(c&0x07)<<18 | rune(c1&0x3F)<<12 | rune(c2&0x3F)<<6 | rune(c3&0x3F)
-		if c1&0xC0 == 0x80 && c2&0xC0 == 0x80 && c3&0xC0 == 0x80 && r >= 0x10000 && r <= unicode.MaxRune {
-			return r, 4
 		}
 	}
 	return utf8.DecodeRune(s[i:])
