@@ -64,7 +64,8 @@ type NormStats struct {
 // non-starters, each of at most 4 bytes. Longer runs of non-starters are cut
 // every 30 (see Normalizer). Besides, an unfinished escape (at most 5 bytes,
 // normalize_literal.go) and the look-alike letters of a word whose script is
-// not known yet (at most foldMaxHeld, normalize_confusable.go) may be held.
+// not known yet (at most foldMaxHeld, normalize_confusable.go) may be held,
+// and a joiner whose next rune decides it (3 bytes, normalize_joiners.go).
 const MaxNormCarry = (1 + normMaxNonStarters) * utf8.UTFMax
 
 // Kinds of carried segment, by the work its flush needs.
