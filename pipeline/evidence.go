@@ -58,14 +58,18 @@ type BoundHit struct {
 // offsets, lengths, counts, digests and keyed fingerprints; never raw input,
 // secrets or key material.
 type Evidence struct {
-	Version       string           `json:"version"`
-	Kind          string           `json:"kind"`
-	Tool          string           `json:"tool,omitempty"`
-	Server        string           `json:"server,omitempty"`
-	Tenant        string           `json:"tenant,omitempty"`
-	RequestID     string           `json:"requestId,omitempty"`
-	PolicyVersion string           `json:"policyVersion"`
-	GuardVersion  string           `json:"guardVersion"`
+	Version       string `json:"version"`
+	Kind          string `json:"kind"`
+	Tool          string `json:"tool,omitempty"`
+	Server        string `json:"server,omitempty"`
+	Tenant        string `json:"tenant,omitempty"`
+	RequestID     string `json:"requestId,omitempty"`
+	PolicyVersion string `json:"policyVersion"`
+	GuardVersion  string `json:"guardVersion"`
+	// Normalization is the policy's normalization mode, "nfkc" or
+	// "lossless": whether the output is the normalized text or keeps the
+	// original characters outside what was changed.
+	Normalization string           `json:"normalization"`
 	Outcome       Outcome          `json:"outcome"`
 	Code          Code             `json:"code,omitempty"`
 	Reason        string           `json:"reason,omitempty"`

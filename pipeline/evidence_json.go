@@ -34,6 +34,8 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	b = AppendJSONString(b, e.PolicyVersion)
 	b = append(b, `,"guardVersion":`...)
 	b = AppendJSONString(b, e.GuardVersion)
+	b = append(b, `,"normalization":`...)
+	b = AppendJSONString(b, e.Normalization)
 	b = append(b, `,"outcome":`...)
 	b = AppendJSONString(b, string(e.Outcome))
 	b = optString(b, `,"code":`, string(e.Code))

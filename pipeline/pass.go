@@ -186,7 +186,7 @@ type shaper struct {
 
 	// the JSON-RPC error object being held (rpcerror.go)
 	rpc rpcErrState
-	bw binWatch // the content block whose binary data is checked (binary.go)
+	bw  binWatch // the content block whose binary data is checked (binary.go)
 }
 
 // chain is the string chain's state for the current string: its mode and
@@ -225,6 +225,7 @@ type chain struct {
 	fs       []scanners.Finding
 	norm     scanners.Normalizer
 	red      *scanners.Redactor
+	ls       losslessState // lossless.go
 }
 
 func newPass(e *Engine) *pass {
@@ -236,6 +237,8 @@ func newPass(e *Engine) *pass {
 	p.red = e.cat.NewRedactor(e.fpKey)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
 	p.norm.DisableConfusableFold = e.pol.DisableConfusableFold
+	p.norm.RecordEdits = e.pol.Normalization == NormalizationLossless
+	p.ls.on = p.norm.RecordEdits
 	p.noShadow = e.noShadow
 	return p
 }
@@ -249,7 +252,10 @@ func (p *pass) release() {
 		p.em.own = p.em.buf[:0]
 	}
 	p.em.buf, p.em.app, p.em.lent = nil, nil, false
-	for _, b := range []*[]byte{&p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	if p.ls.on {
+		p.norm.DropEditBuffers(keep)
+	}
+	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
 		if cap(*b) > keep {
 			*b = nil
 		}
@@ -323,6 +329,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		RequestID:     safeLabel(info.RequestID),
 		PolicyVersion: p.e.pol.Version,
 		GuardVersion:  GuardVersion,
+		Normalization: p.e.pol.Normalization,
 	}
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest

@@ -199,6 +199,11 @@ type Policy struct {
 	// Latin letters in mixed-script words ("<ѕystem>" with a Cyrillic ѕ is
 	// folded to "<system>" by default, then neutralized). Default false.
 	DisableConfusableFold bool `json:"disableConfusableFold,omitempty"`
+	// Normalization is what the output keeps: "nfkc" (default: the
+	// normalized text is written) or "lossless" (normalization still drives
+	// detection, but the original characters are written wherever nothing
+	// was redacted or neutralized; lossless.go).
+	Normalization string `json:"normalization,omitempty"`
 	// Label of text blocks.
 	Label Label `json:"label,omitempty"`
 	// AllowedMIME lists the media types allowed for image, audio and blob
@@ -259,6 +264,9 @@ func (p *Policy) fillDefaults() {
 	}
 	if p.InvalidUTF8 == "" {
 		p.InvalidUTF8 = "replace"
+	}
+	if p.Normalization == "" {
+		p.Normalization = NormalizationNFKC
 	}
 	if p.Label.Template == "" {
 		p.Label.Template = DefaultLabelTemplate
@@ -404,6 +412,9 @@ func (p *Policy) Validate() error {
 	}
 	if p.InvalidUTF8 != "replace" && p.InvalidUTF8 != "reject" {
 		return fmt.Errorf("%w: invalidUTF8 must be \"replace\" or \"reject\"", ErrPolicy)
+	}
+	if p.Normalization != NormalizationNFKC && p.Normalization != NormalizationLossless {
+		return fmt.Errorf("%w: normalization must be %q or %q", ErrPolicy, NormalizationNFKC, NormalizationLossless)
 	}
 	if len(p.Label.Template) > 512 {
 		return fmt.Errorf("%w: label.template longer than 512 bytes", ErrPolicy)

@@ -22,6 +22,7 @@ func (p *pass) startString(off int64) {
 	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
+	p.ls.reset()
 }
 
 func (p *pass) beginKey(off int64) {
@@ -190,6 +191,9 @@ func (c *chain) runBatch(final bool) {
 		nb = c.dbuf[:len(c.dbuf)-1]
 		carry = true
 	default:
+		if c.ls.on && !c.isKey && !c.ls.normOn {
+			c.ls.normOn, c.ls.normBase = true, c.ls.fed
+		}
 		nb = c.norm.Append(c.nbuf[:0], c.dbuf, final)
 		c.nbuf = nb
 		c.dbuf = c.dbuf[:0]
@@ -199,6 +203,17 @@ func (c *chain) runBatch(final bool) {
 	}
 	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
 	c.rbuf, c.fs = rb, fs
+	if c.ls.on && !c.isKey {
+		c.ls.fed += int64(len(nb))
+		if lb, own := c.losslessBatch(rb, final); own {
+			// Written from the lossless buffer; the redactor writes into
+			// the other one next time.
+			c.rbuf, c.ls.out = lb, rb[:0]
+		}
+		if !final {
+			c.losslessTrim()
+		}
+	}
 	if carry {
 		last := c.dbuf[len(c.dbuf)-1]
 		c.dbuf = append(c.dbuf[:0], last)

@@ -65,7 +65,8 @@ type NormStats struct {
 // non-starters, each of at most 4 bytes. Longer runs of non-starters are cut
 // every 30 (see Normalizer). Besides, an undecided escape (at most litMaxHeld bytes,
 // normalize_literal.go) and the look-alike letters of a word whose script is
-// not known yet (at most foldMaxHeld, normalize_confusable.go) may be held.
+// not known yet (at most foldMaxHeld, normalize_confusable.go) may be held,
+// and a joiner whose next rune decides it (3 bytes, normalize_joiners.go).
 const MaxNormCarry = (1 + normMaxNonStarters) * utf8.UTFMax
 
 // Kinds of carried segment, by the work its flush needs.
@@ -82,7 +83,8 @@ const (
 //
 // Removal comes first, so that a removed rune cannot hide a combining
 // sequence: "e\u200B\u0301" becomes "é". The removed set is listed by the
-// NormClass constants; \t \n \r and U+FFFD are kept. NFKC never produces a
+// NormClass constants; \t \n \r and U+FFFD are kept, and so are ZWJ, ZWNJ
+// and the emoji variation selectors where normalize_joiners.go says. NFKC never produces a
 // removed rune from a kept one (a test checks every code point), so one
 // removal pass suffices.
 //
@@ -101,12 +103,17 @@ const (
 // under 0.1 s); they are immutable and shared by all Normalizers.
 type Normalizer struct {
 	// DisableNFKC removes characters only; with it Append holds nothing
-	// between calls. Set it before the first Append of a string.
+	// between calls but a joiner whose next rune decides it
+	// (normalize_joiners.go). Set it before the first Append of a string.
 	DisableNFKC bool
 	// DisableConfusableFold keeps Cyrillic, Greek and Armenian look-alikes
 	// of Latin letters inside mixed-script words (normalize_confusable.go).
 	// Set it before the first Append of a string.
 	DisableConfusableFold bool
+	// RecordEdits keeps the Edits that say which output stands for which
+	// input (normalize_edits.go), for a lossless writer. Set it before the
+	// first Append of a string.
+	RecordEdits bool
 
 	stats  NormStats
 	carry  [MaxNormCarry]byte // the open segment, already stripped
@@ -118,6 +125,12 @@ type Normalizer struct {
 	iter   norm.Iter
 	fold   foldState
 	lit    litState
+
+	prev    rune    // the last input rune of the previous call (normalize_joiners.go)
+	pend    [3]byte // a joiner held for its next rune
+	npend   uint8
+	pendBuf []byte
+	ed      editState
 }
 
 // Reset starts a new string: it clears the stats and the carried tail.
@@ -127,6 +140,9 @@ func (n *Normalizer) Reset() {
 	n.esc, n.escN = escNone, 0
 	n.fold.reset()
 	n.lit.reset()
+	n.prev, n.npend = 0, 0
+	n.ed.reset()
+	n.fold.rec.folds = n.fold.rec.folds[:0]
 }
 
 // Stats returns what the Normalizer did since the last Reset.
@@ -163,15 +179,23 @@ func (n *Normalizer) Append(dst, src []byte, final bool) []byte {
 	src = n.lit.unescapeLiterals(src, final)
 	n.stats.Unescaped += n.lit.dec
 	n.lit.dec = 0
+	src = n.withHeld(src)
+	n.ed.dst0 = start
 	if n.DisableNFKC {
-		dst = n.appendStripOnly(dst, src)
+		dst = n.appendStripOnly(dst, src, final)
 	} else {
 		dst = n.appendNFKC(dst, src, final)
 	}
-	if n.DisableConfusableFold {
-		return dst
+	nb := n.ed.nout
+	n.ed.nout += int64(len(dst) - start)
+	if !n.DisableConfusableFold {
+		n.fold.rec.on, n.fold.rec.base = n.RecordEdits, nb
+		dst = n.foldConfusables(dst, start, final)
 	}
-	return n.foldConfusables(dst, start, final)
+	if n.RecordEdits {
+		n.settleEdits()
+	}
+	return dst
 }
 
 // appendNFKC is Append's removal and NFKC.
@@ -235,6 +259,24 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 			continue
 		}
 		if e&entStrip != 0 {
+			if isJoiner(r) {
+				keep, hold := n.joinerAt(t, src, i, size, r, final)
+				if hold {
+					n.holdJoiner(src, i)
+					src = src[:i]
+					break
+				}
+				if keep {
+					// Kept, it is a starter that NFKC leaves unchanged.
+					if n.ncarry > 0 {
+						dst = n.flush(dst, t)
+						lit = i
+					}
+					open, openTrail = i, 0
+					i += size
+					continue
+				}
+			}
 			n.stats.Removed[e&entClassMask]++
 			if r <= 0x9F {
 				n.escOpenC1(r)
@@ -263,7 +305,11 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 			open = -1
 			if t.startsSegment(src, i+size) {
 				n.stats.NFKCChanged = true
+				from := len(dst)
 				dst = append(dst, t.single(r)...)
+				if n.RecordEdits {
+					n.noteNFKC(dst, from, src[i:i+size])
+				}
 			} else {
 				n.ncarry = uint8(copy(n.carry[:], src[i:i+size]))
 				n.kind, n.ss = carrySingle, (e&entTrailMask)>>entTrailShift
@@ -294,6 +340,7 @@ func (n *Normalizer) appendNFKC(dst, src []byte, final bool) []byte {
 	} else if final && n.ncarry > 0 {
 		dst = n.flush(dst, t)
 	}
+	n.notePrev(src)
 	return dst
 }
 
@@ -327,7 +374,12 @@ func (n *Normalizer) flush(dst []byte, t *normTable) []byte {
 	case carrySingle:
 		r, _ := utf8.DecodeRune(seg)
 		n.stats.NFKCChanged = true
-		return append(dst, t.single(r)...)
+		from := len(dst)
+		dst = append(dst, t.single(r)...)
+		if n.RecordEdits {
+			n.noteNFKC(dst, from, seg)
+		}
+		return dst
 	}
 	if norm.NFKC.QuickSpan(seg) == len(seg) {
 		return append(dst, seg...)
@@ -339,12 +391,15 @@ func (n *Normalizer) flush(dst []byte, t *normTable) []byte {
 	}
 	if !bytes.Equal(dst[start:], seg) {
 		n.stats.NFKCChanged = true
+		if n.RecordEdits {
+			n.noteNFKC(dst, start, seg)
+		}
 	}
 	return dst
 }
 
 // appendStripOnly is Append with DisableNFKC: removal needs no carry.
-func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
+func (n *Normalizer) appendStripOnly(dst, src []byte, final bool) []byte {
 	t := normTab()
 	i, lit := 0, 0
 	for i < len(src) {
@@ -377,6 +432,18 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 		}
 		r, size := decodeRune(src, i)
 		e := t.lookup(r)
+		if e&entStrip != 0 && isJoiner(r) {
+			keep, hold := n.joinerAt(t, src, i, size, r, final)
+			if hold {
+				n.holdJoiner(src, i)
+				n.notePrev(src[:i])
+				return append(dst, src[lit:i]...)
+			}
+			if keep {
+				i += size
+				continue
+			}
+		}
 		if e&entStrip != 0 {
 			n.stats.Removed[e&entClassMask]++
 			if r <= 0x9F {
@@ -391,6 +458,7 @@ func (n *Normalizer) appendStripOnly(dst, src []byte) []byte {
 		}
 		i += size
 	}
+	n.notePrev(src)
 	return append(dst, src[lit:]...)
 }
 

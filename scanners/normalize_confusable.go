@@ -117,6 +117,7 @@ type foldState struct {
 	held    [foldMaxHeld]byte
 	nheld   int
 	scratch []byte
+	rec     foldRecorder // where folds are, for Normalizer.Edits (normalize_edits.go)
 }
 
 func (f *foldState) reset() { f.latin, f.blocked, f.nheld = false, false, 0 }
@@ -135,6 +136,9 @@ func (f *foldState) flushHeld(dst []byte, fold bool, folded *int64) []byte {
 	for i := 0; i < len(h); {
 		r, size := utf8.DecodeRune(h[i:])
 		if b, ok := confusables[r]; ok && !isMarkAt(h, i+size) {
+			if f.rec.on {
+				f.rec.note(f.rec.held+int64(i), h[i:i+size])
+			}
 			dst = append(dst, b)
 			*folded++
 		} else {
@@ -280,11 +284,15 @@ func (n *Normalizer) foldWord(dst, src []byte, i int, final bool) ([]byte, int) 
 					// A mark may open the next call: decide then.
 					dst = append(dst, src[lit:i]...)
 					f.nheld = copy(f.held[:], src[i:i+size])
+					f.rec.held = f.rec.base + int64(i)
 					lit = i + size
 				case isMarkAt(src, i+size):
 					// Unchanged.
 				default:
 					dst = append(dst, src[lit:i]...)
+					if f.rec.on {
+						f.rec.note(f.rec.base+int64(i), src[i:i+size])
+					}
 					dst = append(dst, to)
 					n.stats.Folded++
 					lit = i + size
@@ -294,6 +302,9 @@ func (n *Normalizer) foldWord(dst, src []byte, i int, final bool) ([]byte, int) 
 				f.blocked = true
 			default:
 				dst = append(dst, src[lit:i]...)
+				if f.nheld == 0 {
+					f.rec.held = f.rec.base + int64(i)
+				}
 				f.nheld += copy(f.held[f.nheld:], src[i:i+size])
 				lit = i + size
 			}

@@ -50,6 +50,8 @@ type normTable struct {
 	singleBlocks []uint16
 	singleOff    []uint32
 	singleOut    string
+
+	emoji *emojiBitmap // isEmojiBase of the emoji blocks (normalize_joiners.go)
 }
 
 // lookup returns the entry of r, which must be in 0..unicode.MaxRune.
@@ -197,6 +199,7 @@ func assembleNormTable(fill normFill) *normTable {
 		t.singleIndex[base>>normBlockBits] = sid
 	}
 	t.singleOut = string(singles)
+	t.emoji = buildEmojiBits(t)
 	return t
 }
 

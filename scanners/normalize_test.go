@@ -33,7 +33,8 @@ var normCases = []normCase{
 	{name: "BidiMarksIsolates", in: "\u200ea\u200f\u061cb\u2066c\u2069", want: "abc", removed: map[NormClass]int64{NormBidi: 5}},
 	{name: "TagChars", in: "hi\U000E0041\U000E0042\U000E007F", want: "hi", removed: map[NormClass]int64{NormTagChar: 3}},
 	{name: "TagBlockUnassigned", in: "x\U000E0000\U000E0002y", want: "xy", removed: map[NormClass]int64{NormTagChar: 2}},
-	{name: "VS16AfterEmoji", in: "\u2764\ufe0f ok", want: "\u2764 ok", removed: map[NormClass]int64{NormVariationSelector: 1}},
+	{name: "VS16AfterEmoji", in: "\u2764\ufe0f ok", want: "\u2764\ufe0f ok"},
+	{name: "VS16AfterLetter", in: "a\ufe0f ok", want: "a ok", removed: map[NormClass]int64{NormVariationSelector: 1}},
 	{name: "VSSupplement", in: "\u845b\U000E0100", want: "\u845b", removed: map[NormClass]int64{NormVariationSelector: 1}},
 	{name: "TerminalEscape", in: "\x1b[31mred\x1b[0m", want: "red", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 7}},
 	{name: "C0Controls", in: "a\x00b\x07c\x0bd\x0ce\x7f", want: "abcde", removed: map[NormClass]int64{NormControl: 5}},
@@ -61,7 +62,8 @@ var normCases = []normCase{
 	{name: "Devanagari", in: "\u0915\u094d\u0937", want: "\u0915\u094d\u0937"},
 	{name: "Nukta", in: "\u0928\u093c", want: "\u0929", changed: true},
 	{name: "Spaces", in: "a\u00a0b\u2003c\u3000d", want: "a b c d", changed: true},
-	{name: "EmojiZWJ", in: "\U0001F468\u200d\U0001F469\u200d\U0001F467", want: "\U0001F468\U0001F469\U0001F467", removed: map[NormClass]int64{NormZeroWidth: 2}},
+	{name: "EmojiZWJ", in: "\U0001F468\u200d\U0001F469\u200d\U0001F467", want: "\U0001F468\u200d\U0001F469\u200d\U0001F467"},
+	{name: "ZWJBetweenEmojiAndLetter", in: "\U0001F468\u200dx", want: "\U0001F468x", removed: map[NormClass]int64{NormZeroWidth: 1}},
 	{name: "LeadingMark", in: "\u0301abc", want: "\u0301abc"},
 	{name: "HalfwidthKatakanaVoiced", in: "\uff76\uff9e", want: "\u30ac", changed: true},
 	{name: "ANSIColour", in: "\x1b[1;31mERROR\x1b[0m: disk", want: "ERROR: disk", removed: map[NormClass]int64{NormControl: 2, NormEscapeSequence: 9}},
@@ -101,7 +103,8 @@ var normCases = []normCase{
 }
 
 // stripAll is the reference for removal: drop terminal escape sequences
-// (refEscLen) and every other rune stripClass names.
+// (refEscLen) and every other rune stripClass names, but the joiners that
+// refKeepJoiner keeps.
 func stripAll(s string) string {
 	rs := []rune(s)
 	var b strings.Builder
@@ -110,7 +113,7 @@ func stripAll(s string) string {
 			i += l
 			continue
 		}
-		if _, ok := stripClass(rs[i]); !ok {
+		if _, ok := stripClass(rs[i]); !ok || refKeepJoiner(rs, i) {
 			b.WriteRune(rs[i])
 		}
 		i++

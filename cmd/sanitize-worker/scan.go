@@ -23,6 +23,7 @@ type scanFlags struct {
 	workers                                                      int
 	timeout                                                      time.Duration
 	maxRecord                                                    int
+	normalization                                                string
 }
 
 const scanUsageHead = `usage: sanitize-worker scan [flags] [< message.json] [> clean.json]
@@ -61,6 +62,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parallel passes with --jsonl")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "deadline of one message (TIMEOUT when it runs out)")
 	fs.IntVar(&f.maxRecord, "max-record-bytes", 64<<20, "largest record line accepted with --jsonl")
+	fs.StringVar(&f.normalization, "normalization", "", "`MODE` nfkc (write the normalized text) or lossless (keep the original characters outside what was redacted); overrides the policy's normalization (default nfkc)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -105,6 +107,13 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return exitUsage
 		}
 		pol = p
+	}
+	if f.normalization != "" {
+		if f.normalization != pipeline.NormalizationNFKC && f.normalization != pipeline.NormalizationLossless {
+			fmt.Fprintf(stderr, "sanitize-worker scan: --normalization must be %s or %s\n", pipeline.NormalizationNFKC, pipeline.NormalizationLossless)
+			return exitUsage
+		}
+		pol.Normalization = f.normalization
 	}
 	var outSchema *schema.Schema
 	if f.outputSchema != "" {
