@@ -25,15 +25,12 @@ func TestPeers(t *testing.T) {
 	run(t, c, "planted", checkPlanted)
 }
 
-// TestPeersFidelity holds the checks of issue 18's Proof that fail on the
-// code of this branch: every sanitized response valid against the official
-// schema of the negotiated revision; nothing but the documented transforms
-// changed (peertest.Compare); no needless error; errors that keep their
-// actionable text and lose paths and frames. The lead removes the skip once
-// the branches of issue 18 items 1 to 5 are merged (docs/peers.md lists
-// what fails and why).
+// TestPeersFidelity holds the checks of issue 18's Proof: every sanitized
+// response valid against the official schema of the negotiated revision;
+// nothing but the documented transforms changed (peertest.Compare); no
+// needless error; errors that keep their actionable text and lose paths and
+// frames (docs/peers.md).
 func TestPeersFidelity(t *testing.T) {
-	t.Skip("waiting for issue 18 items 1-5: binary blocks withheld whole (1, 5), base64 counted as text (2), tool errors reduced to one sentence (3), ZWNJ/ZWJ/keycap selectors removed (4), and the null id of rejected envelopes; see docs/peers.md")
 	c := collect(t)
 	sc := loadMCPSchemas(t, c.rev)
 	t.Run("schema", func(t *testing.T) { run(t, c, "schema", checkSchema(sc, t)) })
