@@ -25,6 +25,7 @@ type exchange struct {
 	name   string // tool, prompt or resource URI
 	label  string // a short name of the call for messages
 	kind   pipeline.Kind
+	info   pipeline.MessageInfo // what the response was sanitized with
 	// invalid: called with invalid arguments; want are the actionable
 	// parts of the server's error that should survive sanitizing.
 	invalid bool
@@ -162,7 +163,7 @@ func collect(t *testing.T) *collection {
 			default:
 				t.Fatalf("no kind for %s", cl.method)
 			}
-			x.kind = info.Kind
+			x.kind, x.info = info.Kind, info
 			x.san, x.ev = sanitize(t, eng, line, info)
 			c.exchanges = append(c.exchanges, x)
 		}

@@ -28,6 +28,17 @@ import (
 // decoding of invisible-character escapes inside JSON text; the test data
 // holds neither outside the planted items.
 func Documented(s string) string {
+	return norm.NFKC.String(stripped(s))
+}
+
+// Lossless is the reference of the lossless policy (`normalization:
+// lossless`, docs/normalization.md) for a string that holds no secret and
+// no tag: the characters Documented removes are removed, every other
+// character is written as it came (no NFKC, no look-alike folding).
+func Lossless(s string) string { return stripped(s) }
+
+// stripped is s without the removed characters of Documented.
+func stripped(s string) string {
 	rs := []rune(stripEscapes(s))
 	var b strings.Builder
 	for i, r := range rs {
@@ -36,7 +47,7 @@ func Documented(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return norm.NFKC.String(b.String())
+	return b.String()
 }
 
 // stripEscapes removes CSI and OSC sequences (ECMA-48), and their C1 forms.
