@@ -82,6 +82,7 @@ type schemaPass struct {
 	out     []byte // serialized projection
 	tmpA    []byte // sanitizing scratch
 	tmpB    []byte
+	path    []schema.Step // location of a string, for BinaryAt (structured_base64.go)
 }
 
 func (s *schemaPass) reset(sch *schema.Schema, max int64) {
