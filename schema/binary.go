@@ -15,7 +15,8 @@ import (
 // The compiler keeps neither keyword unless it asserts them, so the schema
 // text is read once at compile time for the locations of the subschemas
 // that carry one; a location is matched through the compiled subschema's
-// Location (its fragment unescaped).
+// Location (its fragment unescaped; a subschema with its own $id too, since
+// the compiler reports locations in the schema document).
 
 // Step is one step of a location inside an instance: the member Key of an
 // object, or, when Item is set, the array item Index.
@@ -32,9 +33,10 @@ func (s *Schema) HasBinary() bool { return len(s.binary) > 0 }
 // BinaryAt reports whether a string at path (from the instance root) is
 // declared base64 by a schema that applies there. The schemas that apply
 // are found statically, without the value: from the root, through
-// properties, patternProperties, additionalProperties, prefixItems, items
-// (and the pre-2020 items forms, additionalItems), unevaluatedItems when
-// no item schema applies, and at every location $ref, $dynamicRef (its
+// properties, patternProperties, additionalProperties,
+// unevaluatedProperties (for a member nothing else declares), prefixItems,
+// items (and the pre-2020 items forms, additionalItems), unevaluatedItems
+// when no item schema applies, and at every location $ref, $dynamicRef (its
 // static target), $recursiveRef and allOf. Branches that depend on the
 // value (anyOf, oneOf, if/then/else, dependentSchemas, not) are not
 // followed: a declaration only inside one of them is not seen.
