@@ -23,16 +23,25 @@ func (p *pass) schemaBase64Start() {
 	if s == nil || s.hold != holdStructured || !s.s.HasBinary() {
 		return
 	}
-	s.path = s.path[:0]
+	n := 0
 	for i := s.holdDepth; i < len(p.stack); i++ {
 		f := &p.stack[i]
+		if n == len(s.path) {
+			s.path = append(s.path, schema.Step{})
+		}
+		st := &s.path[n]
+		n++
 		if f.obj {
-			s.path = append(s.path, schema.Step{Key: string(f.key)})
+			// Strings of one object share its path: a key is copied
+			// only when it changed.
+			if st.Item || st.Key != string(f.key) {
+				*st = schema.Step{Key: string(f.key)}
+			}
 		} else {
-			s.path = append(s.path, schema.Step{Index: int(f.items - 1), Item: true})
+			*st = schema.Step{Index: int(f.items - 1), Item: true}
 		}
 	}
-	p.strSchemaB64 = s.s.BinaryAt(s.path)
+	p.strSchemaB64 = s.s.BinaryAt(s.path[:n], &s.scratch)
 }
 
 // binaryBound is called when a string of n more characters crosses its

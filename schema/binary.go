@@ -40,30 +40,67 @@ func (s *Schema) HasBinary() bool { return len(s.binary) > 0 }
 // static target), $recursiveRef and allOf. Branches that depend on the
 // value (anyOf, oneOf, if/then/else, dependentSchemas, not) are not
 // followed: a declaration only inside one of them is not seen.
-func (s *Schema) BinaryAt(path []Step) bool {
+//
+// sc, when not nil, holds the buffers of the walk between calls (a caller
+// that asks for many strings allocates nothing once they have grown); it
+// is not safe for concurrent use.
+func (s *Schema) BinaryAt(path []Step, sc *Scratch) bool {
 	if len(s.binary) == 0 {
 		return false
 	}
-	S := closeStatic([]*jsonschema.Schema{s.s}, nil)
-	var subs []*jsonschema.Schema
+	if sc == nil {
+		sc = &Scratch{}
+	}
+	sc.cur = closeStatic(sc.cur[:0], s.s)
 	for _, st := range path {
-		subs = subs[:0]
+		sc.subs = sc.subs[:0]
 		if st.Item {
-			subs = itemSchemas(S, st.Index, subs)
+			sc.subs = itemSchemas(sc.cur, st.Index, sc.subs)
 		} else {
-			_, subs = memberSchemas(S, nil, st.Key, subs)
+			_, sc.subs = memberSchemas(sc.cur, nil, st.Key, sc.subs)
 		}
-		if len(subs) == 0 {
+		if len(sc.subs) == 0 {
 			return false
 		}
-		S = closeStatic(subs, nil)
+		sc.cur = sc.cur[:0]
+		for _, x := range sc.subs {
+			sc.cur = closeStatic(sc.cur, x)
+		}
 	}
-	for _, sub := range S {
+	for _, sub := range sc.cur {
 		if s.binary[unescapeLocation(sub.Location)] {
 			return true
 		}
 	}
 	return false
+}
+
+// Scratch holds the buffers of BinaryAt.
+type Scratch struct {
+	cur, subs []*jsonschema.Schema
+}
+
+// closeStatic appends x and what it reaches through $ref, $dynamicRef,
+// $recursiveRef and allOf to out, each schema once.
+func closeStatic(out []*jsonschema.Schema, x *jsonschema.Schema) []*jsonschema.Schema {
+	if x == nil {
+		return out
+	}
+	for _, y := range out {
+		if y == x {
+			return out
+		}
+	}
+	out = append(out, x)
+	out = closeStatic(out, x.Ref)
+	out = closeStatic(out, x.RecursiveRef)
+	if x.DynamicRef != nil {
+		out = closeStatic(out, x.DynamicRef.Ref)
+	}
+	for _, a := range x.AllOf {
+		out = closeStatic(out, a)
+	}
+	return out
 }
 
 // unescapeLocation undoes the percent-escaping the compiler applies to the
@@ -82,35 +119,6 @@ func unescapeLocation(loc string) string {
 		return loc
 	}
 	return loc[:i+1] + frag
-}
-
-// closeStatic appends to out the schemas of in and what they reach through
-// $ref, $dynamicRef, $recursiveRef and allOf, each once.
-func closeStatic(in, out []*jsonschema.Schema) []*jsonschema.Schema {
-	var add func(x *jsonschema.Schema)
-	add = func(x *jsonschema.Schema) {
-		if x == nil {
-			return
-		}
-		for _, y := range out {
-			if y == x {
-				return
-			}
-		}
-		out = append(out, x)
-		add(x.Ref)
-		add(x.RecursiveRef)
-		if x.DynamicRef != nil {
-			add(x.DynamicRef.Ref)
-		}
-		for _, a := range x.AllOf {
-			add(a)
-		}
-	}
-	for _, x := range in {
-		add(x)
-	}
-	return out
 }
 
 // binaryLocations returns the Locations (rootURL#pointer) of the objects in

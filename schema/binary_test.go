@@ -42,8 +42,14 @@ func TestBinaryAt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.BinaryAt(tc.path); got != tc.want {
+			if got := s.BinaryAt(tc.path, nil); got != tc.want {
 				t.Fatalf("BinaryAt = %v, want %v", got, tc.want)
+			}
+			// A scratch used before for another path gives the same answer.
+			sc := &Scratch{}
+			s.BinaryAt([]Step{key("zz"), item(0)}, sc)
+			if got := s.BinaryAt(tc.path, sc); got != tc.want {
+				t.Fatalf("BinaryAt with scratch = %v, want %v", got, tc.want)
 			}
 			if tc.want && !s.HasBinary() {
 				t.Fatal("HasBinary false")
