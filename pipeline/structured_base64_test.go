@@ -73,6 +73,9 @@ func TestStructuredBase64(t *testing.T) {
 		{name: "invalid-after-string-chars", schema: encoded, in: doc(big + "*AAA"), code: CodeInvalidContent, reason: string(wire.ReasonBadBase64)},
 		{name: "line-breaks", schema: encoded, in: doc(big[:76] + `\n` + big[76:152]), code: CodeInvalidContent, reason: string(wire.ReasonBadBase64)},
 		{name: "over-binary-bytes", schema: encoded, in: doc(big), limits: map[string]int64{"binary-bytes": 512 << 10}, code: CodeBoundExceeded, reason: "binary-bytes", ptr: "/structuredContent/data"},
+		{name: "envelope-900KB", schema: encoded, in: `{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"name":"a","data":"` + big + `"}}}`, keep: big},
+		{name: "envelope-invalid", schema: encoded, in: `{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"name":"a","data":"QUJD!"}}}`,
+			code: CodeInvalidContent, reason: string(wire.ReasonBadBase64), ptr: "/result/structuredContent/data"},
 		{name: "sibling-text-keeps-string-chars", schema: encoded, in: `{"content":[],"structuredContent":{"name":"` + strings.Repeat("a", 80) + `","data":"QUJD"}}`,
 			limits: map[string]int64{"string-chars": 40}, code: CodeBoundExceeded, reason: "string-chars", ptr: "/structuredContent/name"},
 	}
