@@ -226,6 +226,10 @@ type chain struct {
 	norm     scanners.Normalizer
 	red      *scanners.Redactor
 	ls       losslessState // lossless.go
+
+	// strSchemaB64: the outputSchema declares the location of the string
+	// base64 (structured_base64.go).
+	strSchemaB64 bool
 }
 
 func newPass(e *Engine) *pass {

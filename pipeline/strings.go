@@ -19,6 +19,7 @@ func (p *pass) startString(off int64) {
 	p.strCut = false
 	p.strDirty = false
 	p.b64s = b64Str{}
+	p.strSchemaB64 = false
 	p.shOn = false
 	p.batches = 0
 	p.dbuf = p.dbuf[:0]
@@ -62,6 +63,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 		return
 	}
 	p.sm = smText
+	p.schemaBase64Start()
 	p.shadowStart()
 	p.norm.Reset()
 	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
@@ -272,7 +274,7 @@ func (p *pass) sink(r []byte) {
 	if b == bounds.StringChars && !p.b64s.no {
 		p.b64s.scan(chunk)
 	}
-	if rem := p.e.lim.Remaining(b, p.strChars); n > rem && !p.base64Bound(b, n) {
+	if rem := p.e.lim.Remaining(b, p.strChars); n > rem && !p.binaryBound(b, n) {
 		if p.fail != nil || !p.cut(b) {
 			return
 		}
@@ -473,11 +475,13 @@ func (p *pass) endString(off int64) {
 		if p.fail != nil {
 			return
 		}
-		if p.b64s.bin {
+		if p.strSchemaB64 {
+			p.schemaBase64End()
+		} else if p.b64s.bin {
 			p.base64StringEnd()
-			if p.fail != nil {
-				return
-			}
+		}
+		if p.fail != nil {
+			return
 		}
 		if p.strCut {
 			p.truncs++

@@ -82,6 +82,8 @@ type schemaPass struct {
 	out     []byte // serialized projection
 	tmpA    []byte // sanitizing scratch
 	tmpB    []byte
+	path    []schema.Step  // location of a string, for BinaryAt (structured_base64.go)
+	scratch schema.Scratch // BinaryAt's buffers
 }
 
 func (s *schemaPass) reset(sch *schema.Schema, max int64) {

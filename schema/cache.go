@@ -45,7 +45,7 @@ func (c *Cache) Compile(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.put(newSchema(js, c.lim, digest, len(raw))), nil
+	return c.put(newSchema(js, doc, c.lim, digest, len(raw))), nil
 }
 
 // Get returns the cached schema with this digest, or nil.

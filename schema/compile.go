@@ -70,6 +70,7 @@ type Schema struct {
 	budget int // Limits.MaxEvaluations
 	digest string
 	size   int
+	binary map[string]bool // Locations declaring base64 content (binary.go)
 }
 
 // Digest returns "sha256:" + the hex SHA-256 of the RFC 8785 canonical form
@@ -150,7 +151,7 @@ func compile(raw []byte, lim Limits, remote func(string) (any, error)) (*Schema,
 	if err != nil {
 		return nil, err
 	}
-	return newSchema(s, lim, digest, len(raw)), nil
+	return newSchema(s, doc, lim, digest, len(raw)), nil
 }
 
 func compileDoc(doc any, lim Limits, remote func(string) (any, error)) (s *jsonschema.Schema, err error) {

@@ -155,9 +155,9 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 }
 
 // newSchema wraps a compiled schema with its fast path.
-func newSchema(js *jsonschema.Schema, lim Limits, digest string, size int) *Schema {
+func newSchema(js *jsonschema.Schema, doc any, lim Limits, digest string, size int) *Schema {
 	fast, nodes := buildFast(js)
-	return &Schema{s: js, fast: fast, nodes: nodes, budget: lim.MaxEvaluations, digest: digest, size: size}
+	return &Schema{s: js, fast: fast, nodes: nodes, budget: lim.MaxEvaluations, digest: digest, size: size, binary: binaryLocations(doc)}
 }
 
 // matches reports whether v is valid against sub, a subschema of s (used by
