@@ -75,7 +75,9 @@ var (
 	// of the line.
 	sqlRE = regexp.MustCompile(`(?i)\b(SELECT\s[^;]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|(CREATE|DROP)\s+(TEMP\s+|TEMPORARY\s+)?(TABLE|INDEX|VIEW|DATABASE|SCHEMA|USER|ROLE)\s|ALTER\s+(TABLE|USER|ROLE)\s|TRUNCATE\s+(TABLE\s+)?\S|GRANT\s+\w+.*\sON\s|MERGE\s+INTO\s)`)
 
-	fileURLRE = regexp.MustCompile(`(?i)\bfile:[^\s"'<>()\[\]{}]*`)
+	// A file: URL, also glued to the word before it ("at0file:///x"):
+	// with its slash no word boundary is needed.
+	fileURLRE = regexp.MustCompile(`(?i)(?:\bfile:|file:/)[^\s"'<>()\[\]{}]*`)
 	urlRE     = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,15}://[^\s"'<>()\[\]{}]*`)
 	uncRE     = regexp.MustCompile(`\\\\[^\s\\"'<>|]+\\[^\s"'<>|]*`)
 	winRE     = regexp.MustCompile(`\b[A-Za-z]:[\\/][^\s"'<>|*?]*`)
@@ -279,7 +281,7 @@ func schemaPointer(p string) bool {
 
 // checkRE finds, in a line the scrubbers left, what must never be
 // delivered: frames and paths.
-var checkRE = regexp.MustCompile(`(?i)\bfile:/|\\\\[^\s\\]+\\|\b[a-z]:[\\/][\w.$~ -]|(?:^|[^\w.~/-])(?:~|\.{1,2})[/\\]\w|goroutine \d+ \[|\+0x[0-9a-f]|Traceback \(most|File "[^"]*", line \d|\bat\s+\S+\s+\([^)]*:\d+|node:internal|\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|java|kt|cs|rs|rb|php|c|cc|cpp|h|swift|scala|ex|exs)(?::\d+|\(\d+\)|:line \d+)`)
+var checkRE = regexp.MustCompile(`(?i)file:/|\\\\[^\s\\]+\\|\b[a-z]:[\\/][\w.$~ -]|(?:^|[^\w.~/-])(?:~|\.{1,2})[/\\]\w|goroutine \d+ \[|\+0x[0-9a-f]|Traceback \(most|File "[^"]*", line \d|\bat\s+\S+\s+\([^)]*:\d+|node:internal|\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|java|kt|cs|rs|rb|php|c|cc|cpp|h|swift|scala|ex|exs)(?::\d+|\(\d+\)|:line \d+)`)
 
 // checkFrameRE finds the start of a JVM or JavaScript frame line.
 var checkFrameRE = regexp.MustCompile(`^\s*at\s+[\w$<>]+(?:\.[\w$<>]+)+\s*\(|^\s*at\s.*:\d+:\d+\)?\s*$`)

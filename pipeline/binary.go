@@ -103,18 +103,21 @@ type binWatch struct {
 
 	// the text path: a pending base64 quantum, a pending UTF-8 sequence,
 	// pending bytes to encode, scratch buffers
-	q    [4]byte
-	qn   int
-	u    [4]byte
-	un   int
-	e3   [3]byte
-	en   int
-	dec  []byte
-	txt  []byte
-	fix  []byte
-	enc  []byte
-	raw  []byte
-	tail []byte
+	q   [4]byte
+	qn  int
+	u   [4]byte
+	un  int
+	e3  [3]byte
+	en  int
+	dec []byte
+	txt []byte
+	fix []byte
+	enc []byte
+	// invalid counts the invalid UTF-8 sequences of the decoded text of
+	// the current value, added to the evidence when the value ends valid.
+	invalid int64
+	raw     []byte
+	tail    []byte
 }
 
 // trim drops the buffers that grew past keep bytes, so an idle pass does
@@ -141,6 +144,7 @@ func (w *binWatch) begin(level int) {
 	w.bytes = 0
 	w.headN = 0
 	w.checked = false
+	w.invalid = 0
 	w.retext = false
 	w.mime = w.mime[:0]
 	w.mimeLevel = 0

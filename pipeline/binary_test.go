@@ -611,7 +611,7 @@ func FuzzBinary(f *testing.F) {
 		k := int(split) % len(in)
 		got, gotEv := sanitizeParts(t, e, [][]byte{[]byte(in[:k]), []byte(in[k:])})
 		if got != whole || gotEv != wholeEv {
-			t.Fatalf("split at %d differs:\n%s\n%s", k, got, whole)
+			t.Fatalf("split at %d differs:\n%s\n%s\nevidence:\n%s\n%s", k, got, whole, gotEv, wholeEv)
 		}
 		if strings.Contains(wholeEv, `"code":"INTERNAL"`) {
 			t.Fatalf("internal: %s", wholeEv)

@@ -87,7 +87,7 @@ func (p *pass) blobFeed(b []byte, final bool) {
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {
 				f = append(f, "\uFFFD"...)
-				p.ev.InvalidUTF8++
+				w.invalid++ // counted once the value is complete (endBlobText)
 			} else {
 				f = append(f, b[i:i+n]...)
 			}
@@ -148,6 +148,12 @@ func (p *pass) blobTextEnd() {
 	if p.fail != nil {
 		return
 	}
+	// Invalid UTF-8 of the decoded text counts once the value is known to
+	// be base64 (both callers know it here): where a bad character is found
+	// first depends on how the value was split into reads, so the count of
+	// a value rejected later would too.
+	p.ev.InvalidUTF8 += w.invalid
+	w.invalid = 0
 	p.flushChain(true)
 	if p.fail != nil {
 		return
