@@ -88,6 +88,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	if obj && f.role == roleBlock && !f.skip {
 		p.binOpen() // before its '{': the block is held until its binary data is kept
 	}
+	if obj && f.role == roleResItem && !f.skip {
+		p.binOpenItem()
+	}
 	if !f.skip {
 		if f.deferM != deferNone {
 			i := int(f.deferM) - 1
@@ -306,6 +309,10 @@ func itemRole(f *frame) next {
 		nx.role = roleStructured
 	case roleMeta:
 		nx.region = regionMeta
+	default:
+		if r, ok := kindItemRole(f.role); ok {
+			nx.role = r
+		}
 	}
 	return nx
 }
@@ -444,6 +451,9 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		case tool && k == "isError":
 			return next{role: roleIsError, region: regionOther}
 		}
+		if nx, ok := s.kindResultMember(k); ok {
+			return nx
+		}
 		return next{region: regionOther}
 	case roleBlock:
 		switch k {
@@ -461,6 +471,8 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 			return next{role: roleMeta, region: regionMeta, deferM: deferBlock}
 		}
 		return next{region: regionText}
+	case roleResItem, roleMessage:
+		return s.kindItemMember(f, k)
 	case roleResource:
 		switch k {
 		case "text":

@@ -61,6 +61,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.binValueStart(off)
 		return
 	}
+	if nx.role == roleResURI {
+		p.binURIStart()
+	}
 	p.sm = smText
 	p.shadowStart()
 	p.norm.Reset()
@@ -504,6 +507,9 @@ func (p *pass) endString(off int64) {
 		}
 		if p.sRole == roleBlockType {
 			p.binTypeDone()
+		}
+		if p.sRole == roleResURI {
+			p.binURIEnd()
 		}
 	}
 	p.valueDone()

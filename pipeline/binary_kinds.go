@@ -1,0 +1,181 @@
+package pipeline
+
+// This file gives the binary content rules of binary.go to the two other
+// kinds of result that carry base64 (docs/pipeline.md, "Binary content"):
+//
+//   - a resources/read result's contents items
+//     ({"contents":[{"uri","mimeType","blob"|"text"}]}): each item is
+//     watched as a tool result's content block is, its blob checked,
+//     judged by its mimeType, text types decoded, sanitized and
+//     re-encoded. A replaced item becomes a TextResourceContents
+//     {"uri":<the item's uri, sanitized>,"mimeType":"text/plain","text":<note>};
+//   - a prompts/get result's messages[i].content: a content block, with
+//     the roles and the watch of a tool result's block (its embedded
+//     resource included). A replaced block becomes {"type":"text","text":<note>}.
+//
+// The result level keeps its labels (_meta of the result); the items and
+// blocks of these kinds carry no labels of their own, as before.
+
+// The roles of these kinds, far from pass.go's list and roleBlockType.
+const (
+	roleResContents role = 201 // ReadResourceResult.contents
+	roleResItem     role = 202 // one contents item: watched like a content block
+	roleMessages    role = 203 // GetPromptResult.messages
+	roleMessage     role = 204 // one prompt message: its content is a content block
+	roleResURI      role = 205 // a contents item's uri: kept for its replacement
+)
+
+// resultKind is which of the results with binary content a message is,
+// besides a tool result (shaper.tool).
+type resultKind uint8
+
+const (
+	rkOther    resultKind = iota
+	rkResource            // KindResourceResult
+	rkPrompt              // KindPromptResult
+)
+
+func resultKindOf(k Kind) resultKind {
+	switch k {
+	case KindResourceResult:
+		return rkResource
+	case KindPromptResult:
+		return rkPrompt
+	}
+	return rkOther
+}
+
+// kindResultMember gives the role of a result's member that holds the
+// items of a resource or prompt result.
+func (s *shaper) kindResultMember(k string) (next, bool) {
+	switch {
+	case s.rk == rkResource && k == "contents":
+		return next{role: roleResContents, region: regionText}, true
+	case s.rk == rkPrompt && k == "messages":
+		return next{role: roleMessages, region: regionText}, true
+	}
+	return next{}, false
+}
+
+// kindItemRole gives the role of an item of a contents or messages array.
+func kindItemRole(r role) (role, bool) {
+	switch r {
+	case roleResContents:
+		return roleResItem, true
+	case roleMessages:
+		return roleMessage, true
+	}
+	return roleGeneric, false
+}
+
+// kindItemMember gives the role of a member of a contents item or a
+// prompt message.
+func (s *shaper) kindItemMember(f *frame, k string) next {
+	if f.role == roleMessage {
+		if k == "content" {
+			return next{role: roleBlock, region: regionText}
+		}
+		if k == "_meta" {
+			return next{role: roleMeta, region: regionMeta}
+		}
+		return next{region: regionText}
+	}
+	switch k {
+	case "uri":
+		return next{role: roleResURI, region: regionText}
+	case "text":
+		return next{role: roleResText, region: regionText}
+	case "blob":
+		return next{role: roleBinary, region: regionText}
+	case "mimeType":
+		return next{role: roleMime, region: regionText}
+	case "_meta":
+		return next{role: roleMeta, region: regionMeta}
+	}
+	return next{region: regionText}
+}
+
+// binOpenItem starts watching a contents item whose frame was just
+// pushed: a block with no type member, its blob binary.
+func (p *pass) binOpenItem() {
+	p.binOpen()
+	w := &p.bw
+	if w.level == len(p.stack) {
+		w.typ = btBinary
+		w.item = true
+	}
+}
+
+// maxKeptURI bounds the bytes of a discarded item's uri kept for its
+// replacement; a longer one is written as "".
+const maxKeptURI = 8 << 10
+
+// binURIStart marks the start of a watched item's uri (its opening quote
+// is written). While the item is held, its output stays in the held
+// buffer until the string ends; once the item is being discarded, the
+// uri is written into w.uri instead.
+func (p *pass) binURIStart() {
+	w := &p.bw
+	w.uriStart = -1
+	if w.level != len(p.stack) || !w.item {
+		return
+	}
+	switch {
+	case w.doomed:
+		w.uri = w.uri[:0]
+		p.em.pushSide(&w.uri, maxKeptURI)
+		w.uriSide = true
+		w.uriStart = 0
+	case w.pinned:
+		w.uriStart = len(*p.em.target())
+	}
+}
+
+// binURIEnd keeps the sanitized, escaped text of a watched item's uri
+// (its closing quote is written).
+func (p *pass) binURIEnd() {
+	w := &p.bw
+	if w.uriStart < 0 || w.level != len(p.stack) {
+		return
+	}
+	if w.uriSide {
+		w.uriSide = false
+		over := p.em.popSide()
+		if n := len(w.uri); !over && n > 0 {
+			w.uri = w.uri[:n-1]
+			w.uriOK = true
+		}
+	} else if t := *p.em.target(); w.uriStart <= len(t)-1 {
+		w.uri = append(w.uri[:0], t[w.uriStart:len(t)-1]...)
+		w.uriOK = true
+	}
+	w.uriStart = -1
+}
+
+// binReplacement writes what takes the place of a replaced block or item.
+func (p *pass) binReplacement(f *frame, note string) {
+	w := &p.bw
+	if w.item {
+		// A TextResourceContents: uri is required, the note is text.
+		p.em.rawString(`{"uri":"`)
+		if w.uriOK {
+			p.em.raw(w.uri)
+		}
+		p.em.rawString(`","mimeType":"text/plain","text":"`)
+		p.em.escapedString(p.label)
+		p.em.escapedString(note)
+		p.em.rawString(`"}`)
+		return
+	}
+	p.em.rawString(`{"type":"text","text":"`)
+	p.em.escapedString(p.label)
+	p.em.escapedString(note)
+	if !p.tool {
+		p.em.rawString(`"}`)
+		return
+	}
+	p.em.rawString(`","_meta":{`)
+	f.cut = false
+	p.writeBlockLabels(f)
+	p.em.rawString(`}}`)
+}
