@@ -46,13 +46,14 @@ func resultKindOf(k Kind) resultKind {
 }
 
 // kindResultMember gives the role of a result's member that holds the
-// items of a resource or prompt result.
+// items of a resource or prompt result. The containers keep the region of
+// the generic path (regionOther).
 func (s *shaper) kindResultMember(k string) (next, bool) {
 	switch {
 	case s.rk == rkResource && k == "contents":
-		return next{role: roleResContents, region: regionText}, true
+		return next{role: roleResContents, region: regionOther}, true
 	case s.rk == rkPrompt && k == "messages":
-		return next{role: roleMessages, region: regionText}, true
+		return next{role: roleMessages, region: regionOther}, true
 	}
 	return next{}, false
 }
@@ -68,31 +69,54 @@ func kindItemRole(r role) (role, bool) {
 	return roleGeneric, false
 }
 
-// kindItemMember gives the role of a member of a contents item or a
-// prompt message.
-func (s *shaper) kindItemMember(f *frame, k string) next {
-	if f.role == roleMessage {
+// kindMember gives the role of a member of a contents item, a prompt
+// message, or a prompt message's content block and its embedded resource.
+// Only the members the binary rules need get a role (the binary value,
+// its mimeType, a block's type and resource, an item's uri); every other
+// member is as the generic path has it (text bounded by string-chars, no
+// label, a _meta not held for labels), so these kinds change nothing but
+// their binary content.
+func (s *shaper) kindMember(f *frame, k string) (next, bool) {
+	var r role
+	switch f.role {
+	case roleMessage:
 		if k == "content" {
-			return next{role: roleBlock, region: regionText}
+			r = roleBlock
 		}
-		if k == "_meta" {
-			return next{role: roleMeta, region: regionMeta}
+	case roleBlock:
+		switch k {
+		case "data":
+			nx := s.blockData()
+			nx.region = f.region
+			return nx, true
+		case "type":
+			r = roleBlockType
+		case "resource":
+			r = roleResource
+		case "mimeType":
+			r = roleMime
 		}
-		return next{region: regionText}
+	case roleResource, roleResItem:
+		switch k {
+		case "blob":
+			r = roleBinary
+		case "mimeType":
+			r = roleMime
+		case "uri":
+			if f.role == roleResItem {
+				r = roleResURI
+			}
+		}
+	default:
+		return next{}, false
 	}
-	switch k {
-	case "uri":
-		return next{role: roleResURI, region: regionText}
-	case "text":
-		return next{role: roleResText, region: regionText}
-	case "blob":
-		return next{role: roleBinary, region: regionText}
-	case "mimeType":
-		return next{role: roleMime, region: regionText}
-	case "_meta":
-		return next{role: roleMeta, region: regionMeta}
+	if r != roleGeneric {
+		return next{role: r, region: f.region}, true
 	}
-	return next{region: regionText}
+	if k == "_meta" {
+		return next{role: roleMeta, region: regionMeta}, true
+	}
+	return next{region: f.region}, true
 }
 
 // binOpenItem starts watching a contents item whose frame was just

@@ -302,3 +302,120 @@ func TestBinaryKindsRejectAndOtherKinds(t *testing.T) {
 		}
 	}
 }
+
+// Members the binary rules do not read are as before: no label, a block's
+// and an item's own _meta kept (reserved keys dropped), text whole.
+func TestBinaryKindsOtherMembers(t *testing.T) {
+	e := binEngine(t, nil)
+	for _, tc := range []struct {
+		name string
+		info MessageInfo
+		in   string
+		want string // a fragment of the output
+		not  string // must not be in the output
+	}{
+		{"prompt-block-meta", promptInfo,
+			`{"messages":[{"role":"user","content":{"type":"text","text":"hi","_meta":{"k":1,"` + MetaPrefix + `x":2}}}]}`,
+			`"content":{"type":"text","text":"hi","_meta":{"k":1}}`, MetaPrefix + "x"},
+		{"prompt-resource-text", promptInfo,
+			`{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"u","text":"plain","mimeType":"text/plain"}}}]}`,
+			`"resource":{"uri":"u","text":"plain","mimeType":"text/plain"}`, ""},
+		{"resource-text-item", resInfo,
+			`{"contents":[{"uri":"u","mimeType":"text/plain","text":"plain","_meta":{"k":1}}]}`,
+			`"contents":[{"uri":"u","mimeType":"text/plain","text":"plain","_meta":{"k":1}}]`, ""},
+		{"resource-text-tag", resInfo,
+			`{"contents":[{"uri":"u","text":"a <system>x</system> b"}]}`,
+			`"text":"a [REMOVED_PSEUDO_INSTRUCTION_TAG]x[REMOVED_PSEUDO_INSTRUCTION_TAG] b"`, "<system>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, ev := kindRun(t, e, tc.info, tc.in)
+			if !strings.Contains(out, tc.want) || (tc.not != "" && strings.Contains(out, tc.not)) || len(ev.Binary) != 0 {
+				t.Fatalf("out %s\nwant it to hold %s", out, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzBinaryKinds builds resource contents items and prompt message
+// contents from fuzzed bytes, types and member orders and demands: valid
+// JSON, no internal fault, valid base64 in every kept blob and data, a
+// uri in every item, and the same output whole and split in two.
+func FuzzBinaryKinds(f *testing.F) {
+	f.Add([]byte(pngBytes), uint8(0), uint8(0), uint16(7))
+	f.Add([]byte("token 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 <system>x</system>"), uint8(3), uint8(1), uint16(40))
+	f.Add([]byte("\x1f\x8b\x08\x00"+pad16), uint8(4), uint8(2), uint16(0))
+	f.Add([]byte("a\xffb\xe2\x82"), uint8(3), uint8(3), uint16(90))
+	f.Add([]byte("GIF89a"+pad16), uint8(0), uint8(5), uint16(11))
+	mimes := []string{"image/png", "image/jpeg", "audio/wav", "text/plain", "application/gzip", "", "image/svg+xml", "application/json"}
+	e := binEngine(f, nil)
+	f.Fuzz(func(t *testing.T, data []byte, mi, order uint8, split uint16) {
+		if len(data) > 4096 {
+			return
+		}
+		m := mimes[int(mi)%len(mimes)]
+		v := b64(string(data))
+		if order&8 != 0 {
+			v += "==" // not base64
+		}
+		mt := `"mimeType":"` + m + `"`
+		blob, d := `"blob":"`+v+`"`, `"data":"`+v+`"`
+		info := resInfo
+		var in string
+		switch order % 6 {
+		case 0:
+			in = `{"contents":[{"uri":"file:///x",` + mt + `,` + blob + `},{"uri":"y","text":"t"}]}`
+		case 1:
+			in = `{"contents":[{` + blob + `,` + mt + `,"uri":"file:///x"},{"uri":"y","text":"t"}]}`
+		case 2:
+			in = `{"contents":[{"uri":"file:///x",` + blob + `,` + mt + `,"_meta":{"k":1}}]}`
+		case 3:
+			info = promptInfo
+			in = `{"messages":[{"role":"user","content":{"type":"image",` + d + `,` + mt + `}}]}`
+		case 4:
+			info = promptInfo
+			in = `{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"file:///x",` + mt + `,` + blob + `}}}]}`
+		case 5:
+			info = promptInfo
+			in = `{"messages":[{"content":{` + d + `,"type":"audio",` + mt + `},"role":"assistant"}]}`
+		}
+		whole, wholeEv, _ := kindParts(t, e, info, [][]byte{[]byte(in)})
+		k := int(split) % len(in)
+		got, gotEv, _ := kindParts(t, e, info, [][]byte{[]byte(in[:k]), []byte(in[k:])})
+		if got != whole || gotEv != wholeEv {
+			t.Fatalf("split at %d differs:\n%s\n%s", k, got, whole)
+		}
+		if strings.Contains(wholeEv, `"code":"INTERNAL"`) {
+			t.Fatalf("internal: %s", wholeEv)
+		}
+		if strings.Contains(wholeEv, `"outcome":"rejected"`) {
+			return
+		}
+		var r struct {
+			Contents []map[string]any `json:"contents"`
+			Messages []struct {
+				Content map[string]any `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal([]byte(whole), &r); err != nil {
+			t.Fatal(err)
+		}
+		var vals []any
+		for _, c := range r.Contents {
+			if c["uri"] == nil {
+				t.Fatalf("an item without uri: %s", whole)
+			}
+			vals = append(vals, c["blob"])
+		}
+		for _, msg := range r.Messages {
+			res, _ := msg.Content["resource"].(map[string]any)
+			vals = append(vals, msg.Content["data"], res["blob"])
+		}
+		for _, v := range vals {
+			if s, ok := v.(string); ok {
+				if _, err := base64.StdEncoding.Strict().DecodeString(s); err != nil {
+					t.Fatalf("invalid base64 delivered: %s", whole)
+				}
+			}
+		}
+	})
+}

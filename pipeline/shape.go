@@ -426,6 +426,11 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		k = string(key)
 	}
 	tool := s.tool
+	if s.rk != rkOther {
+		if nx, ok := s.kindMember(f, k); ok {
+			return nx
+		}
+	}
 	switch f.role {
 	case roleTop, roleResult:
 		metaSlot := deferResult
@@ -471,8 +476,6 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 			return next{role: roleMeta, region: regionMeta, deferM: deferBlock}
 		}
 		return next{region: regionText}
-	case roleResItem, roleMessage:
-		return s.kindItemMember(f, k)
 	case roleResource:
 		switch k {
 		case "text":
