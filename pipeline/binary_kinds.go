@@ -130,8 +130,8 @@ func (p *pass) binOpenItem() {
 	}
 }
 
-// maxKeptURI bounds the bytes of a discarded item's uri kept for its
-// replacement; a longer one is written as "".
+// maxKeptURI bounds the bytes of an item's uri (escaped) kept for its
+// replacement: one of maxKeptURI bytes or more is written as "".
 const maxKeptURI = 8 << 10
 
 // binURIStart marks the start of a watched item's uri (its opening quote
@@ -169,7 +169,7 @@ func (p *pass) binURIEnd() {
 			w.uri = w.uri[:n-1]
 			w.uriOK = true
 		}
-	} else if t := *p.em.target(); w.uriStart <= len(t)-1 {
+	} else if t := *p.em.target(); w.uriStart <= len(t)-1 && len(t)-1-w.uriStart < maxKeptURI {
 		w.uri = append(w.uri[:0], t[w.uriStart:len(t)-1]...)
 		w.uriOK = true
 	}
