@@ -10,11 +10,14 @@ package pipeline
 //     re-encoded. A replaced item becomes a TextResourceContents
 //     {"uri":<the item's uri, sanitized>,"mimeType":"text/plain","text":<note>};
 //   - a prompts/get result's messages[i].content: a content block, with
-//     the roles and the watch of a tool result's block (its embedded
-//     resource included). A replaced block becomes {"type":"text","text":<note>}.
+//     the binary roles and the watch of a tool result's block (its
+//     embedded resource included). A replaced block becomes
+//     {"type":"text","text":<note>}.
 //
-// The result level keeps its labels (_meta of the result); the items and
-// blocks of these kinds carry no labels of their own, as before.
+// Only the members these rules read get a role (kindMember); the others
+// are as the generic path has them. The result level keeps its labels
+// (_meta of the result); the items and blocks of these kinds carry no
+// labels of their own, as before.
 
 // The roles of these kinds, far from pass.go's list and roleBlockType.
 const (
