@@ -98,6 +98,14 @@ type binWatch struct {
 	mime      []byte
 	mimeLevel int // len(stack) of the frame whose mimeType is in mime; 0: none
 
+	// a resources/read contents item (binary_kinds.go): its uri, kept
+	// for its replacement
+	item     bool
+	uri      []byte
+	uriOK    bool
+	uriStart int
+	uriSide  bool // the uri is being written into uri (pushSide)
+
 	fp   hash.Hash // keyed fingerprint of the removed value
 	fpOn bool
 
@@ -149,6 +157,7 @@ func (w *binWatch) begin(level int) {
 	w.mime = w.mime[:0]
 	w.mimeLevel = 0
 	w.fpOn = false
+	w.item, w.uriOK, w.uriStart, w.uriSide = false, false, -1, false
 }
 
 // binHeld is how many bytes of the watched block's output are held.
@@ -494,13 +503,7 @@ func (p *pass) binClose(f *frame, off int64) bool {
 	if w.mimeKnown() {
 		mime = noteMIME(w.mime)
 	}
-	p.em.rawString(`{"type":"text","text":"`)
-	p.em.escapedString(p.label)
-	p.em.escapedString(binaryNote(w.reason, mime))
-	p.em.rawString(`","_meta":{`)
-	f.cut = false
-	p.writeBlockLabels(f)
-	p.em.rawString(`}}`)
+	p.binReplacement(f, binaryNote(w.reason, mime))
 	if len(p.ev.Binary) < maxBoundHits {
 		nc := p.nameCtx
 		p.nameCtx = true

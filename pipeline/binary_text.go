@@ -28,10 +28,44 @@ func (p *pass) blobTextStart() {
 // blobText checks base64 bytes of a text value and sends what they decode
 // to through the chain.
 func (p *pass) blobText(d []byte) {
-	if code, reason := p.checkBase64(d, p.e.lim[bounds.BinaryBytes]); code != "" {
+	lim := p.e.lim[bounds.BinaryBytes]
+	n0, pad0 := p.b64n, p.b64pad
+	if code, reason := p.checkBase64(d, lim); code != "" {
+		// What came before the fault goes through the chain first, as it
+		// does when a read ends there: the evidence of the rejected
+		// message does not depend on how reads split the value.
+		j := p.b64Valid(d, n0, pad0, lim)
+		p.b64n, p.b64pad = n0, pad0
+		if j > 0 {
+			p.checkBase64(d[:j], lim)
+			p.blobDecode(d[:j])
+		}
 		p.failf(code, reason, p.strStart)
 		return
 	}
+	p.blobDecode(d)
+}
+
+// b64Valid is the length of the longest prefix of d that checkBase64
+// passes from the state (n0, pad0); d as a whole does not. The state is
+// left as it was found by the last check made.
+func (p *pass) b64Valid(d []byte, n0 int64, pad0 int, lim int64) int {
+	lo, hi := 0, len(d) // d[:lo] passes, d[:hi] does not
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		p.b64n, p.b64pad = n0, pad0
+		if code, _ := p.checkBase64(d[:m], lim); code == "" {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// blobDecode decodes checked base64 bytes of a text value and sends them
+// through the chain.
+func (p *pass) blobDecode(d []byte) {
 	w := &p.bw
 	out := w.dec[:0]
 	for w.qn > 0 && w.qn < 4 && len(d) > 0 {

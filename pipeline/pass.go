@@ -162,6 +162,8 @@ type shaper struct {
 	numEmit bool // the current number is written
 	ptrBuf  []byte
 
+	rk resultKind // a resource or prompt result (binary_kinds.go)
+
 	// JSON-RPC envelope: when the top-level object is one, an error result
 	// is wrapped in an envelope with the same id (sanitized, bounded).
 	envelope bool
@@ -297,6 +299,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nx = next{role: roleTop}
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
+	p.rk = resultKindOf(info.Kind)
 	p.exhausted = false
 	p.truncs = 0
 	p.secrets = 0

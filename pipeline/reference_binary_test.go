@@ -28,6 +28,7 @@ type refBin struct {
 	checked  bool
 	mime     string
 	mimeOf   *refFrame
+	item     bool // a resources/read contents item (reference_kinds_test.go)
 }
 
 const (
@@ -259,7 +260,7 @@ func (r *reference) binClose(f *refFrame, members []refMember) ([]refMember, map
 		mime = refNoteMIME(b.mime)
 	}
 	f.cut, f.held = false, nil
-	return nil, map[string]any{"type": "text", "text": r.label + pipeline.BinaryNote(b.reason, mime), "_meta": r.blockLabels(f)}
+	return nil, r.binReplacement(f, members, pipeline.BinaryNote(b.reason, mime))
 }
 
 func refNoteMIME(m string) string {

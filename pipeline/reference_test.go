@@ -379,8 +379,8 @@ func (r *reference) object(nx refNext) any {
 	defer func() { r.depth-- }()
 	f := &refFrame{role: nx.role, region: nx.region, skip: nx.drop}
 	f.envelope = nx.role == rTop && r.frm == pipeline.FramingJSONRPC
-	if nx.role == rBlock && !nx.drop && r.kind == pipeline.KindToolResult {
-		r.bin = refBin{on: true, block: f}
+	if !nx.drop {
+		r.binOn(f, nx.role)
 	}
 	var members []refMember
 	seen := map[string]bool{}
@@ -533,6 +533,9 @@ func (r *reference) blockLabels(f *refFrame) map[string]any {
 
 func (r *reference) memberNext(f *refFrame, k string) refNext {
 	tool := r.kind == pipeline.KindToolResult
+	if nx, ok := r.kindMember(f, k); ok {
+		return nx
+	}
 	switch f.role {
 	case rTop, rResult:
 		if f.role == rTop {
@@ -563,6 +566,9 @@ func (r *reference) memberNext(f *refFrame, k string) refNext {
 			return refNext{role: rContent, region: gText}
 		case tool && k == "structuredContent":
 			return refNext{role: rStructured, region: gStructured}
+		}
+		if nx, ok := r.kindResultMember(k); ok {
+			return nx
 		}
 		return refNext{region: gOther}
 	case rBlock:
@@ -637,6 +643,10 @@ func (r *reference) array(nx refNext) any {
 			it.role = rStructured
 		case rMeta:
 			it.region = gMeta
+		default:
+			if ro, ok := refKindItemRole(f.role); ok {
+				it.role = ro
+			}
 		}
 		switch {
 		case f.skip:

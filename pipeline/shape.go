@@ -88,6 +88,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	if obj && f.role == roleBlock && !f.skip {
 		p.binOpen() // before its '{': the block is held until its binary data is kept
 	}
+	if obj && f.role == roleResItem && !f.skip {
+		p.binOpenItem()
+	}
 	if !f.skip {
 		if f.deferM != deferNone {
 			i := int(f.deferM) - 1
@@ -306,6 +309,10 @@ func itemRole(f *frame) next {
 		nx.role = roleStructured
 	case roleMeta:
 		nx.region = regionMeta
+	default:
+		if r, ok := kindItemRole(f.role); ok {
+			nx.role = r
+		}
 	}
 	return nx
 }
@@ -419,6 +426,11 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 		k = string(key)
 	}
 	tool := s.tool
+	if s.rk != rkOther {
+		if nx, ok := s.kindMember(f, k); ok {
+			return nx
+		}
+	}
 	switch f.role {
 	case roleTop, roleResult:
 		metaSlot := deferResult
@@ -443,6 +455,9 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 			return next{role: roleStructured, region: regionStructured}
 		case tool && k == "isError":
 			return next{role: roleIsError, region: regionOther}
+		}
+		if nx, ok := s.kindResultMember(k); ok {
+			return nx
 		}
 		return next{region: regionOther}
 	case roleBlock:

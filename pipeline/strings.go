@@ -62,6 +62,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.binValueStart(off)
 		return
 	}
+	if nx.role == roleResURI {
+		p.binURIStart()
+	}
 	p.sm = smText
 	p.schemaBase64Start()
 	p.shadowStart()
@@ -508,6 +511,9 @@ func (p *pass) endString(off int64) {
 		}
 		if p.sRole == roleBlockType {
 			p.binTypeDone()
+		}
+		if p.sRole == roleResURI {
+			p.binURIEnd()
 		}
 	}
 	p.valueDone()
