@@ -121,7 +121,7 @@ func (p *pass) blobFeed(b []byte, final bool) {
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {
 				f = append(f, "\uFFFD"...)
-				w.invalid++ // counted once the value is complete (endBlobText)
+				w.invalid++ // counted once the value is known base64 (blobTextEnd)
 			} else {
 				f = append(f, b[i:i+n]...)
 			}
