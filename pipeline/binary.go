@@ -361,6 +361,9 @@ func (p *pass) binValueEnd() {
 	if w.doomed {
 		return
 	}
+	if w.headN == headChars && len(p.seenB64) < maxSeenB64 {
+		p.seenB64 = append(p.seenB64, w.head)
+	}
 	if w.pinned {
 		w.valEnd = len(*p.em.pin) - 1
 		if p.binHeld() > p.e.holdMax {

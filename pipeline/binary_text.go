@@ -251,9 +251,10 @@ func (p *pass) binRetext(f *frame) {
 
 // b64Str tells whether the text of a string so far is base64 (standard
 // alphabet, padding only at its end) and keeps its first characters, so
-// that a long one whose bytes start with a binary signature (sigAny) is
-// bounded as binary (binary-bytes) rather than by string-chars:
-// structuredContent that mirrors an image's data.
+// that a long one whose bytes start with a binary signature (sigAny), or
+// with the first characters of a content block's binary value of the same
+// message (seenBinary), is bounded as binary (binary-bytes) rather than by
+// string-chars: structuredContent that mirrors an image's data.
 type b64Str struct {
 	no    bool // a byte outside base64 was seen
 	pad   int  // '=' seen
@@ -290,7 +291,7 @@ func (p *pass) base64Bound(b bounds.Bound, n int64) bool {
 	if b != bounds.StringChars {
 		return false
 	}
-	if p.b64s.no || !p.b64s.bin && !sigAny(decodeHead(p.b64s.head[:p.b64s.headN])) {
+	if p.b64s.no || !p.b64s.bin && !sigAny(decodeHead(p.b64s.head[:p.b64s.headN])) && !p.seenBinary() {
 		if p.b64s.bin {
 			// Written past string-chars as base64, and then not base64: it
 			// can no longer be cut, so the message is rejected.
@@ -304,6 +305,26 @@ func (p *pass) base64Bound(b bounds.Bound, n int64) bool {
 	}
 	p.b64s.bin = true
 	return true
+}
+
+// maxSeenB64 bounds the binary values of one message whose first
+// characters are kept for seenBinary.
+const maxSeenB64 = 32
+
+// seenBinary reports whether the string so far starts with the first
+// headChars characters of a binary value of a content block of this
+// message: structuredContent that mirrors a block's data (the filesystem
+// server's read_media_file does) is binary whatever its type's signature.
+func (p *pass) seenBinary() bool {
+	if p.b64s.headN < headChars {
+		return false
+	}
+	for i := range p.seenB64 {
+		if p.seenB64[i] == p.b64s.head {
+			return true
+		}
+	}
+	return false
 }
 
 // base64StringEnd checks, at the end of a string bounded as binary, that

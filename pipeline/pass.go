@@ -189,6 +189,10 @@ type shaper struct {
 	// the JSON-RPC error object being held (rpcerror.go)
 	rpc rpcErrState
 	bw  binWatch // the content block whose binary data is checked (binary.go)
+	// seenB64 holds the first characters of the content blocks' binary
+	// values kept so far (at most maxSeenB64): structuredContent that
+	// repeats one is bounded as binary (binary_text.go).
+	seenB64 [][headChars]byte
 }
 
 // chain is the string chain's state for the current string: its mode and
@@ -314,6 +318,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.pubMsg = ""
 	p.rpc.on, p.rpc.changed = false, false
 	p.bw.begin(0)
+	p.seenB64 = p.seenB64[:0]
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {
 		p.sch = &p.schState

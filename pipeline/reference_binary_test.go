@@ -173,6 +173,9 @@ func (r *reference) binValueEnd(s string) {
 		return
 	}
 	b.val, b.raw = 2, s
+	if b.reason == "" && len(s) >= 24 && len(r.seenB64) < 32 {
+		r.seenB64 = append(r.seenB64, s[:24])
+	}
 	if b.reason == "" && b.mimeKnown() {
 		r.binJudge()
 	}
@@ -307,7 +310,7 @@ func (r *reference) base64String(s string) bool {
 			return false
 		}
 	}
-	if !pipeline.SigAny(refHead(s)) {
+	if !pipeline.SigAny(refHead(s)) && !r.seenBinary(s) {
 		return false
 	}
 	if int64(len(s))/4*3 > r.lim[bounds.BinaryBytes] {
@@ -317,4 +320,15 @@ func (r *reference) base64String(s string) bool {
 		r.fail(pipeline.CodeBoundExceeded, "string-chars")
 	}
 	return true
+}
+
+// seenBinary: s starts with the first 24 characters of a content block's
+// binary value kept earlier in the message (the pass's seenBinary).
+func (r *reference) seenBinary(s string) bool {
+	for _, h := range r.seenB64 {
+		if strings.HasPrefix(s, h) {
+			return true
+		}
+	}
+	return false
 }

@@ -146,6 +146,9 @@ type reference struct {
 	errText []byte
 
 	bin refBin // the watched content block (reference_binary_test.go)
+	// seenB64: the first 24 characters of the blocks' binary values kept
+	// so far (at most 32), see seenBinary.
+	seenB64 []string
 }
 
 // refMaxErrText is the pass's bound on the kept error text.
