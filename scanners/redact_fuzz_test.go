@@ -49,7 +49,9 @@ func FuzzRedactor(f *testing.F) {
 		// The planted text is bare (the tp itself, possibly with its own
 		// context) between newlines so that neighbours cannot glue to it.
 		at := next(len(text) + 1)
-		s := string(text[:at]) + "\n" + plant + "\n" + string(text[at:])
+		// The Redactor reads normalized text, valid UTF-8 (the pass replaces
+		// invalid bytes before it): the fuzzed bytes are made valid.
+		s := strings.ToValidUTF8(string(text[:at])+"\n"+plant+"\n"+string(text[at:]), "\uFFFD")
 		want, wantFs := refRedact(c, CatalogOptions{}, testKey, s)
 		var cuts []int
 		for p := 0; p < len(s); {

@@ -171,6 +171,9 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 					}
 					break
 				}
+				if size > 1 && !continuation(in[i+1:i+size]) {
+					size = 1 // an invalid lead byte stands alone, as utf8.DecodeRune reads it
+				}
 				if size > 1 && t.lead2[c]>>(in[i+1]&0x3F)&1 != 0 {
 					r, _ := decodeRune(in, i)
 					if to = t.target(r); to != 0 {
@@ -238,6 +241,17 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 
 // runeLen is the length of the UTF-8 sequence a byte >= 0x80 leads, 1
 // for a continuation byte (invalid where it leads).
+// continuation reports whether every byte of b is a UTF-8 continuation
+// byte (10xxxxxx).
+func continuation(b []byte) bool {
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 func runeLen(c byte) int {
 	switch {
 	case c >= 0xF0:
