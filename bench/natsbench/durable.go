@@ -171,13 +171,7 @@ func (d *durableBench) load(conns []*nats.Conn, conc int, dur time.Duration, msg
 					return
 				}
 				local = append(local, time.Since(t0))
-				switch pipeline.Outcome(out.Header.Get(wire.HeaderOutcome)) {
-				case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated:
-				case pipeline.OutcomeRejected:
-					rejected.Add(1)
-				default:
-					other.Add(1)
-				}
+				countOutcome(out.Header, &rejected, &other)
 			}
 			mu.Lock()
 			lats = append(lats, local...)

@@ -437,13 +437,7 @@ func load(conns []*nats.Conn, conc int, d time.Duration, msgs [][]byte) (stats, 
 					return
 				}
 				local = append(local, time.Since(t0))
-				switch pipeline.Outcome(reply.Header.Get(wire.HeaderOutcome)) {
-				case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated: // echo has none
-				case pipeline.OutcomeRejected:
-					rejected.Add(1)
-				default:
-					other.Add(1)
-				}
+				countOutcome(reply.Header, &rejected, &other)
 			}
 			mu.Lock()
 			lats = append(lats, local...)
@@ -459,6 +453,18 @@ func load(conns []*nats.Conn, conc int, d time.Duration, msgs [][]byte) (stats, 
 		return stats{}, fmt.Errorf("no request completed")
 	}
 	return stats{lats: lats, elapsed: elapsed, rejected: int(rejected.Load()), other: int(other.Load())}, nil
+}
+
+// countOutcome counts a reply that was rejected or had another outcome
+// than clean, sanitized or truncated (an echo's reply has none).
+func countOutcome(h nats.Header, rejected, other *atomic.Int64) {
+	switch pipeline.Outcome(h.Get(wire.HeaderOutcome)) {
+	case "", pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated:
+	case pipeline.OutcomeRejected:
+		rejected.Add(1)
+	default:
+		other.Add(1)
+	}
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/1e3) }
