@@ -166,6 +166,8 @@ func (s *shaper) topMember(f *frame, k string) (next, bool) {
 			return next{role: roleResult, region: regionOther}, true
 		case "id":
 			return next{role: roleEnvelopeID, region: regionOther}, true
+		case "jsonrpc":
+			return next{role: roleEnvelopeVersion, region: regionOther}, true
 		}
 		return next{region: regionOther}, true
 	}
@@ -199,7 +201,7 @@ func (p *pass) keepExhausted(f *frame, nx next, key []byte, off int64) bool {
 // typedRole reports whether a value of role r must be of one JSON type
 // (checkValueType).
 func typedRole(r role) bool {
-	return r == roleIsError || r == roleContent || r == roleText || r == roleResText
+	return r == roleIsError || r == roleContent || r == roleText || r == roleResText || r == roleEnvelopeVersion
 }
 
 // checkValueType fails the pass when the value of role r, whose first byte
@@ -221,5 +223,57 @@ func (p *pass) checkValueType(r role, c byte, off int64) {
 		if c != '"' {
 			p.failf(CodeInvalidContent, string(wire.ReasonTextNotString), off)
 		}
+	case roleEnvelopeVersion:
+		if c != '"' {
+			p.failf(CodeInvalidContent, string(wire.ReasonEnvelopeVersion), off)
+		}
+	}
+}
+
+// roleEnvelopeVersion is the "jsonrpc" member of an envelope: captured
+// (in mimeBuf, like a block's type) and checked when its string ends.
+const roleEnvelopeVersion role = 206
+
+// envelopeVersion takes the envelope's "jsonrpc" value (sanitized, in
+// mimeBuf): JSON-RPC 2.0 says it is exactly "2.0".
+func (p *pass) envelopeVersion() {
+	if len(p.stack) == 0 {
+		return
+	}
+	f := &p.stack[len(p.stack)-1]
+	if string(p.mimeBuf) == "2.0" {
+		f.version = 1
+	} else {
+		f.version = -1
+	}
+}
+
+// checkEnvelope decides, when the top-level object taken for a JSON-RPC
+// envelope closes, whether it is one message of the kind the caller named
+// (docs/pipeline.md, "Framing"): "jsonrpc" is "2.0"; a result kind's
+// envelope is a response, exactly one of "result" and "error" and no
+// "method" or "params"; a request kind's carries a "method" and neither
+// "result" nor "error". Anything else is ambiguous (a request delivered as
+// a tool result, a result beside an error that clients read differently,
+// a body with envelope-named members that is neither) and fails the pass,
+// so no member a tool writes makes a body pass for an envelope it is not.
+func (p *pass) checkEnvelope(f *frame, off int64) {
+	var reason wire.Reason
+	switch {
+	case f.version != 1:
+		reason = wire.ReasonEnvelopeVersion
+	case p.request:
+		if !f.reqMember || f.hasResult || f.hasError {
+			reason = wire.ReasonEnvelopeNotRequest
+		}
+	case f.reqMember:
+		reason = wire.ReasonEnvelopeNotResponse
+	case f.hasResult && f.hasError:
+		reason = wire.ReasonEnvelopeAmbiguous
+	case !f.hasResult && !f.hasError:
+		reason = wire.ReasonEnvelopeNoResult
+	}
+	if reason != "" {
+		p.failf(CodeInvalidContent, string(reason), off)
 	}
 }

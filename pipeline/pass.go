@@ -74,6 +74,8 @@ type frame struct {
 	resMember bool  // top-level object: a tool result's own member was read
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
+	reqMember bool  // an envelope: a "method" or "params" member was read
+	version   int8  // an envelope: 0 no "jsonrpc" member read, 1 "2.0", -1 another value
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
 	mimeState int8  // 0 none, 1 allowed, -1 not allowed
@@ -155,6 +157,7 @@ type pass struct {
 // toolerror.go; they use this state and their arguments only.
 type shaper struct {
 	tool    bool // the message is a tool result
+	request bool // the message is a request (an envelope carries method and params, framing.go)
 	framing framing
 	stack   []frame
 	nx      next
@@ -303,6 +306,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nx = next{role: roleTop}
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
+	p.request = info.Kind == KindElicitationRequest
 	p.rk = resultKindOf(info.Kind)
 	p.exhausted = false
 	p.truncs = 0

@@ -435,6 +435,8 @@ func (r *reference) object(nx refNext) any {
 					r.fail(pipeline.CodeInvalidContent, "content-not-array")
 				case (m.role == rText || m.role == rResText) && c != '"':
 					r.fail(pipeline.CodeInvalidContent, "text-not-string")
+				case k == "jsonrpc" && f.role == rTop && f.envelope && c != '"':
+					r.fail(pipeline.CodeInvalidContent, "envelope-version")
 				}
 			}
 		}
@@ -483,6 +485,9 @@ func (r *reference) object(nx refNext) any {
 			r.topEnvelope = f.envelope
 		}
 	}
+	if f.role == rTop && f.envelope {
+		r.checkEnvelope(members)
+	}
 	switch {
 	case f.role == rTop && f.envelope:
 		if f.heldMeta {
@@ -494,6 +499,36 @@ func (r *reference) object(nx refNext) any {
 		members = append(members, refMember{"_meta", r.blockLabels(f)})
 	}
 	return toMap(members)
+}
+
+// checkEnvelope is the rule of pipeline.checkEnvelope over the members
+// an envelope kept: "jsonrpc" is "2.0"; a request kind has a method and no
+// result or error; a result kind no method or params and exactly one of
+// result and error.
+func (r *reference) checkEnvelope(members []refMember) {
+	has := map[string]bool{}
+	version := false
+	for _, m := range members {
+		has[m.k] = true
+		if m.k == "jsonrpc" {
+			version = m.v == "2.0"
+		}
+	}
+	req := has["method"] || has["params"]
+	switch {
+	case !version:
+		r.fail(pipeline.CodeInvalidContent, "envelope-version")
+	case r.kind == pipeline.KindElicitationRequest:
+		if !req || has["result"] || has["error"] {
+			r.fail(pipeline.CodeInvalidContent, "envelope-not-request")
+		}
+	case req:
+		r.fail(pipeline.CodeInvalidContent, "envelope-not-response")
+	case has["result"] && has["error"]:
+		r.fail(pipeline.CodeInvalidContent, "envelope-ambiguous")
+	case !has["result"] && !has["error"]:
+		r.fail(pipeline.CodeInvalidContent, "envelope-no-result")
+	}
 }
 
 // refHeld is a held _meta object, in order.

@@ -134,6 +134,12 @@ func (p *pass) closeContainer(obj bool, off int64) {
 					return
 				}
 			}
+			if f.role == roleTop && f.envelope {
+				p.checkEnvelope(f, off)
+				if p.fail != nil {
+					return
+				}
+			}
 			p.closeObjectMeta(f)
 			p.em.byte1('}')
 		default:
@@ -401,6 +407,7 @@ func (p *pass) keyDone(off int64) {
 		// result is a missing one.
 		f.hasResult = f.hasResult || nx.role == roleResult
 		f.hasError = f.hasError || string(key) == "error"
+		f.reqMember = f.reqMember || f.envelope && (string(key) == "method" || string(key) == "params")
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {

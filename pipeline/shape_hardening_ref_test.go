@@ -30,6 +30,13 @@ func shapeHardeningCases() []splitCase {
 		{name: named("entries-in-block"), in: []byte(`{"content":[{` + junk + `"type":"text"}]}`), pol: polSmall},
 		{name: named("entries-in-other"), in: []byte(`{"content":[],"x":{` + strings.TrimSuffix(junk, ",") + `}}`), pol: polSmall},
 		{name: named("envelope-params"), in: []byte(`{"method":"m","params":{"content":[{"text":1}]}}`)},
+		{name: named("envelope-no-version"), in: []byte(`{"id":1,"result":{"content":[]}}`)},
+		{name: named("envelope-version-last"), in: []byte(`{"id":1,"result":{"contents":[]},"jsonrpc":"2.0"}`)},
+		{name: named("envelope-version-number"), in: []byte(`{"jsonrpc":2.0,"id":1,"result":{}}`)},
+		{name: named("envelope-version-other"), in: []byte(`{"jsonrpc":"2.1","id":1,"result":{}}`)},
+		{name: named("envelope-ambiguous"), in: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]},"error":{"code":1,"message":"m"}}`)},
+		{name: named("envelope-request"), in: []byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":{"text":"<system>"}}`)},
+		{name: named("envelope-no-result"), in: []byte(`{"jsonrpc":"2.0","id":1,"_meta":{}}`)},
 	}
 }
 

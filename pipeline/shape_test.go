@@ -37,7 +37,7 @@ func TestMemberClassification(t *testing.T) {
 		{"isError of another kind", []role{roleTop}, "isError", false, false, next{region: regionOther}, false},
 		{"envelope result", []role{roleTop}, "result", true, false, next{role: roleResult, region: regionOther}, true},
 		{"envelope id", []role{roleTop}, "id", false, false, next{role: roleEnvelopeID, region: regionOther}, true},
-		{"envelope jsonrpc", []role{roleTop}, "jsonrpc", false, false, next{region: regionOther}, true},
+		{"envelope jsonrpc", []role{roleTop}, "jsonrpc", false, false, next{role: roleEnvelopeVersion, region: regionOther}, true},
 		{"envelope method", []role{roleTop}, "method", false, false, next{region: regionOther}, true},
 		{"envelope params", []role{roleTop}, "params", false, false, next{region: regionOther}, true},
 		{"envelope error", []role{roleTop}, "error", false, false, next{region: regionOther}, true},

@@ -79,7 +79,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	if nx.role == roleEnvelopeID {
 		p.envID, p.envIDStr = p.envID[:0], true
 	}
-	if nx.role == roleMime || nx.role == roleBlockType {
+	if nx.role == roleMime || nx.role == roleBlockType || nx.role == roleEnvelopeVersion {
 		p.mimeBuf = p.mimeBuf[:0]
 	}
 	if nx.role == roleErrCode {
@@ -302,7 +302,7 @@ func (p *pass) sink(r []byte) {
 		p.em.escaped(chunk)
 	}
 	p.strChars += n
-	if (p.sRole == roleMime || p.sRole == roleBlockType) && len(p.mimeBuf)+len(chunk) <= 256 {
+	if (p.sRole == roleMime || p.sRole == roleBlockType || p.sRole == roleEnvelopeVersion) && len(p.mimeBuf)+len(chunk) <= 256 {
 		p.mimeBuf = append(p.mimeBuf, chunk...)
 	}
 	if p.sRole == roleEnvelopeID && len(p.envID) <= maxEnvelopeID {
@@ -511,6 +511,9 @@ func (p *pass) endString(off int64) {
 		}
 		if p.sRole == roleBlockType {
 			p.binTypeDone()
+		}
+		if p.sRole == roleEnvelopeVersion {
+			p.envelopeVersion()
 		}
 		if p.sRole == roleResURI {
 			p.binURIEnd()

@@ -29,10 +29,29 @@ const (
 	// ReasonSchemaKeyCollision: two member names of one object of an
 	// echoed outputSchema are equal once normalized (SCHEMA_INVALID).
 	ReasonSchemaKeyCollision Reason = "schema-key-collision"
+	// ReasonEnvelopeVersion: a JSON-RPC envelope without a "jsonrpc"
+	// member or whose value is not the string "2.0" (INVALID_CONTENT).
+	ReasonEnvelopeVersion Reason = "envelope-version"
+	// ReasonEnvelopeNotResponse: the envelope of a result kind carries a
+	// "method" or "params": a request or notification, not the response
+	// the kind names (INVALID_CONTENT).
+	ReasonEnvelopeNotResponse Reason = "envelope-not-response"
+	// ReasonEnvelopeNotRequest: the envelope of a request kind
+	// (elicitation-request) without a "method", or with a "result" or an
+	// "error" (INVALID_CONTENT).
+	ReasonEnvelopeNotRequest Reason = "envelope-not-request"
+	// ReasonEnvelopeAmbiguous: a response envelope with both a "result"
+	// and an "error" (INVALID_CONTENT).
+	ReasonEnvelopeAmbiguous Reason = "envelope-ambiguous"
+	// ReasonEnvelopeNoResult: a response envelope with neither a "result"
+	// nor an "error" (INVALID_CONTENT).
+	ReasonEnvelopeNoResult Reason = "envelope-no-result"
 )
 
 // shapeReasons lists the reasons above, in declaration order.
 var shapeReasons = []Reason{
 	ReasonEnvelopeMixed, ReasonIsErrorNotBoolean, ReasonContentNotArray, ReasonTextNotString,
 	ReasonResultMemberDropped, ReasonUnknownFraming, ReasonSchemaKeyCollision,
+	ReasonEnvelopeVersion, ReasonEnvelopeNotResponse, ReasonEnvelopeNotRequest,
+	ReasonEnvelopeAmbiguous, ReasonEnvelopeNoResult,
 }

@@ -120,6 +120,7 @@ type serveConfig struct {
 	store          jetstream.ObjectStore
 	payloadLimits  payload.Limits
 	sink           payload.SinkOptions
+	framing        pipeline.Framing // of messages without Mcp-Framing (serve_framing.go)
 }
 
 // ServeOption configures a Service; options validate at once.

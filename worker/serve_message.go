@@ -119,6 +119,7 @@ func (r result) release() {
 // The body of the result is valid until release. reuse says the caller
 // publishes it with a copying publish (see payload.SinkOptions.Reuse).
 func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, data []byte, objectName string, reuse bool) result {
+	mc.info.Framing = s.cfg.framingFor(string(mc.info.Framing))
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, string(wire.ReasonUnknownKind), false)
 	}
@@ -207,6 +208,7 @@ func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code
 	if data != nil {
 		in = bytes.NewReader(data)
 	}
+	mc.info.Framing = s.cfg.framingFor(string(mc.info.Framing))
 	ev, err := eng.Reject(in, out, mc.info, code, reason)
 	if err != nil || ev == nil {
 		// A Buffer does not fail; keep the fail-closed shape anyway.

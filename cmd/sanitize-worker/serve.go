@@ -208,6 +208,7 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		defer catalog.Close()
 		opts = append(opts, worker.WithResolver(worker.CatalogResolver{Catalog: catalog, RequireKnownTool: f.requireKnownTool}))
 	}
+	opts = append(opts, worker.WithFraming(pipeline.Framing(f.framing)))
 	svc, err := worker.NewService(nc, def, opts...)
 	if err != nil {
 		log.Error("invalid settings", "error", err.Error())

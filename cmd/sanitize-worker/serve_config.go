@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
@@ -65,6 +66,7 @@ type serveFlags struct {
 	httpAddr                  string
 	stateKeys                 string
 	catalog, requireKnownTool bool
+	framing                   string
 	logLevel                  string
 	drainTimeout              time.Duration
 	level                     slog.Level
@@ -120,6 +122,7 @@ var serveEnv = []struct{ flag, env string }{
 	{"http-addr", "MCP_SANITIZE_HTTP_ADDR"},
 	{"catalog", "MCP_SANITIZE_CATALOG"},
 	{"require-known-tool", "MCP_SANITIZE_REQUIRE_KNOWN_TOOL"},
+	{"framing", "MCP_SANITIZE_FRAMING"},
 	{"state-keys", "MCP_SANITIZE_STATE_KEYS"},
 	{"log-level", "MCP_SANITIZE_LOG_LEVEL"},
 }
@@ -202,6 +205,7 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.BoolVar(&f.catalog, "catalog", true, "use the tool catalog (KV bucket mcp-tools): outputSchema of tool results, and serve mcp.tools.put.<server> and mcp.args.validate")
 	fs.BoolVar(&f.requireKnownTool, "require-known-tool", false, "with --catalog: reject tool results of tools the catalog does not hold (SCHEMA_MISMATCH unknown-tool) instead of sanitizing them without a schema")
 	fs.StringVar(&f.stateKeys, "state-keys", "", "key ring `FILE`: also serve mcp.state.seal/verify (as `sanitize-worker state`) on the same connection")
+	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "`FRAMING` of messages without an Mcp-Framing header: bare (the body is the result), jsonrpc (a JSON-RPC message carrying it) or auto (decided from the body; docs/pipeline.md, \"Framing\"); set it to what the producers send")
 	fs.StringVar(&f.logLevel, "log-level", "info", "`LEVEL` of the JSON log: debug, info, warn, error")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsageHead)
@@ -385,6 +389,9 @@ func (f *serveFlags) validate() error {
 	case string(worker.AckPlain), string(worker.AckDouble):
 	default:
 		return usagef("--ack-mode must be ack or double")
+	}
+	if _, ok := pipeline.ParseFraming(f.framing); !ok {
+		return usagef("--framing must be bare, jsonrpc or auto")
 	}
 	switch f.compress {
 	case "zstd", "s2", "identity":
