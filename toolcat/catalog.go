@@ -382,12 +382,25 @@ func (c *Catalog) Get(ctx context.Context, server, tool string) (*Entry, error) 
 	c.mu.Lock()
 	if e, ok := c.cache[key]; ok && c.watching {
 		c.mu.Unlock()
+		if e == nil {
+			return nil, fail(CodeNotFound, -1)
+		}
 		return e, nil
 	}
+	before := c.seen[key]
 	c.mu.Unlock()
 	kve, err := c.kv.Get(ctx, key)
 	if err != nil {
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			// A tool no tools/list stored is asked for on every one of its
+			// results: remember the absence (a nil entry) while the watch
+			// runs, unless the watch reported the key since the read
+			// began; the watch's next report of the key removes it.
+			c.mu.Lock()
+			if c.watching && c.seen[key] == before {
+				c.cacheLocked(key, nil)
+			}
+			c.mu.Unlock()
 			return nil, fail(CodeNotFound, -1)
 		}
 		return nil, fail(CodeUnavailable, -1)
@@ -398,16 +411,22 @@ func (c *Catalog) Get(ctx context.Context, server, tool string) (*Entry, error) 
 	}
 	c.mu.Lock()
 	if c.watching && e.Revision >= c.seen[key] {
-		if len(c.cache) >= c.o.MaxCached {
-			for k := range c.cache { // evict an arbitrary entry
-				delete(c.cache, k)
-				break
-			}
-		}
-		c.cache[key] = e
+		c.cacheLocked(key, e)
 	}
 	c.mu.Unlock()
 	return e, nil
+}
+
+// cacheLocked caches e (nil: the key is absent) under key, evicting an
+// arbitrary entry when the cache holds MaxCached. c.mu is held.
+func (c *Catalog) cacheLocked(key string, e *Entry) {
+	if _, ok := c.cache[key]; !ok && len(c.cache) >= c.o.MaxCached {
+		for k := range c.cache { // evict an arbitrary entry
+			delete(c.cache, k)
+			break
+		}
+	}
+	c.cache[key] = e
 }
 
 // decode turns a stored definition into an Entry. A stored value that no

@@ -22,7 +22,8 @@
 //
 // Get returns a tool's definition with its compiled input and output
 // schemas (through a schema.Cache keyed by schema digest). Decoded entries
-// are cached locally; a KV watch on the bucket invalidates them on every
-// update or delete, and when the watch is not running Get reads the bucket
-// every time.
+// are cached locally, and so is a tool's absence (the results of a tool no
+// tools/list stored would otherwise read the bucket one by one); a KV watch
+// on the bucket invalidates both on every update or delete, and when the
+// watch is not running Get reads the bucket every time.
 package toolcat
