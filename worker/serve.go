@@ -392,7 +392,7 @@ type Service struct {
 	started  bool
 	stopped  bool
 	subs     []*nats.Subscription
-	inSem    chan struct{}
+	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
 	evSem    chan struct{} // inline evidence acknowledgements outstanding
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
