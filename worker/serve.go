@@ -393,7 +393,7 @@ type Service struct {
 	stopped  bool
 	subs     []*nats.Subscription
 	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
-	evSem    chan struct{} // inline evidence acknowledgements outstanding
+	evSem    chan struct{}  // inline evidence acknowledgements outstanding
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
