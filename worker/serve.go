@@ -394,6 +394,7 @@ type Service struct {
 	subs     []*nats.Subscription
 	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
 	evSem    chan struct{}  // inline evidence acknowledgements outstanding
+	evWait   chan inlineAck // inline messages whose evidence is awaited
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops

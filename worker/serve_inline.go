@@ -29,9 +29,14 @@ const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
 	s.inWork = make(chan *nats.Msg)
-	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
+	budget := inlineAckBudget(s.cfg.concurrency)
+	s.evSem = make(chan struct{}, budget)
+	s.evWait = make(chan inlineAck, budget)
 	for range s.cfg.concurrency {
 		go s.inlineSlot()
+	}
+	for range budget {
+		go s.inlineAckWaiter()
 	}
 	sub, err := s.nc.QueueSubscribe(InlineSubject, wire.QueueInline, s.dispatchInline)
 	if err != nil {
@@ -131,18 +136,51 @@ func (s *Service) handleInline(m *nats.Msg) {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}
 	// The message is finished when its evidence is settled: Stop waits for
-	// that through inWG, which this Add keeps above zero until then.
+	// that through inWG, which this Add keeps above zero until then. The
+	// channel holds as many as evSem allows, so the hand-off does not
+	// block; once the service stopped the waiters are gone and the message
+	// is settled on a goroutine of its own.
 	s.inWG.Add(1)
-	go func() {
-		defer func() { <-s.evSem; s.inWG.Done() }()
-		if fut != nil {
-			if err := s.waitAck(fut); err != nil {
-				s.publishFailed(wire.StreamEvidence, mc, err)
-			}
+	a := inlineAck{fut: fut, mc: mc, hdr: hdr}
+	select {
+	case s.evWait <- a:
+	case <-s.hardCtx.Done():
+		go s.settleInline(a)
+	}
+}
+
+// inlineAck is an inline message whose evidence acknowledgement is awaited
+// (fut is nil when the publish failed at once).
+type inlineAck struct {
+	fut jetstream.PubAckFuture
+	mc  *msgContext
+	hdr nats.Header
+}
+
+// inlineAckWaiter settles inline messages, one at a time, until the
+// service stops: as long-lived as the slots, for the same reason.
+func (s *Service) inlineAckWaiter() {
+	for {
+		select {
+		case a := <-s.evWait:
+			s.settleInline(a)
+		case <-s.hardCtx.Done():
+			return
 		}
-		s.processed.Add(1)
-		s.releaseClaim(hdr)
-	}()
+	}
+}
+
+// settleInline waits for the evidence acknowledgement of an inline
+// message, then counts it as processed and releases its claim.
+func (s *Service) settleInline(a inlineAck) {
+	defer func() { <-s.evSem; s.inWG.Done() }()
+	if a.fut != nil {
+		if err := s.waitAck(a.fut); err != nil {
+			s.publishFailed(wire.StreamEvidence, a.mc, err)
+		}
+	}
+	s.processed.Add(1)
+	s.releaseClaim(a.hdr)
 }
 
 // inlineAckBudget is how many inline evidence acknowledgements may be
