@@ -145,7 +145,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	select {
 	case s.evWait <- a:
 	case <-s.hardCtx.Done():
-		go s.settleInline(a)
+		go s.settleInline(a, nil)
 	}
 }
 
@@ -158,12 +158,15 @@ type inlineAck struct {
 }
 
 // inlineAckWaiter settles inline messages, one at a time, until the
-// service stops: as long-lived as the slots, for the same reason.
+// service stops: as long-lived as the slots, for the same reason, and
+// with one timer for all its waits.
 func (s *Service) inlineAckWaiter() {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
 	for {
 		select {
 		case a := <-s.evWait:
-			s.settleInline(a)
+			s.settleInline(a, t)
 		case <-s.hardCtx.Done():
 			return
 		}
@@ -171,11 +174,12 @@ func (s *Service) inlineAckWaiter() {
 }
 
 // settleInline waits for the evidence acknowledgement of an inline
-// message, then counts it as processed and releases its claim.
-func (s *Service) settleInline(a inlineAck) {
+// message, then counts it as processed and releases its claim. t is the
+// stopped timer of the wait (nil: a timer of its own).
+func (s *Service) settleInline(a inlineAck, t *time.Timer) {
 	defer func() { <-s.evSem; s.inWG.Done() }()
 	if a.fut != nil {
-		if err := s.waitAck(a.fut); err != nil {
+		if err := s.waitAck(a.fut, t); err != nil {
 			s.publishFailed(wire.StreamEvidence, a.mc, err)
 		}
 	}
@@ -191,9 +195,17 @@ func (s *Service) settleInline(a inlineAck) {
 func inlineAckBudget(concurrency int) int { return 2 * concurrency }
 
 // waitAck waits for a publish acknowledgement, bounded by the publish
-// timeout (the JetStream context also times the future out).
-func (s *Service) waitAck(f jetstream.PubAckFuture) error {
-	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+// timeout (the JetStream context also times the future out). t, when not
+// nil, is a stopped timer that waitAck runs and leaves stopped; a timer
+// that is stopped or has fired can be reset without draining its channel
+// (Go 1.23 timers).
+func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
+	d := s.cfg.publishTimeout + time.Second
+	if t == nil {
+		t = time.NewTimer(d)
+	} else {
+		t.Reset(d)
+	}
 	defer t.Stop()
 	select {
 	case <-f.Ok():
