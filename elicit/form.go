@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
-	"regexp"
 	"slices"
 	"sync"
 	"time"
@@ -44,10 +44,10 @@ const (
 const FormPolicyVersion = 1
 
 var (
-	fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
-	dataClassPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
-	hexDigestPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-	policyIDPattern  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`)
+	fieldNamePattern = lazyre.New(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+	dataClassPattern = lazyre.New(`^[a-z][a-z0-9_]{0,63}$`)
+	hexDigestPattern = lazyre.New(`^[0-9a-f]{64}$`)
+	policyIDPattern  = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$`)
 )
 
 // SignedFormPolicy is statekeys.SignedFormPolicy: a policy as it travels

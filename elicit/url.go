@@ -3,10 +3,10 @@ package elicit
 import (
 	"encoding/json"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"math"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -25,7 +25,7 @@ import (
 // MaxURLBytes caps an elicitation URL.
 const MaxURLBytes = 2048
 
-var elicitationIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,128}$`)
+var elicitationIDPattern = lazyre.New(`^[A-Za-z0-9_-]{8,128}$`)
 
 // Query and fragment parameter names that carry secrets.
 var secretParamNames = set(

@@ -1,8 +1,9 @@
 package errsan
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 )
 
 // Whole lines that are stack frames or belong to a traceback block. Each
@@ -10,31 +11,31 @@ import (
 var (
 	// JavaScript: "    at fn (file:line:col)", "at async fn (index 0)",
 	// "at file:line:col", "(native)", "(<anonymous>)", "(node:...)".
-	jsFrameRE = regexp.MustCompile(`^\s*at\s.*(:\d+:\d+\)?|\((native|<anonymous>|index \d+)\)|\(node:[^)]*\))\s*$`)
+	jsFrameRE = lazyre.New(`^\s*at\s.*(:\d+:\d+\)?|\((native|<anonymous>|index \d+)\)|\(node:[^)]*\))\s*$`)
 	// Java, Kotlin, Scala, .NET: "at pkg.Class.method(File.java:12)",
 	// "at java.base/java.lang.Thread.run(Thread.java:833)",
 	// "at Ns.Class.Method(String x) in C:\src\x.cs:line 42".
-	jvmFrameRE = regexp.MustCompile(`^\s*at\s+[\w$<>/]+(\.[\w$<>\[\]/` + "`" + `+,|-]+)+\s*\(.*\)(\s+in\s+.*)?\s*$`)
-	jvmMoreRE  = regexp.MustCompile(`^\s*\.\.\.\s*\d+\s+(more|common frames omitted)\s*$`)
-	dotnetEnd  = regexp.MustCompile(`^\s*--- End of (inner exception )?stack trace( from previous location( where exception was thrown)?)? ---\s*$`)
+	jvmFrameRE = lazyre.New(`^\s*at\s+[\w$<>/]+(\.[\w$<>\[\]/` + "`" + `+,|-]+)+\s*\(.*\)(\s+in\s+.*)?\s*$`)
+	jvmMoreRE  = lazyre.New(`^\s*\.\.\.\s*\d+\s+(more|common frames omitted)\s*$`)
+	dotnetEnd  = lazyre.New(`^\s*--- End of (inner exception )?stack trace( from previous location( where exception was thrown)?)? ---\s*$`)
 	// Python.
-	pyTraceRE = regexp.MustCompile(`^\s*Traceback \(most recent call last\):?\s*$`)
-	pyFileRE  = regexp.MustCompile(`^\s*File "[^"]*", line \d+`)
-	pyChainRE = regexp.MustCompile(`^\s*(During handling of the above exception, another exception occurred|The above exception was the direct cause of the following exception):?\s*$`)
-	caretRE   = regexp.MustCompile(`^\s*[\^~]+\s*$`)
+	pyTraceRE = lazyre.New(`^\s*Traceback \(most recent call last\):?\s*$`)
+	pyFileRE  = lazyre.New(`^\s*File "[^"]*", line \d+`)
+	pyChainRE = lazyre.New(`^\s*(During handling of the above exception, another exception occurred|The above exception was the direct cause of the following exception):?\s*$`)
+	caretRE   = lazyre.New(`^\s*[\^~]+\s*$`)
 	// Go.
-	goroutineRE = regexp.MustCompile(`^goroutine \d+ \[[^\]]*\]:?\s*$`)
-	goFileRE    = regexp.MustCompile(`^\s*\S+\.go:\d+(\s+\+0x[0-9a-fA-F]+)?\s*$`)
-	goSignalRE  = regexp.MustCompile(`^\[signal [^\]]*\]\s*$`)
+	goroutineRE = lazyre.New(`^goroutine \d+ \[[^\]]*\]:?\s*$`)
+	goFileRE    = lazyre.New(`^\s*\S+\.go:\d+(\s+\+0x[0-9a-fA-F]+)?\s*$`)
+	goSignalRE  = lazyre.New(`^\[signal [^\]]*\]\s*$`)
 	// Rust.
-	rustBTRE    = regexp.MustCompile(`^\s*stack backtrace:\s*$`)
-	rustFrameRE = regexp.MustCompile(`^\s*(\d+:\s+\S|at\s+\S)`)
-	rustNoteRE  = regexp.MustCompile("^note: (run with `RUST_BACKTRACE=|Some details are omitted)")
+	rustBTRE    = lazyre.New(`^\s*stack backtrace:\s*$`)
+	rustFrameRE = lazyre.New(`^\s*(\d+:\s+\S|at\s+\S)`)
+	rustNoteRE  = lazyre.New("^note: (run with `RUST_BACKTRACE=|Some details are omitted)")
 	// PHP ("Stack trace:" then "#0 /x.php(12): f()"), Ruby ("from x.rb:3:in"),
 	// gdb and C ("#0  0x00007f... in f ()").
-	phpTraceRE = regexp.MustCompile(`^\s*Stack trace:\s*$`)
-	hashFrame  = regexp.MustCompile(`^\s*#\d+\s+(\{main\}|0x[0-9a-fA-F]+|\S*[/\\]|\S+\(\d+\):|\[internal function\])`)
-	rubyFrame  = regexp.MustCompile(`^\s*from\s+\S+:\d+:in\s`)
+	phpTraceRE = lazyre.New(`^\s*Stack trace:\s*$`)
+	hashFrame  = lazyre.New(`^\s*#\d+\s+(\{main\}|0x[0-9a-fA-F]+|\S*[/\\]|\S+\(\d+\):|\[internal function\])`)
+	rubyFrame  = lazyre.New(`^\s*from\s+\S+:\d+:in\s`)
 )
 
 // frameState carries what the previous lines said: a Python File line
@@ -101,7 +102,7 @@ func (fs *frameState) classify(l string) (Kind, bool) {
 	return 0, false
 }
 
-var lineFrames = []*regexp.Regexp{jsFrameRE, jvmFrameRE, jvmMoreRE, dotnetEnd, pyTraceRE, pyChainRE, caretRE, goFileRE, goSignalRE, rustNoteRE, hashFrame, rubyFrame}
+var lineFrames = []*lazyre.Regexp{jsFrameRE, jvmFrameRE, jvmMoreRE, dotnetEnd, pyTraceRE, pyChainRE, caretRE, goFileRE, goSignalRE, rustNoteRE, hashFrame, rubyFrame}
 
 // frameCandidate is a cheap filter before the line patterns: every frame
 // and environment line holds one of these.
@@ -115,8 +116,8 @@ func frameCandidate(t string) bool {
 
 // envRE is one KEY=value pair of an environment dump (a shell's env,
 // export, declare -x or set output).
-var envRE = regexp.MustCompile(`^(?:export\s+|declare -x\s+|set\s+)?[A-Z][A-Z0-9_]*=\S*`)
-var envPairRE = regexp.MustCompile(`(?:^|[\s,;{])[A-Z][A-Z0-9_]*=`)
+var envRE = lazyre.New(`^(?:export\s+|declare -x\s+|set\s+)?[A-Z][A-Z0-9_]*=\S*`)
+var envPairRE = lazyre.New(`(?:^|[\s,;{])[A-Z][A-Z0-9_]*=`)
 
 // envLine reports whether t (trimmed) is a line of an environment dump: it
 // starts with KEY=value, or holds two or more KEY= pairs.

@@ -1,11 +1,11 @@
 package errsan
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
@@ -190,8 +190,8 @@ func (s *Sanitizer) redact(in string, rep *Report) string {
 }
 
 // mcpPrefixRE matches the TypeScript SDK's McpError prefixes.
-var mcpPrefixRE = regexp.MustCompile(`^\s*(?:MCP error (-?\d{1,6}):\s*)+`)
-var mcpOneRE = regexp.MustCompile(`MCP error (-?\d{1,6}):`)
+var mcpPrefixRE = lazyre.New(`^\s*(?:MCP error (-?\d{1,6}):\s*)+`)
+var mcpOneRE = lazyre.New(`MCP error (-?\d{1,6}):`)
 
 // rpcPrefix splits a leading "MCP error <code>: " chain off the text and
 // returns it as one prefix with the innermost code.

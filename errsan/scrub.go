@@ -1,8 +1,9 @@
 package errsan
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 )
 
 // Replacements of removed spans.
@@ -26,7 +27,7 @@ type scrubber struct {
 }
 
 // replaceAll replaces every match of re in l by mark, counting kind.
-func replaceAll(re *regexp.Regexp, l, mark string, kind Kind, rep *Report) string {
+func replaceAll(re *lazyre.Regexp, l, mark string, kind Kind, rep *Report) string {
 	idx := re.FindAllStringIndex(l, -1)
 	if idx == nil {
 		return l
@@ -44,7 +45,7 @@ func replaceAll(re *regexp.Regexp, l, mark string, kind Kind, rep *Report) strin
 }
 
 // toEnd replaces, from the first match of re, the rest of the line by mark.
-func toEnd(re *regexp.Regexp, mark string, kind Kind) func(string, *Report) string {
+func toEnd(re *lazyre.Regexp, mark string, kind Kind) func(string, *Report) string {
 	return func(l string, rep *Report) string {
 		m := re.FindStringIndex(l)
 		if m == nil {
@@ -55,46 +56,46 @@ func toEnd(re *regexp.Regexp, mark string, kind Kind) func(string, *Report) stri
 	}
 }
 
-func pattern(re *regexp.Regexp, mark string, kind Kind) func(string, *Report) string {
+func pattern(re *lazyre.Regexp, mark string, kind Kind) func(string, *Report) string {
 	return func(l string, rep *Report) string { return replaceAll(re, l, mark, kind, rep) }
 }
 
 var (
 	// Credential assignments and bearer tokens (the catalog's rules, when
 	// a Redactor is given, run before).
-	assignRE = regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key|access[_-]?key|private[_-]?key|auth|authorization|credentials?)(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;)\]}\[][^\s,;)\]}]*)`)
-	bearerRE = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`)
+	assignRE = lazyre.New(`(?i)\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key|access[_-]?key|private[_-]?key|auth|authorization|credentials?)(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;)\]}\[][^\s,;)\]}]*)`)
+	bearerRE = lazyre.New(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}`)
 	// Python's os.environ repr.
-	environRE = regexp.MustCompile(`\benviron\(\{.*\}\)`)
+	environRE = lazyre.New(`\benviron\(\{.*\}\)`)
 
 	// Database and network driver error text: from the signature to the
 	// end of the line.
-	backendRE = regexp.MustCompile(`(?i)\bpq: |\bERROR \d{4} \(\w{5}\)|\bSQLSTATE\b|\bSQLSTATE\[|\bORA-\d{5}|\b(psycopg2?|sqlalchemy|pymysql|asyncpg|sqlite3|pymongo|redis|mysql\.connector|MySQLdb|django\.db)\.[\w.]*(Error|Exception)\b|\bMongo\w*Error\b|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b|\bjava\.sql\.\w+|\b\w*SQLException\b|\bduplicate key value violates\b|\bsyntax error at or near\b|\byou have an error in your SQL syntax|\bSQLITE_[A-Z]+\b|\baccess denied for user '|\b(dial|read|write|lookup) (tcp|udp|unix)[46]?\b|\b(connect )?(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b|\bgetaddrinfo\b|\bconnection refused\b|\bno pg_hba\.conf entry\b|\bpassword authentication failed\b|\bTNS:`)
+	backendRE = lazyre.New(`(?i)\bpq: |\bERROR \d{4} \(\w{5}\)|\bSQLSTATE\b|\bSQLSTATE\[|\bORA-\d{5}|\b(psycopg2?|sqlalchemy|pymysql|asyncpg|sqlite3|pymongo|redis|mysql\.connector|MySQLdb|django\.db)\.[\w.]*(Error|Exception)\b|\bMongo\w*Error\b|\bSequelize\w*Error\b|\bPrismaClient\w*Error\b|\bjava\.sql\.\w+|\b\w*SQLException\b|\bduplicate key value violates\b|\bsyntax error at or near\b|\byou have an error in your SQL syntax|\bSQLITE_[A-Z]+\b|\baccess denied for user '|\b(dial|read|write|lookup) (tcp|udp|unix)[46]?\b|\b(connect )?(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b|\bgetaddrinfo\b|\bconnection refused\b|\bno pg_hba\.conf entry\b|\bpassword authentication failed\b|\bTNS:`)
 
 	// SQL statements: the statement's start; it runs to a ';' or the end
 	// of the line.
-	sqlRE = regexp.MustCompile(`(?i)\b(SELECT\s[^;]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|(CREATE|DROP)\s+(TEMP\s+|TEMPORARY\s+)?(TABLE|INDEX|VIEW|DATABASE|SCHEMA|USER|ROLE)\s|ALTER\s+(TABLE|USER|ROLE)\s|TRUNCATE\s+(TABLE\s+)?\S|GRANT\s+\w+.*\sON\s|MERGE\s+INTO\s)`)
+	sqlRE = lazyre.New(`(?i)\b(SELECT\s[^;]*?\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\S+\s+SET\s|DELETE\s+FROM\s|(CREATE|DROP)\s+(TEMP\s+|TEMPORARY\s+)?(TABLE|INDEX|VIEW|DATABASE|SCHEMA|USER|ROLE)\s|ALTER\s+(TABLE|USER|ROLE)\s|TRUNCATE\s+(TABLE\s+)?\S|GRANT\s+\w+.*\sON\s|MERGE\s+INTO\s)`)
 
 	// A file: URL, also glued to the word before it ("at0file:///x"):
 	// with its slash no word boundary is needed.
-	fileURLRE = regexp.MustCompile(`(?i)(?:\bfile:|file:/)[^\s"'<>()\[\]{}]*`)
-	urlRE     = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,15}://[^\s"'<>()\[\]{}]*`)
-	uncRE     = regexp.MustCompile(`\\\\[^\s\\"'<>|]+\\[^\s"'<>|]*`)
-	winRE     = regexp.MustCompile(`\b[A-Za-z]:[\\/][^\s"'<>|*?]*`)
-	nodeRE    = regexp.MustCompile(`\bnode:[\w/.-]+(:\d+)*`)
+	fileURLRE = lazyre.New(`(?i)(?:\bfile:|file:/)[^\s"'<>()\[\]{}]*`)
+	urlRE     = lazyre.New(`(?i)\b[a-z][a-z0-9+.-]{1,15}://[^\s"'<>()\[\]{}]*`)
+	uncRE     = lazyre.New(`\\\\[^\s\\"'<>|]+\\[^\s"'<>|]*`)
+	winRE     = lazyre.New(`\b[A-Za-z]:[\\/][^\s"'<>|*?]*`)
+	nodeRE    = lazyre.New(`\bnode:[\w/.-]+(:\d+)*`)
 	// A relative path of a source or data file, or a bare file:line.
-	relSrcRE = regexp.MustCompile(`/?\b[\w.@+-]+(?:[/\\][\w.@+-]+)+\.(?:` + srcExt + `)\b(?::\d+)*(?:\(\d+\))?|\b[\w.@+-]+\.(?:` + srcExt + `)(?:(?::\d+)+|\(\d+\)|:line \d+)`)
+	relSrcRE = lazyre.New(`/?\b[\w.@+-]+(?:[/\\][\w.@+-]+)+\.(?:` + srcExt + `)\b(?::\d+)*(?:\(\d+\))?|\b[\w.@+-]+\.(?:` + srcExt + `)(?:(?::\d+)+|\(\d+\)|:line \d+)`)
 	// home-relative and dot-relative paths.
-	dotPathRE = regexp.MustCompile(`(?:^|[^\w.~-])((?:~|\.{1,2})[/\\][^\s"'<>()\[\]{},;|]*)`)
+	dotPathRE = lazyre.New(`(?:^|[^\w.~-])((?:~|\.{1,2})[/\\][^\s"'<>()\[\]{},;|]*)`)
 
-	ipv4RE = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b`)
-	ipv6RE = regexp.MustCompile(`(?i)\[?\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b(?:\]:\d{1,5}|\])?|\[?\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6}\b)?(?:\]:\d{1,5}|\])?|\[::1?\](?::\d{1,5})?|\B::1\b`)
-	hostRE = regexp.MustCompile(`(?i)\b(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intra|intranet|svc|home\.arpa)|(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|cloud|ai|app|info|biz))\b(?::\d{1,5}\b)?`)
-	portRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:\d{2,5}\b`)
+	ipv4RE = lazyre.New(`\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b`)
+	ipv6RE = lazyre.New(`(?i)\[?\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b(?:\]:\d{1,5}|\])?|\[?\b(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,6}\b)?(?:\]:\d{1,5}|\])?|\[::1?\](?::\d{1,5})?|\B::1\b`)
+	hostRE = lazyre.New(`(?i)\b(?:localhost|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|local|localdomain|lan|corp|intra|intranet|svc|home\.arpa)|(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|cloud|ai|app|info|biz))\b(?::\d{1,5}\b)?`)
+	portRE = lazyre.New(`(?i)\b[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)+:\d{2,5}\b`)
 	// pydantic's echoed input and its documentation link.
-	inputValueRE   = regexp.MustCompile(`,?\s*input_value=(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\]]*)`)
-	pydanticLinkRE = regexp.MustCompile(`^\s*For further information visit \S+\s*$`)
-	emailRE        = regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@\[host\]`)
+	inputValueRE   = lazyre.New(`,?\s*input_value=(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^,\]]*)`)
+	pydanticLinkRE = lazyre.New(`^\s*For further information visit \S+\s*$`)
+	emailRE        = lazyre.New(`(?i)\b[a-z0-9._%+-]+@\[host\]`)
 )
 
 // srcExt are the extensions of source files.
@@ -281,10 +282,10 @@ func schemaPointer(p string) bool {
 
 // checkRE finds, in a line the scrubbers left, what must never be
 // delivered: frames and paths.
-var checkRE = regexp.MustCompile(`(?i)file:/|\\\\[^\s\\]+\\|\b[a-z]:[\\/][\w.$~ -]|(?:^|[^\w.~/-])(?:~|\.{1,2})[/\\]\w|goroutine \d+ \[|\+0x[0-9a-f]|Traceback \(most|File "[^"]*", line \d|\bat\s+\S+\s+\([^)]*:\d+|node:internal|\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|java|kt|cs|rs|rb|php|c|cc|cpp|h|swift|scala|ex|exs)(?::\d+|\(\d+\)|:line \d+)`)
+var checkRE = lazyre.New(`(?i)file:/|\\\\[^\s\\]+\\|\b[a-z]:[\\/][\w.$~ -]|(?:^|[^\w.~/-])(?:~|\.{1,2})[/\\]\w|goroutine \d+ \[|\+0x[0-9a-f]|Traceback \(most|File "[^"]*", line \d|\bat\s+\S+\s+\([^)]*:\d+|node:internal|\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|java|kt|cs|rs|rb|php|c|cc|cpp|h|swift|scala|ex|exs)(?::\d+|\(\d+\)|:line \d+)`)
 
 // checkFrameRE finds the start of a JVM or JavaScript frame line.
-var checkFrameRE = regexp.MustCompile(`^\s*at\s+[\w$<>]+(?:\.[\w$<>]+)+\s*\(|^\s*at\s.*:\d+:\d+\)?\s*$`)
+var checkFrameRE = lazyre.New(`^\s*at\s+[\w$<>]+(?:\.[\w$<>]+)+\s*\(|^\s*at\s.*:\d+:\d+\)?\s*$`)
 
 // Check reports whether line l holds a path or a stack frame: the test
 // every line of a Sanitize result passes (a line that fails it after

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"sigs.k8s.io/yaml"
@@ -299,7 +299,7 @@ func (p *Policy) fillDefaults() {
 // ErrPolicy is wrapped by every policy validation error.
 var ErrPolicy = errors.New("invalid policy")
 
-var versionRE = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+var versionRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
 
 // limits resolves the bound limits, validating ids and values.
 func (p *Policy) limits() (bounds.Limits, error) {
@@ -353,7 +353,7 @@ func (p *Policy) binaryHoldBytes() (int64, error) {
 	return v, nil
 }
 
-var errorCodeRE = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
+var errorCodeRE = lazyre.New(`^[A-Za-z0-9_.:-]{1,64}$`)
 
 // validPublicMessage checks a public message of the errors policy: text an
 // agent reads, so no control characters and a bounded length.

@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"bytes"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -43,7 +43,7 @@ func (s *shaper) isToolError() bool {
 func (s *shaper) toolErrAt(idx int) bool { return int(s.toolErr) == idx+1 }
 
 // codePrefixRE finds a leading "CODE:" in the first text block.
-var codePrefixRE = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]{1,63})\s*:`)
+var codePrefixRE = lazyre.New(`^\s*([A-Z][A-Z0-9_]{1,63})\s*:`)
 
 // internalCode returns the tool's internal error code and where it was
 // found: structuredContent.code (a string member of an object
@@ -70,14 +70,14 @@ func (s *shaper) internalCode() (code, source string) {
 // withheld.
 var errClasses = []struct {
 	name string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }{
-	{"stack-trace", regexp.MustCompile(`(?m)^\s*at \S.*[:(]\d+(:\d+)?\)?\s*$|^\s*File "[^"\n]+", line \d+|Traceback \(most recent call last\)|goroutine \d+ \[|\.go:\d+\b|Exception in thread "|^\s*#\d+\s+0x[0-9a-fA-F]+|stack backtrace:|\.(py|rb|php|js|mjs|ts|java|kt|cs|cpp|cc|c|rs|ex|exs):\d+`)},
-	{"sql-error", regexp.MustCompile(`(?i)SQLSTATE|syntax error at or near|error in your SQL syntax|\bORA-\d{5}\b|\bSQLITE_[A-Z]+|duplicate key value violates|violates (foreign key|unique|not-null|check) constraint|relation "[^"\n]*" does not exist|no such (table|column)|\bPG::|sqlalchemy\.exc|java\.sql\.|SQLException|unknown column '|Deadlock found|\b(select|insert|update|delete)\b[^\n]{0,200}\b(from|into|set|where)\b`)},
-	{"file-path", regexp.MustCompile(`(?:^|[\s"'(\[=:,])(?:~?/[\w.@+-]+/[\w.@+/-]*|[A-Za-z]:\\[\w .-]|\\\\[\w.-]+\\)`)},
-	{"stderr", regexp.MustCompile(`(?im)\bstderr\b|^panic: |\bfatal error:|segmentation fault|core dumped|exit (status|code) \d+|exited with (status|code)|\b(ENOENT|EACCES|EPERM|ECONNREFUSED|ETIMEDOUT)\b`)},
-	{"token", regexp.MustCompile(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}|\b(api[_-]?key|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd)\b\s*[:=]\s*\S`)},
-	{"echoed-input", regexp.MustCompile(`(?i)\b(args|arguments|params|parameters|input|payload|request|received|got)\s*[:=]\s*[\[{"']`)},
+	{"stack-trace", lazyre.New(`(?m)^\s*at \S.*[:(]\d+(:\d+)?\)?\s*$|^\s*File "[^"\n]+", line \d+|Traceback \(most recent call last\)|goroutine \d+ \[|\.go:\d+\b|Exception in thread "|^\s*#\d+\s+0x[0-9a-fA-F]+|stack backtrace:|\.(py|rb|php|js|mjs|ts|java|kt|cs|cpp|cc|c|rs|ex|exs):\d+`)},
+	{"sql-error", lazyre.New(`(?i)SQLSTATE|syntax error at or near|error in your SQL syntax|\bORA-\d{5}\b|\bSQLITE_[A-Z]+|duplicate key value violates|violates (foreign key|unique|not-null|check) constraint|relation "[^"\n]*" does not exist|no such (table|column)|\bPG::|sqlalchemy\.exc|java\.sql\.|SQLException|unknown column '|Deadlock found|\b(select|insert|update|delete)\b[^\n]{0,200}\b(from|into|set|where)\b`)},
+	{"file-path", lazyre.New(`(?:^|[\s"'(\[=:,])(?:~?/[\w.@+-]+/[\w.@+/-]*|[A-Za-z]:\\[\w .-]|\\\\[\w.-]+\\)`)},
+	{"stderr", lazyre.New(`(?im)\bstderr\b|^panic: |\bfatal error:|segmentation fault|core dumped|exit (status|code) \d+|exited with (status|code)|\b(ENOENT|EACCES|EPERM|ECONNREFUSED|ETIMEDOUT)\b`)},
+	{"token", lazyre.New(`(?i)\bbearer\s+[A-Za-z0-9._~+/-]{8,}|\b(api[_-]?key|access[_-]?token|auth[_-]?token|secret|password|passwd|pwd)\b\s*[:=]\s*\S`)},
+	{"echoed-input", lazyre.New(`(?i)\b(args|arguments|params|parameters|input|payload|request|received|got)\s*[:=]\s*[\[{"']`)},
 }
 
 // classifyErrorText names the classes found in a tool error's text.

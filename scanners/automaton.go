@@ -81,54 +81,80 @@ func newAutomaton(keywords []string) (*automaton, error) {
 		a.classes[c] = a.classes[c+'a'-'A']
 	}
 
-	// Trie with dense child rows (build time only).
+	// Trie (build time only): the children of each state by class, and
+	// those of the root also as a dense row, since most failure walks end
+	// at the root.
+	type edge struct {
+		c uint32 // class
+		t int32  // child
+	}
 	type node struct {
-		next  []int32
+		kids  []edge // sorted by class before the breadth-first pass
 		fail  int32
 		depth int
 		out   []int32
 	}
-	newNode := func(depth int) node {
-		nx := make([]int32, n)
-		for i := range nx {
-			nx[i] = -1
-		}
-		return node{next: nx, depth: depth}
+	rootRow := make([]int32, n)
+	for i := range rootRow {
+		rootRow[i] = -1
 	}
-	nodes := []node{newNode(0)}
+	nodes := []node{{}}
+	child := func(s int32, c uint32) int32 {
+		if s == 0 {
+			return rootRow[c]
+		}
+		for _, e := range nodes[s].kids {
+			if e.c == c {
+				return e.t
+			}
+		}
+		return -1
+	}
 	for i, kw := range keywords {
 		s := int32(0)
 		for j := 0; j < len(kw); j++ {
-			c := a.classes[kw[j]]
-			if nodes[s].next[c] < 0 {
-				nodes[s].next[c] = int32(len(nodes))
-				nodes = append(nodes, newNode(j+1))
+			c := uint32(a.classes[kw[j]])
+			t := child(s, c)
+			if t < 0 {
+				t = int32(len(nodes))
+				nodes[s].kids = append(nodes[s].kids, edge{c, t})
+				if s == 0 {
+					rootRow[c] = t
+				}
+				nodes = append(nodes, node{depth: j + 1})
 			}
-			s = nodes[s].next[c]
+			s = t
 		}
 		nodes[s].out = append(nodes[s].out, int32(i))
 	}
-	// Breadth-first: failure links, inherited outputs, full transitions.
-	queue := make([]int32, 0, len(nodes))
-	for c := uint32(0); c < n; c++ {
-		if t := nodes[0].next[c]; t >= 0 {
-			nodes[t].fail = 0
-			queue = append(queue, t)
-		} else {
-			nodes[0].next[c] = 0
+	// Breadth-first, children in class order: failure links and inherited
+	// outputs. The failure link of a child is found by walking the failure
+	// chain of its parent.
+	for i := range nodes {
+		if k := nodes[i].kids; len(k) > 1 {
+			sort.Slice(k, func(x, y int) bool { return k[x].c < k[y].c })
 		}
+	}
+	queue := make([]int32, 0, len(nodes))
+	for _, e := range nodes[0].kids {
+		nodes[e.t].fail = 0
+		queue = append(queue, e.t)
 	}
 	for qi := 0; qi < len(queue); qi++ {
 		s := queue[qi]
-		f := nodes[s].fail
-		nodes[s].out = append(nodes[s].out, nodes[f].out...)
-		for c := uint32(0); c < n; c++ {
-			if t := nodes[s].next[c]; t >= 0 {
-				nodes[t].fail = nodes[f].next[c]
-				queue = append(queue, t)
-			} else {
-				nodes[s].next[c] = nodes[f].next[c]
+		nodes[s].out = append(nodes[s].out, nodes[nodes[s].fail].out...)
+		for _, e := range nodes[s].kids {
+			c, t := e.c, e.t
+			f := nodes[s].fail
+			for f != 0 && child(f, c) < 0 {
+				f = nodes[f].fail
 			}
+			if g := child(f, c); g >= 0 {
+				nodes[t].fail = g
+			} else {
+				nodes[t].fail = 0
+			}
+			queue = append(queue, t)
 		}
 	}
 	// Renumber: root first, states without output, then states with output.
@@ -155,13 +181,39 @@ func newAutomaton(keywords []string) (*automaton, error) {
 	a.trans = make([]uint16, len(nodes)<<8)
 	a.outputs = make([][]int32, len(nodes))
 	a.depth = make([]uint8, len(nodes))
-	for i, s := range order {
-		row := a.trans[i<<8 : (i+1)<<8]
-		for b := range row {
-			row[b] = newID[nodes[s].next[a.classes[b]]]
+	// The bytes of each class (a letter and its upper case share one).
+	byClass := make([][]byte, n)
+	for b := 0; b < 256; b++ {
+		if c := a.classes[b]; c != 0 {
+			byClass[c] = append(byClass[c], byte(b))
 		}
+	}
+	// Full transitions, in breadth-first order: a state goes where its
+	// failure state goes (whose row is already written, being shallower),
+	// except on the bytes of its children. The root goes to itself except
+	// on its children: the zeroed row already says so. A byte of class 0
+	// is in no keyword and leads every state to the root.
+	fill := func(s int32) {
+		row := a.trans[int(newID[s])<<8 : (int(newID[s])+1)<<8]
+		if s != 0 {
+			f := int(newID[nodes[s].fail])
+			copy(row, a.trans[f<<8:(f+1)<<8])
+		}
+		for _, e := range nodes[s].kids {
+			for _, b := range byClass[e.c] {
+				row[b] = newID[e.t]
+			}
+		}
+	}
+	fill(0)
+	for _, s := range queue {
+		fill(s)
+	}
+	for i, s := range order {
 		out := nodes[s].out
-		sort.SliceStable(out, func(x, y int) bool { return a.kwLen[out[x]] > a.kwLen[out[y]] })
+		if len(out) > 1 {
+			sort.SliceStable(out, func(x, y int) bool { return a.kwLen[out[x]] > a.kwLen[out[y]] })
+		}
 		a.outputs[i] = out
 		a.depth[i] = uint8(nodes[s].depth)
 	}

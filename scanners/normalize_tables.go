@@ -116,9 +116,7 @@ func generatedFill(runs, singles, outs string) normFill {
 				runs = runs[n+1:]
 			}
 			m := min(uint64(normBlockSize-k), left)
-			for j := range int(m) {
-				blk[k+j] = ent
-			}
+			fillBytes(blk[k:k+int(m)], ent)
 			k += int(m)
 			left -= m
 		}
@@ -128,6 +126,23 @@ func generatedFill(runs, singles, outs string) normFill {
 			readSingle()
 		}
 		return uniform
+	}
+}
+
+// fillBytes sets every byte of b to v: a memclr for the common zero entry,
+// doubling copies otherwise (the table is filled over every code point, so
+// a byte loop here was most of building it).
+func fillBytes(b []uint8, v uint8) {
+	if v == 0 {
+		clear(b)
+		return
+	}
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
 	}
 }
 

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,7 +48,26 @@ type Metrics struct {
 	// The in-flight gauges of the two paths, looked up once: they change
 	// twice per message.
 	inFlightInline, inFlightDurable prometheus.Gauge
+	// byPathKind caches, by path and kind label (pathKind), the children
+	// observe updates for every message (*pathKindMetrics): a label lookup
+	// hashes the values and takes the vector's lock. A child is cached when
+	// observe first needs it, so the series that exist are the same as
+	// without the cache.
+	byPathKind sync.Map
 }
+
+type pathKind struct{ path, kind string }
+
+// pathKindMetrics are the children of one path and kind label.
+type pathKindMetrics struct {
+	messages      [len(knownOutcomes)]prometheus.Counter // by knownOutcomes
+	input, output prometheus.Counter
+	duration      prometheus.Observer
+}
+
+// knownOutcomes are the outcomes of a pass, the index of
+// pathKindMetrics.messages.
+var knownOutcomes = [...]pipeline.Outcome{pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated, pipeline.OutcomeRejected}
 
 // Label values of Metrics.
 const (
@@ -175,7 +195,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	// Known label values are created up front so that dashboards see zeros.
 	for _, k := range pipeline.Kinds() {
 		for _, p := range []string{PathInline, PathDurable} {
-			for _, o := range []pipeline.Outcome{pipeline.OutcomeClean, pipeline.OutcomeSanitized, pipeline.OutcomeTruncated, pipeline.OutcomeRejected} {
+			for _, o := range knownOutcomes {
 				m.Messages.WithLabelValues(p, string(k), string(o))
 			}
 		}
@@ -206,9 +226,14 @@ func kindLabel(k pipeline.Kind) string {
 // observe records one finished pass (the outcome of the evidence).
 func (m *Metrics) observe(path string, ev *pipeline.Evidence, start time.Time) {
 	kind := kindLabel(pipeline.Kind(ev.Kind))
-	m.Messages.WithLabelValues(path, kind, string(ev.Outcome)).Inc()
-	m.InputBytes.WithLabelValues(path, kind).Add(float64(ev.Input.Bytes))
-	m.OutputBytes.WithLabelValues(path, kind).Add(float64(ev.Output.Bytes))
+	pk := m.pathKind(path, kind)
+	if i := outcomeIndex(ev.Outcome); i >= 0 && pk.messages[i] != nil {
+		pk.messages[i].Inc()
+	} else {
+		m.Messages.WithLabelValues(path, kind, string(ev.Outcome)).Inc()
+	}
+	pk.input.Add(float64(ev.Input.Bytes))
+	pk.output.Add(float64(ev.Output.Bytes))
 	for rule, n := range ev.Rules {
 		m.Redactions.WithLabelValues(rule).Add(float64(n))
 	}
@@ -224,7 +249,41 @@ func (m *Metrics) observe(path string, ev *pipeline.Evidence, start time.Time) {
 	if ev.Outcome == pipeline.OutcomeRejected {
 		m.Rejections.WithLabelValues(path, codeLabel(ev.Code)).Inc()
 	}
-	m.Duration.WithLabelValues(path, kind).Observe(time.Since(start).Seconds())
+	pk.duration.Observe(time.Since(start).Seconds())
+}
+
+// pathKind returns the cached children of a path and kind label, creating
+// them on first use. The message counters of a known kind exist from
+// NewMetrics on and are cached with them; those of the unknown kind are
+// left to observe's label lookup, so that a series appears only with its
+// first message.
+func (m *Metrics) pathKind(path, kind string) *pathKindMetrics {
+	key := pathKind{path, kind}
+	if v, ok := m.byPathKind.Load(key); ok {
+		return v.(*pathKindMetrics)
+	}
+	pk := &pathKindMetrics{
+		input:    m.InputBytes.WithLabelValues(path, kind),
+		output:   m.OutputBytes.WithLabelValues(path, kind),
+		duration: m.Duration.WithLabelValues(path, kind),
+	}
+	if kind != KindUnknown {
+		for i, o := range knownOutcomes {
+			pk.messages[i] = m.Messages.WithLabelValues(path, kind, string(o))
+		}
+	}
+	v, _ := m.byPathKind.LoadOrStore(key, pk)
+	return v.(*pathKindMetrics)
+}
+
+// outcomeIndex returns the index of o in knownOutcomes, or -1.
+func outcomeIndex(o pipeline.Outcome) int {
+	for i, k := range knownOutcomes {
+		if o == k {
+			return i
+		}
+	}
+	return -1
 }
 
 // codeLabel bounds a code label to its charset and length (codes are

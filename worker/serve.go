@@ -393,8 +393,9 @@ type Service struct {
 	started  bool
 	stopped  bool
 	subs     []*nats.Subscription
-	inSem    chan struct{}
-	evSem    chan struct{} // inline evidence acknowledgements outstanding
+	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
+	evSem    chan struct{}  // inline evidence acknowledgements outstanding
+	evWait   chan inlineAck // inline messages whose evidence is awaited
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops

@@ -28,8 +28,16 @@ import (
 const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
-	s.inSem = make(chan struct{}, s.cfg.concurrency)
-	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
+	s.inWork = make(chan *nats.Msg)
+	budget := inlineAckBudget(s.cfg.concurrency)
+	s.evSem = make(chan struct{}, budget)
+	s.evWait = make(chan inlineAck, budget)
+	for range s.cfg.concurrency {
+		go s.inlineSlot()
+	}
+	for range budget {
+		go s.inlineAckWaiter()
+	}
 	sub, err := s.nc.QueueSubscribe(InlineSubject, wire.QueueInline, s.dispatchInline)
 	if err != nil {
 		return err
@@ -55,14 +63,36 @@ func (s *Service) subscribeInline(ctx context.Context) error {
 
 // dispatchInline runs on the subscription's goroutine and blocks while
 // every slot is busy, which pushes back on the subscription (its pending
-// limit then decides what is dropped).
+// limit then decides what is dropped). A request that comes after the
+// service stopped (the slots are gone) is answered on a goroutine of its
+// own, with the TIMEOUT error result of a cancelled pass.
 func (s *Service) dispatchInline(m *nats.Msg) {
-	s.inSem <- struct{}{}
 	s.inWG.Add(1)
-	go func() {
-		defer func() { <-s.inSem; s.inWG.Done() }()
-		s.handleInline(m)
-	}()
+	select {
+	case s.inWork <- m:
+	case <-s.hardCtx.Done():
+		go func() {
+			defer s.inWG.Done()
+			s.handleInline(m)
+		}()
+	}
+}
+
+// inlineSlot is one of the concurrency slots of the inline path: it
+// handles one request at a time until the service stops. Slots live as
+// long as the service, so a request does not pay for a new goroutine
+// and for growing its stack to the depth of a pass (a tenth of the
+// inline CPU at 4 KiB, docs/benchmarks.md).
+func (s *Service) inlineSlot() {
+	for {
+		select {
+		case m := <-s.inWork:
+			s.handleInline(m)
+			s.inWG.Done()
+		case <-s.hardCtx.Done():
+			return
+		}
+	}
 }
 
 func (s *Service) handleInline(m *nats.Msg) {
@@ -106,18 +136,55 @@ func (s *Service) handleInline(m *nats.Msg) {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}
 	// The message is finished when its evidence is settled: Stop waits for
-	// that through inWG, which this Add keeps above zero until then.
+	// that through inWG, which this Add keeps above zero until then. The
+	// channel holds as many as evSem allows, so the hand-off does not
+	// block; once the service stopped the waiters are gone and the message
+	// is settled on a goroutine of its own.
 	s.inWG.Add(1)
-	go func() {
-		defer func() { <-s.evSem; s.inWG.Done() }()
-		if fut != nil {
-			if err := s.waitAck(fut); err != nil {
-				s.publishFailed(wire.StreamEvidence, mc, err)
-			}
+	a := inlineAck{fut: fut, mc: mc, hdr: hdr}
+	select {
+	case s.evWait <- a:
+	case <-s.hardCtx.Done():
+		go s.settleInline(a, nil)
+	}
+}
+
+// inlineAck is an inline message whose evidence acknowledgement is awaited
+// (fut is nil when the publish failed at once).
+type inlineAck struct {
+	fut jetstream.PubAckFuture
+	mc  *msgContext
+	hdr nats.Header
+}
+
+// inlineAckWaiter settles inline messages, one at a time, until the
+// service stops: as long-lived as the slots, for the same reason, and
+// with one timer for all its waits.
+func (s *Service) inlineAckWaiter() {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	for {
+		select {
+		case a := <-s.evWait:
+			s.settleInline(a, t)
+		case <-s.hardCtx.Done():
+			return
 		}
-		s.processed.Add(1)
-		s.releaseClaim(hdr)
-	}()
+	}
+}
+
+// settleInline waits for the evidence acknowledgement of an inline
+// message, then counts it as processed and releases its claim. t is the
+// stopped timer of the wait (nil: a timer of its own).
+func (s *Service) settleInline(a inlineAck, t *time.Timer) {
+	defer func() { <-s.evSem; s.inWG.Done() }()
+	if a.fut != nil {
+		if err := s.waitAck(a.fut, t); err != nil {
+			s.publishFailed(wire.StreamEvidence, a.mc, err)
+		}
+	}
+	s.processed.Add(1)
+	s.releaseClaim(a.hdr)
 }
 
 // inlineAckBudget is how many inline evidence acknowledgements may be
@@ -128,9 +195,17 @@ func (s *Service) handleInline(m *nats.Msg) {
 func inlineAckBudget(concurrency int) int { return 2 * concurrency }
 
 // waitAck waits for a publish acknowledgement, bounded by the publish
-// timeout (the JetStream context also times the future out).
-func (s *Service) waitAck(f jetstream.PubAckFuture) error {
-	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+// timeout (the JetStream context also times the future out). t, when not
+// nil, is a stopped timer that waitAck runs and leaves stopped; a timer
+// that is stopped or has fired can be reset without draining its channel
+// (Go 1.23 timers).
+func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
+	d := s.cfg.publishTimeout + time.Second
+	if t == nil {
+		t = time.NewTimer(d)
+	} else {
+		t.Reset(d)
+	}
 	defer t.Stop()
 	select {
 	case <-f.Ok():

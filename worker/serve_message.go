@@ -220,7 +220,8 @@ func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code
 // outputHeader returns the headers of a reply, clean output or DLQ entry.
 func outputHeader(mc *msgContext, res result) nats.Header {
 	ev := res.ev
-	h := nats.Header{}
+	// Sized for the headers below, so that the map does not grow.
+	h := make(nats.Header, 16)
 	for _, k := range []string{wire.HeaderContentEncoding, wire.HeaderClaim, wire.HeaderClaimBucket} {
 		if v := res.hdr.Get(k); v != "" {
 			h.Set(k, v)
