@@ -37,6 +37,14 @@ var sameCases = []struct {
 	{`1`, "\v1", false},
 	{`[1]`, `[1]]`, false},
 	{``, ``, true},
+	{`"abcdefghijklmnopqrstuvwxyz0123456789"`, `"abcdefghijklmnopqrstuvwxyz0123456789"`, true},
+	{`["abcdefghij\/klmnopqrstuvw","x"]`, `["abcdefghij/klmnopqrstuvw","x"]`, true},
+	{`"abcdefgh"`, `"abcdefgh\"x"`, false},
+	{`"abcdefgh\"x"`, `"abcdefgh\"x"`, true},
+	{`"abcdefghijklmnop"`, `"abcdefghijklmnoq"`, false},
+	{`"abcdefghijklmnop"`, `"abcdefghijklmnop`, false},
+	{`"abcdefgh\u00e9"`, "\"abcdefgh\xc3\"", false},
+	{`"abcdefgh\u00e9ijklmnopq"`, `"abcdefghéijklmnopq"`, true},
 	{`{"a":"x"}`, `{"a":"x\"}`, false},
 }
 
