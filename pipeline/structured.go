@@ -308,9 +308,10 @@ func (p *pass) finishHeld(f *frame, off int64) {
 	}
 	sanV := rawV
 	var viol *schema.Violation
-	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) {
+	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) {
 		// Sanitizing changed something: decode and validate what is
-		// delivered. (Equal bytes decode alike and are valid already.)
+		// delivered. (Equal bytes, or the same tokens escaped otherwise,
+		// decode alike and are valid already.)
 		sanV, err = schema.Decode(hr.structured, depth)
 		if err != nil {
 			p.failf(CodeInternal, string(wire.ReasonStructuredDecode), off)

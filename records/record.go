@@ -33,6 +33,7 @@ type recordWorker struct {
 	keys     map[string]struct{}
 	out      pipeline.Buffer
 	schemas  *schema.Cache
+	memo     schemaMemo // outputSchema texts already compiled and echoed
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
@@ -74,28 +75,13 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		}
 		sv = v.Get("outputSchema")
 		if sv != nil && sv.Type() != fastjson.TypeNull {
-			w.sch = sv.MarshalTo(w.sch[:0])
-			s, serr := w.schemas.Compile(w.sch)
-			if serr != nil {
+			s, code, reason := w.outputSchema(sv)
+			if s == nil {
 				sv = nil
-				reason := strings.ToLower(strings.ReplaceAll(string(schema.CodeOf(serr)), "_", "-"))
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeSchemaInvalid, reason)
+				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, code, reason)
 				break
 			}
 			info.OutputSchema = s
-			// The schema comes from the same untrusted server as the
-			// result (descriptions are a known place for injected
-			// instructions): it is echoed with every member name and
-			// string normalized and redacted, as the result's strings
-			// are. Two names that differ only before normalization would
-			// be one name twice in the echo: refused.
-			var ok bool
-			if w.echo, ok = w.appendSanitizedJSON(w.echo[:0], sv); !ok {
-				sv = nil
-				info.OutputSchema = nil
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision))
-				break
-			}
 		}
 		w.res = v.Get("result").MarshalTo(w.res[:0])
 		cctx, cancel := context.WithTimeout(ctx, w.timeout)
@@ -126,6 +112,33 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		evb = append(b, '\n')
 	}
 	return outcome{seq: r.seq, line: line, evidence: evb}
+}
+
+// outputSchema compiles the record's outputSchema sv and leaves its echo in
+// w.echo; a text this worker saw before is taken from its memo. When the
+// schema does not compile, or its echo would hold a member name twice, it
+// returns nil with the code and reason of the record's error result.
+func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipeline.Code, string) {
+	w.sch = sv.MarshalTo(w.sch[:0])
+	if m, ok := w.memo.get(w.sch); ok {
+		w.echo = append(w.echo[:0], m.echo...)
+		return m.s, "", ""
+	}
+	s, serr := w.schemas.Compile(w.sch)
+	if serr != nil {
+		return nil, pipeline.CodeSchemaInvalid, strings.ToLower(strings.ReplaceAll(string(schema.CodeOf(serr)), "_", "-"))
+	}
+	// The schema comes from the same untrusted server as the result
+	// (descriptions are a known place for injected instructions): it is
+	// echoed with every member name and string normalized and redacted, as
+	// the result's strings are. Two names that differ only before
+	// normalization would be one name twice in the echo: refused.
+	var ok bool
+	if w.echo, ok = w.appendSanitizedJSON(w.echo[:0], sv); !ok {
+		return nil, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision)
+	}
+	w.memo.put(w.sch, s, w.echo)
+	return s, "", ""
 }
 
 // reuse takes a buffer from a free list, or nil.

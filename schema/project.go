@@ -2,6 +2,7 @@ package schema
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -47,7 +48,7 @@ import (
 // mismatch.
 func (s *Schema) Project(v any) (projected any, dropped []string) {
 	p := projector{s: s}
-	out, _ := p.project(v, []*jsonschema.Schema{s.s}, "")
+	out, _ := p.project(v, []*jsonschema.Schema{s.s})
 	return out, p.dropped
 }
 
@@ -58,7 +59,7 @@ func (s *Schema) Project(v any) (projected any, dropped []string) {
 // while nested free-form objects keep rule 2 of Project.
 func (s *Schema) Undeclared(v any) []string {
 	p := projector{s: s, strictRoot: true}
-	p.project(v, []*jsonschema.Schema{s.s}, "")
+	p.project(v, []*jsonschema.Schema{s.s})
 	return p.dropped
 }
 
@@ -66,28 +67,34 @@ type projector struct {
 	s          *Schema
 	dropped    []string
 	strictRoot bool
+	// path is the JSON pointer of the location being projected, built in
+	// place (a string is made only for a member that is dropped).
+	path []byte
+	// keys holds the sorted member names of the objects being projected,
+	// one run per open object.
+	keys []string
 }
 
 // project returns the projection of v under the schemas roots and whether
 // it differs from v.
-func (p *projector) project(v any, roots []*jsonschema.Schema, ptr string) (any, bool) {
+func (p *projector) project(v any, roots []*jsonschema.Schema) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if len(roots) == 0 {
 			return v, false
 		}
-		return p.object(x, p.expand(x, roots), ptr)
+		return p.object(x, p.expand(x, roots))
 	case []any:
 		if len(roots) == 0 {
 			return v, false
 		}
-		return p.array(x, p.expand(x, roots), ptr)
+		return p.array(x, p.expand(x, roots))
 	}
 	return v, false
 }
 
-func (p *projector) object(obj map[string]any, S []*jsonschema.Schema, ptr string) (any, bool) {
-	speaks := p.strictRoot && ptr == ""
+func (p *projector) object(obj map[string]any, S []*jsonschema.Schema) (any, bool) {
+	speaks := p.strictRoot && len(p.path) == 0
 	for _, s := range S {
 		if speaksAboutMembers(s) {
 			speaks = true
@@ -97,47 +104,63 @@ func (p *projector) object(obj map[string]any, S []*jsonschema.Schema, ptr strin
 	if !speaks {
 		return obj, false
 	}
-	keys := make([]string, 0, len(obj))
+	base := len(p.keys)
 	for k := range obj {
-		keys = append(keys, k)
+		p.keys = append(p.keys, k)
 	}
-	sort.Strings(keys)
+	sort.Strings(p.keys[base:])
+	end := len(p.keys)
+	plen := len(p.path)
+	// out stays nil until a member is dropped or changed; the members
+	// before it were kept as they are.
 	var out map[string]any
-	changed := false
 	var subs []*jsonschema.Schema
-	for _, k := range keys {
+	for i := base; i < end; i++ {
+		k := p.keys[i]
 		var declared bool
 		declared, subs = memberSchemas(S, obj, k, subs[:0])
-		kptr := appendKey(ptr, k)
+		p.path = appendKeyBytes(p.path[:plen], k)
 		if !declared {
-			p.dropped = append(p.dropped, kptr)
-			changed = true
+			p.dropped = append(p.dropped, string(p.path))
+			if out == nil {
+				out = p.keptBefore(obj, base, i)
+			}
 			continue
 		}
-		cv, ch := p.project(obj[k], subs, kptr)
-		if ch {
-			changed = true
+		cv, ch := p.project(obj[k], subs)
+		if ch && out == nil {
+			out = p.keptBefore(obj, base, i)
 		}
-		if out == nil {
-			out = make(map[string]any, len(obj))
+		if out != nil {
+			out[k] = cv
 		}
-		out[k] = cv
 	}
-	if !changed {
-		return obj, false
-	}
+	p.path = p.path[:plen]
+	p.keys = p.keys[:base]
 	if out == nil {
-		out = map[string]any{}
+		return obj, false
 	}
 	return out, true
 }
 
-func (p *projector) array(arr []any, S []*jsonschema.Schema, ptr string) (any, bool) {
+// keptBefore returns a new object holding the members of obj named by
+// p.keys[base:i], which were all kept unchanged.
+func (p *projector) keptBefore(obj map[string]any, base, i int) map[string]any {
+	out := make(map[string]any, len(obj))
+	for _, k := range p.keys[base:i] {
+		out[k] = obj[k]
+	}
+	return out
+}
+
+func (p *projector) array(arr []any, S []*jsonschema.Schema) (any, bool) {
 	var out []any
 	var subs []*jsonschema.Schema
+	plen := len(p.path)
 	for i, item := range arr {
 		subs = itemSchemas(S, i, subs[:0])
-		cv, ch := p.project(item, subs, appendIndex(ptr, i))
+		p.path = strconv.AppendInt(append(p.path[:plen], '/'), int64(i), 10)
+		cv, ch := p.project(item, subs)
 		if ch && out == nil {
 			out = make([]any, len(arr))
 			copy(out, arr)
@@ -146,61 +169,110 @@ func (p *projector) array(arr []any, S []*jsonschema.Schema, ptr string) (any, b
 			out[i] = cv
 		}
 	}
+	p.path = p.path[:plen]
 	if out == nil {
 		return arr, false
 	}
 	return out, true
 }
 
+// appendKeyBytes appends an object member token to a pointer.
+func appendKeyBytes(ptr []byte, k string) []byte {
+	ptr = append(ptr, '/')
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '~':
+			ptr = append(ptr, '~', '0')
+		case '/':
+			ptr = append(ptr, '~', '1')
+		default:
+			ptr = append(ptr, k[i])
+		}
+	}
+	return ptr
+}
+
 // expand returns the schemas that apply at the location of v (rule 1).
 func (p *projector) expand(v any, roots []*jsonschema.Schema) []*jsonschema.Schema {
-	seen := make(map[*jsonschema.Schema]bool, 4)
-	var out []*jsonschema.Schema
-	obj, isObj := v.(map[string]any)
-	var add func(s *jsonschema.Schema)
-	add = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		out = append(out, s)
-		add(s.Ref)
-		add(s.RecursiveRef)
-		if s.DynamicRef != nil {
-			add(s.DynamicRef.Ref)
-		}
-		for _, a := range s.AllOf {
-			add(a)
-		}
-		p.addMatching(s.AnyOf, v, add)
-		p.addMatching(s.OneOf, v, add)
-		if s.If != nil {
-			if p.s.matches(s.If, v) {
-				add(s.If)
-				add(s.Then)
-			} else {
-				add(s.Else)
-			}
-		}
-		if isObj {
-			for k, ds := range s.DependentSchemas {
-				if _, ok := obj[k]; ok {
-					add(ds)
-				}
-			}
-			for k, d := range s.Dependencies {
-				if ds, ok := d.(*jsonschema.Schema); ok {
-					if _, ok := obj[k]; ok {
-						add(ds)
-					}
-				}
-			}
-		}
-	}
+	e := expansion{p: p, v: v}
+	e.obj, e.isObj = v.(map[string]any)
 	for _, r := range roots {
-		add(r)
+		e.add(r)
 	}
-	return out
+	return e.out
+}
+
+// expansion collects the schemas that apply at one location.
+type expansion struct {
+	p     *projector
+	v     any
+	obj   map[string]any
+	isObj bool
+	out   []*jsonschema.Schema
+	seen  map[*jsonschema.Schema]bool // once out is long; before, out is searched
+}
+
+// maxLinearSeen is the length of out up to which it is searched instead of
+// a set (most locations have a few applicable schemas).
+const maxLinearSeen = 16
+
+func (e *expansion) has(s *jsonschema.Schema) bool {
+	if e.seen != nil {
+		return e.seen[s]
+	}
+	for _, x := range e.out {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *expansion) add(s *jsonschema.Schema) {
+	if s == nil || e.has(s) {
+		return
+	}
+	e.out = append(e.out, s)
+	if e.seen != nil {
+		e.seen[s] = true
+	} else if len(e.out) > maxLinearSeen {
+		e.seen = make(map[*jsonschema.Schema]bool, 2*len(e.out))
+		for _, x := range e.out {
+			e.seen[x] = true
+		}
+	}
+	e.add(s.Ref)
+	e.add(s.RecursiveRef)
+	if s.DynamicRef != nil {
+		e.add(s.DynamicRef.Ref)
+	}
+	for _, a := range s.AllOf {
+		e.add(a)
+	}
+	e.p.addMatching(s.AnyOf, e.v, e.add)
+	e.p.addMatching(s.OneOf, e.v, e.add)
+	if s.If != nil {
+		if e.p.s.matches(s.If, e.v) {
+			e.add(s.If)
+			e.add(s.Then)
+		} else {
+			e.add(s.Else)
+		}
+	}
+	if e.isObj {
+		for k, ds := range s.DependentSchemas {
+			if _, ok := e.obj[k]; ok {
+				e.add(ds)
+			}
+		}
+		for k, d := range s.Dependencies {
+			if ds, ok := d.(*jsonschema.Schema); ok {
+				if _, ok := e.obj[k]; ok {
+					e.add(ds)
+				}
+			}
+		}
+	}
 }
 
 func (p *projector) addMatching(branches []*jsonschema.Schema, v any, add func(*jsonschema.Schema)) {

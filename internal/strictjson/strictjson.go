@@ -213,6 +213,16 @@ func (d *decoder) array(depth int) (any, error) {
 
 // str reads a string starting at the opening quote.
 func (d *decoder) str() (string, error) {
+	b, err := d.strBytes()
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// strBytes reads a string starting at the opening quote and returns its
+// decoded bytes, a view of the input or of d.buf valid until the next read.
+func (d *decoder) strBytes() ([]byte, error) {
 	d.pos++ // '"'
 	start := d.pos
 	// Fast path: no escapes, ASCII or valid UTF-8.
@@ -222,15 +232,15 @@ func (d *decoder) str() (string, error) {
 			s := d.data[start:d.pos]
 			d.pos++
 			if !utf8.Valid(s) {
-				return "", d.fail(UTF8)
+				return nil, d.fail(UTF8)
 			}
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' {
 			break
 		}
 		if c < 0x20 {
-			return "", d.fail(Syntax)
+			return nil, d.fail(Syntax)
 		}
 		d.pos++
 	}
@@ -241,11 +251,11 @@ func (d *decoder) str() (string, error) {
 		case c == '"':
 			d.pos++
 			if !utf8.Valid(d.buf) {
-				return "", d.fail(UTF8)
+				return nil, d.fail(UTF8)
 			}
-			return string(d.buf), nil
+			return d.buf, nil
 		case c < 0x20:
-			return "", d.fail(Syntax)
+			return nil, d.fail(Syntax)
 		case c != '\\':
 			d.buf = append(d.buf, c)
 			d.pos++
@@ -253,7 +263,7 @@ func (d *decoder) str() (string, error) {
 		}
 		d.pos++
 		if d.pos >= len(d.data) {
-			return "", d.fail(Syntax)
+			return nil, d.fail(Syntax)
 		}
 		e := d.data[d.pos]
 		d.pos++
@@ -273,28 +283,28 @@ func (d *decoder) str() (string, error) {
 		case 'u':
 			r, ok := d.hex4()
 			if !ok {
-				return "", d.fail(Syntax)
+				return nil, d.fail(Syntax)
 			}
 			if utf16.IsSurrogate(r) {
 				if r >= 0xDC00 || d.pos+6 > len(d.data) || d.data[d.pos] != '\\' || d.data[d.pos+1] != 'u' {
-					return "", d.fail(Surrogate)
+					return nil, d.fail(Surrogate)
 				}
 				d.pos += 2
 				r2, ok := d.hex4()
 				if !ok {
-					return "", d.fail(Syntax)
+					return nil, d.fail(Syntax)
 				}
 				r = utf16.DecodeRune(r, r2)
 				if r == utf8.RuneError {
-					return "", d.fail(Surrogate)
+					return nil, d.fail(Surrogate)
 				}
 			}
 			d.buf = utf8.AppendRune(d.buf, r)
 		default:
-			return "", d.fail(Syntax)
+			return nil, d.fail(Syntax)
 		}
 	}
-	return "", d.fail(Syntax)
+	return nil, d.fail(Syntax)
 }
 
 func (d *decoder) hex4() (rune, bool) {
