@@ -143,6 +143,7 @@ type pass struct {
 	secrets   int64 // secret findings so far: the _meta redactions count (tags are not redactions)
 
 	em   emitter
+	bj   blockJoin // text across blocks (blockjoin.go)
 	ev   Evidence
 	fail *Error
 	ids  idScan // the envelope's id after a failure (envelope_id.go)
@@ -236,6 +237,15 @@ type chain struct {
 	// strSchemaB64: the outputSchema declares the location of the string
 	// base64 (structured_base64.go).
 	strSchemaB64 bool
+
+	// Text across blocks (blockjoin.go): the redactor goes on past the end
+	// of this string (joinOut), or this string goes on with a held text
+	// (joinIn); valBase is the value offset of its first byte in the
+	// joined text, redFed the bytes of it given to the redactor.
+	joinOut bool
+	joinIn  bool
+	valBase int64
+	redFed  int64
 }
 
 func newPass(e *Engine) *pass {
@@ -318,6 +328,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.pubMsg = ""
 	p.rpc.on, p.rpc.changed = false, false
 	p.bw.begin(0)
+	p.bj.reset()
 	p.seenB64 = p.seenB64[:0]
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {
