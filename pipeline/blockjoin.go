@@ -126,7 +126,7 @@ func (p *pass) joinCan() bool {
 	if p.bw.doomed || !p.red.Continued() {
 		return false
 	}
-	if k := len(p.bj.segs); k > 0 && (k >= maxJoinBlocks || p.bj.segs[0].tgt != p.em.target()) {
+	if k := len(p.bj.segs); k > 0 && (k+1 >= maxJoinBlocks || p.bj.segs[0].tgt != p.em.target()) {
 		return false
 	}
 	return true

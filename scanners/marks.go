@@ -39,3 +39,12 @@ func moveMarks(marks []Mark, k, out, d int) int {
 	}
 	return k
 }
+
+// Marker returns the marker that replaces a match of rule id, or "" if id
+// is out of range.
+func (c *Catalog) Marker(id RuleID) string {
+	if int(id) >= len(c.markers) {
+		return ""
+	}
+	return string(c.markers[id])
+}
