@@ -113,6 +113,16 @@ func (j *blockJoin) reset() {
 	j.edits, j.eb = j.edits[:0], j.eb[:0]
 }
 
+// trim drops the buffers that grew past keep bytes, so an idle pass does
+// not pin them.
+func (j *blockJoin) trim(keep int) {
+	for _, b := range []*[]byte{&j.out, &j.esc, &j.eb, &j.lbuf, &j.hb} {
+		if cap(*b) > keep {
+			*b = nil
+		}
+	}
+}
+
 // joinCan reports whether the text string ending now may go on into the
 // next block's text.
 func (p *pass) joinCan() bool {

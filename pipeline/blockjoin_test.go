@@ -383,3 +383,57 @@ func FuzzBlockJoin(f *testing.F) {
 		}
 	})
 }
+
+// TestBlockJoinOutputSchema: with an outputSchema the content is held
+// until the result closes; the join writes into the held content, and a
+// mirror text after the joined ones is still found and regenerated.
+func TestBlockJoinOutputSchema(t *testing.T) {
+	e := engine(t, polDefault, 0)
+	info := joinInfo
+	info.OutputSchema = compiledSchema(`{"type":"object","properties":{"a":{"type":"integer"}}}`)
+	in := []byte(`{"content":[` + textBlock("x "+joinTok[:20]) + `,` + textBlock(joinTok[20:]+" y") + `,` +
+		textBlock(`{ "a" : 1, "b": 2 }`) + `],"structuredContent":{"a":1,"b":2}}`)
+	out, evj, ev := run(t, e, bytes.NewReader(in), info, nil)
+	if ev.Outcome == pipeline.OutcomeRejected {
+		t.Fatalf("rejected: %s %s", ev.Code, ev.Reason)
+	}
+	got := joinTexts(t, out)
+	if want := []string{"x [REDACTED:github-pat]", " y", `{"a":1}`}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("texts %q, want %q", got, want)
+	}
+	for k := 1; k <= 64; k++ {
+		o, ej, _ := run(t, e, &kReader{b: in, k: k}, info, nil)
+		if !bytes.Equal(o, out) || !bytes.Equal(ej, evj) {
+			t.Fatalf("reads of %d bytes differ:\n got: %s\nwant: %s", k, o, out)
+		}
+	}
+}
+
+// TestBlockJoinReplacedBlock: a block replaced by the binary rules (data
+// read before a type that holds none) takes its held text with it and
+// joins nothing; a next block replaced after its text was joined leaves
+// the first block redacted (more, never less).
+func TestBlockJoinReplacedBlock(t *testing.T) {
+	e := engine(t, polDefault, 0)
+	a, b := joinTok[:18], joinTok[18:]
+	for _, tc := range []struct {
+		items []string
+		check func(got []string) bool
+	}{
+		{[]string{`{"text":"x ` + a + `","data":"iVBORw0KGgo=","type":"text"}`, textBlock(b + " y")},
+			func(got []string) bool { return strings.HasPrefix(got[0], "[BINARY_REMOVED") && got[1] == b+" y" }},
+		{[]string{textBlock("x " + a), `{"text":"` + b + ` y","data":"iVBORw0KGgo=","type":"text"}`},
+			func(got []string) bool { return got[0] == "x [REDACTED:github-pat]" && strings.HasPrefix(got[1], "[BINARY_REMOVED") }},
+	} {
+		in := result(tc.items...)
+		out, _, ev := run(t, e, bytes.NewReader(in), joinInfo, nil)
+		noInternal(t, ev)
+		if ev.Outcome == pipeline.OutcomeRejected {
+			t.Fatalf("rejected: %s %s", ev.Code, ev.Reason)
+		}
+		if got := joinTexts(t, out); !tc.check(got) {
+			t.Fatalf("%s: texts %q", in, got)
+		}
+		checkReads(t, e, in, 64)
+	}
+}

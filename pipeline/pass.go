@@ -290,6 +290,7 @@ func (p *pass) release() {
 	}
 	p.schState.s = nil
 	p.bw.trim(keep)
+	p.bj.trim(keep)
 	if cap(p.stack) > 256 {
 		p.stack = nil
 	}
