@@ -423,7 +423,9 @@ func TestBlockJoinReplacedBlock(t *testing.T) {
 		{[]string{`{"text":"x ` + a + `","data":"iVBORw0KGgo=","type":"text"}`, textBlock(b + " y")},
 			func(got []string) bool { return strings.HasPrefix(got[0], "[BINARY_REMOVED") && got[1] == b+" y" }},
 		{[]string{textBlock("x " + a), `{"text":"` + b + ` y","data":"iVBORw0KGgo=","type":"text"}`},
-			func(got []string) bool { return got[0] == "x [REDACTED:github-pat]" && strings.HasPrefix(got[1], "[BINARY_REMOVED") }},
+			func(got []string) bool {
+				return got[0] == "x [REDACTED:github-pat]" && strings.HasPrefix(got[1], "[BINARY_REMOVED")
+			}},
 	} {
 		in := result(tc.items...)
 		out, _, ev := run(t, e, bytes.NewReader(in), joinInfo, nil)
