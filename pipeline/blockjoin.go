@@ -289,8 +289,8 @@ func (p *pass) joinSplit(r *scanners.Redactor, rb []byte, fs []scanners.Finding,
 			pos = cut
 		}
 	}
-	if pos > 0 {
-		p.planLen = -1 // the plan was made for all of rb: the escaper writes the rest
+	if pos != p.planFrom {
+		p.planLen = -1 // the plan was made for another part of rb: the escaper writes it
 	}
 	p.joinFindings(fs, live)
 	p.joinResolve(r, final)
@@ -345,6 +345,32 @@ func (p *pass) joinPiece(s *joinSeg, rb []byte, spans []scanners.Span, pos, cut 
 	out = append(out, rb[at:cut]...)
 	j.lbuf = out
 	return out
+}
+
+// joinPlanSpans returns the spans of what the current string's own part
+// of rb holds, and that part, for the shadow's plan (shadow.go): its part
+// starts where the held texts' end (joinCut at valBase), and a span
+// across that point is clipped to it. The Outs are counted from there.
+func (c *chain) joinPlanSpans(spans []scanners.Span, rb []byte) ([]scanners.Span, []byte) {
+	from := joinCut(spans, c.red.Marks(), c.valBase, len(rb))
+	if from == 0 {
+		return spans, rb
+	}
+	c.planFrom = from
+	c.spTmp = c.spTmp[:0]
+	for _, sp := range spans {
+		n := int(sp.Hi - sp.Lo)
+		if sp.Out+n <= from {
+			continue
+		}
+		if sp.Out < from {
+			sp.Lo += int64(from - sp.Out)
+			sp.Out = from
+		}
+		sp.Out -= from
+		c.spTmp = append(c.spTmp, sp)
+	}
+	return c.spTmp, rb[from:]
 }
 
 // joinResolve drops the held texts whose rest has all been written.

@@ -222,7 +222,9 @@ type chain struct {
 	shRel    int     // decoded offset the redactor has released up to
 	plan     []piece // how the text being written is written (shadow.go)
 	planLen  int     // its length once written; -1: no plan, the escaper writes it
+	planFrom int     // the offset in the redactor's output the plan starts at
 	offs     []int   // scratch for shadowSettle
+	spTmp    []scanners.Span
 	shOn     bool    // the shadow is kept for the current string
 	noShadow bool    // the engine never keeps a shadow (a test switch)
 	shTmp    []byte  // where decodeRunSh writes the shadow while it is off
