@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
@@ -62,7 +64,7 @@ type joinSeg struct {
 	tgt    *[]byte // the buffer its rest goes in
 	at     int     // where in *tgt: just before its closing quote
 	lo, hi int64   // its value offsets in the joined text
-	ptr    string  // the pointer of the text
+	idx    int64   // its block's index in the content array
 	inOff  int64   // the input offset of its string token
 	chars  int64   // its characters written so far (text-chars)
 	errAt  int     // where its rest goes in errText; -1: nowhere
@@ -88,6 +90,7 @@ type blockJoin struct {
 	phase   joinPhase
 	level   int // len(stack) while the content array is the innermost frame
 	segs    []joinSeg
+	ptr     string             // the content array's pointer
 	pend    int                // segs[pend:] still take output
 	red     *scanners.Redactor // holds the joined text while other strings use pass.red
 	spare   *scanners.Redactor
@@ -153,13 +156,19 @@ func (p *pass) joinHold() {
 		return
 	}
 	t := p.em.target()
-	s := joinSeg{tgt: t, at: len(*t), lo: p.valBase, hi: p.valBase + p.redFed, ptr: p.pointer(), inOff: p.strStart, chars: p.strChars, errAt: len(p.errText)}
+	s := joinSeg{tgt: t, at: len(*t), lo: p.valBase, hi: p.valBase + p.redFed, idx: p.stack[len(p.stack)-2].items - 1, inOff: p.strStart, chars: p.strChars, errAt: len(p.errText)}
 	if len(p.errText) >= maxErrText {
 		s.errAt = -1
 	}
 	if len(p.bj.segs) == 0 {
 		p.bj.level = len(p.stack) - 1
 		p.bj.pend = 0
+		// The content array's pointer: the text's without its last two
+		// tokens (the block's index and "text").
+		cur := p.pointer()
+		i := strings.LastIndexByte(cur, '/')
+		i = strings.LastIndexByte(cur[:max(i, 0)], '/')
+		p.bj.ptr = cur[:max(i, 0)]
 		p.bj.edits, p.bj.eb = p.bj.edits[:0], p.bj.eb[:0]
 	}
 	s.e0, s.e1 = len(p.bj.edits), len(p.bj.edits)
@@ -444,7 +453,7 @@ func (p *pass) joinInsert(i int, piece []byte) {
 		e := piece[:min(len(piece), maxErrText-len(p.errText))]
 		ea := s.errAt
 		p.errText = slices.Insert(p.errText, ea, e...)
-		for x := range j.segs {
+		for x := j.pend; x < len(j.segs); x++ {
 			if j.segs[x].errAt >= ea {
 				j.segs[x].errAt += len(e)
 			}
@@ -457,7 +466,7 @@ func (p *pass) joinInsert(i int, piece []byte) {
 // candidates of the outputSchema hold (structured.go).
 func (p *pass) joinShift(t *[]byte, at, k int) {
 	j := &p.bj
-	for x := range j.segs {
+	for x := j.pend; x < len(j.segs); x++ {
 		if s := &j.segs[x]; s.tgt == t && s.at >= at {
 			s.at += k
 		}
@@ -499,16 +508,17 @@ func (p *pass) joinFindings(fs []scanners.Finding, live bool) {
 	j := &p.bj
 	for i := range fs {
 		f := &fs[i]
-		ptr, inOff, off := "", int64(0), f.Offset
+		var ptr string
+		inOff, off := int64(0), f.Offset
 		end := f.Offset + int64(max(f.Length, 1)) - 1
 		endPtr := ""
 		k := j.owner(f.Offset)
 		switch {
 		case k >= 0:
-			ptr, inOff, off = j.segs[k].ptr, j.segs[k].inOff, f.Offset-j.segs[k].lo
+			ptr, inOff, off = p.joinPointer(k), j.segs[k].inOff, f.Offset-j.segs[k].lo
 			if e := j.owner(end); e != k {
 				if e >= 0 {
-					endPtr = j.segs[e].ptr
+					endPtr = p.joinPointer(e)
 				} else if live {
 					endPtr = p.pointer()
 				}
@@ -525,6 +535,12 @@ func (p *pass) joinFindings(fs []scanners.Finding, live bool) {
 			r.Pointer, r.InputOffset, r.Offset, r.EndPointer = ptr, inOff, off, endPtr
 		}
 	}
+}
+
+// joinPointer returns the pointer of held text k's text member: the
+// content array's pointer, its block's index, "text".
+func (p *pass) joinPointer(k int) string {
+	return p.bj.ptr + "/" + strconv.FormatInt(p.bj.segs[k].idx, 10) + "/text"
 }
 
 // owner returns the held text value offset v lies in, or -1 (the current

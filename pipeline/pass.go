@@ -224,7 +224,6 @@ type chain struct {
 	planLen  int     // its length once written; -1: no plan, the escaper writes it
 	planFrom int     // the offset in the redactor's output the plan starts at
 	offs     []int   // scratch for shadowSettle
-	spTmp    []scanners.Span
 	shOn     bool    // the shadow is kept for the current string
 	noShadow bool    // the engine never keeps a shadow (a test switch)
 	shTmp    []byte  // where decodeRunSh writes the shadow while it is off
@@ -248,6 +247,7 @@ type chain struct {
 	joinIn  bool
 	valBase int64
 	redFed  int64
+	spTmp   []scanners.Span // scratch for joinPlanSpans
 }
 
 func newPass(e *Engine) *pass {
