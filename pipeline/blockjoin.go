@@ -533,6 +533,7 @@ func (p *pass) joinFindings(fs []scanners.Finding, live bool) {
 		if len(p.ev.Findings) > n {
 			r := &p.ev.Findings[n]
 			r.Pointer, r.InputOffset, r.Offset, r.EndPointer = ptr, inOff, off, endPtr
+			r.InKey = false // a held text may be finished while a key is read
 		}
 	}
 }
