@@ -442,3 +442,53 @@ func TestBlockJoinReplacedBlock(t *testing.T) {
 		checkReads(t, e, in, 64)
 	}
 }
+
+// TestBlockJoinShapes: a token one character per block is found over a
+// chain of 40 blocks; blocks in an envelope's result join; text blocks
+// inside structuredContent are data, never joined; tight output and text
+// bounds never fault. Every case in every read size.
+func TestBlockJoinShapes(t *testing.T) {
+	e := engine(t, polDefault, 0)
+	var chars []string
+	for _, c := range joinTok {
+		chars = append(chars, textBlock(string(c)))
+	}
+	a, b := joinTok[:18], joinTok[18:]
+	tight, err := pipeline.NewEngine(&pipeline.Policy{Limits: map[string]int64{"output-bytes": 700, "text-chars": 60}, Fingerprint: pipeline.Fingerprint{KeyEnv: fpKeyEnv}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		e    *pipeline.Engine
+		in   []byte
+		want string // a text that must be in the output ("" none)
+		not  string // one that must not
+	}{
+		{named("OneCharPerBlock"), e, result(chars...), "[REDACTED:github-pat]", `"text":"` + joinLabel[:len(joinLabel)-1] + `\ng"`},
+		{named("Envelope"), e, []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[` + textBlock(a) + `,` + textBlock(b) + `]}}`), "[REDACTED:github-pat]", a},
+		{named("InStructuredContent"), e, []byte(`{"content":[],"structuredContent":{"content":[` + textBlock(a) + `,` + textBlock(b) + `]}}`), a, "[REDACTED"},
+		{named("TightBounds"), tight, result(textBlock(strings.Repeat("w", 50)+" "+a), textBlock(b+" <sys"), textBlock("tem> y")), "", ""},
+		{named("TightBoundsShort"), tight, result(textBlock("<sys"), textBlock("tem>"), textBlock("<sys"), textBlock("tem>")), "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, evj, ev := run(t, tc.e, bytes.NewReader(tc.in), joinInfo, nil)
+			noInternal(t, ev)
+			if !json.Valid(out) {
+				t.Fatalf("output is not JSON: %s", out)
+			}
+			if tc.want != "" && !bytes.Contains(out, []byte(tc.want)) {
+				t.Fatalf("%q is not in %s", tc.want, out)
+			}
+			if tc.not != "" && bytes.Contains(out, []byte(tc.not)) {
+				t.Fatalf("%q is in %s", tc.not, out)
+			}
+			for k := 1; k <= 64; k++ {
+				o, ej, _ := run(t, tc.e, &kReader{b: tc.in, k: k}, joinInfo, nil)
+				if !bytes.Equal(o, out) || !bytes.Equal(ej, evj) {
+					t.Fatalf("reads of %d bytes differ:\n got: %s\nwant: %s", k, o, out)
+				}
+			}
+		})
+	}
+}
