@@ -492,3 +492,17 @@ func TestBlockJoinShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockJoinLimit: block-join-bytes takes 0 (off) to 1 MiB; other
+// values are refused when the policy is compiled.
+func TestBlockJoinLimit(t *testing.T) {
+	for _, tc := range []struct {
+		v  int64
+		ok bool
+	}{{0, true}, {1, true}, {pipeline.DefaultBlockJoinBytes, true}, {1 << 20, true}, {-1, false}, {1<<20 + 1, false}} {
+		_, err := pipeline.NewEngine(&pipeline.Policy{Limits: map[string]int64{pipeline.BlockJoinBytesLimit: tc.v}})
+		if (err == nil) != tc.ok {
+			t.Errorf("block-join-bytes %d: error %v, want ok %v", tc.v, err, tc.ok)
+		}
+	}
+}
