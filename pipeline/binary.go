@@ -191,7 +191,7 @@ func (p *pass) binRelease() {
 	w.pinned = false
 	w.valStart = -1
 	p.em.pin = nil
-	if p.em.side == nil && len(p.em.buf) >= emitFlushAt {
+	if p.em.side == nil && p.em.jpin == nil && len(p.em.buf) >= emitFlushAt {
 		p.em.flush()
 	}
 }
@@ -429,6 +429,7 @@ func (p *pass) binDoom(r wire.Reason, off int64) {
 			w.fp.Write((*t)[w.valStart:end])
 		}
 	}
+	p.joinDoomed(t, w.mark)
 	*t = (*t)[:min(w.mark, len(*t))]
 	p.binDropCands()
 	p.em.counted = w.markCnt

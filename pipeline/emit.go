@@ -29,7 +29,10 @@ type emitter struct {
 	// pin, while not nil, is the buffer a content block's output is held
 	// in until the block is known to be kept (binary.go): the emitter does
 	// not flush it.
-	pin     *[]byte
+	pin *[]byte
+	// jpin, while not nil, is the buffer that holds a text block whose
+	// last characters are still to come (blockjoin.go): it is not flushed.
+	jpin    *[]byte
 	written int64 // bytes flushed to out
 	counted int64 // bytes written anywhere (budget accounting)
 	h       *digester
@@ -68,6 +71,7 @@ func (e *emitter) reset(out Output) {
 	e.sideOver = false
 	e.outer = e.outer[:0]
 	e.pin = nil
+	e.jpin = nil
 	e.written = 0
 	e.counted = 0
 	if e.h == nil {
@@ -165,7 +169,7 @@ func (e *emitter) maybeFlush() {
 		return
 	}
 	if len(e.buf) >= emitFlushAt {
-		if e.pin == &e.buf {
+		if e.pin == &e.buf || e.jpin == &e.buf {
 			return
 		}
 		e.flush()

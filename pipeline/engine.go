@@ -99,6 +99,10 @@ type Engine struct {
 	structMax int64
 	// holdMax is the binary-hold-bytes limit (binary.go).
 	holdMax int64
+	// joinMax is the block-join-bytes limit (blockjoin.go); maxMarker the
+	// length of the catalog's longest marker.
+	joinMax   int64
+	maxMarker int
 	// free holds idle passes (about 200 KiB each: read buffer, scanner
 	// state). A bounded list rather than a sync.Pool: a GC empties a
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
@@ -141,7 +145,12 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	jmax, err := cp.blockJoinBytes()
+	if err != nil {
+		return nil, err
+	}
 	e := &Engine{pol: &cp, lim: lim, cat: cat, fpKey: key, mime: map[string]bool{}, structMax: smax, holdMax: hmax}
+	e.joinMax, e.maxMarker = jmax, cat.MaxMarkerLen()
 	if e.errs, err = newErrSanitizer(&cp); err != nil {
 		return nil, err
 	}

@@ -44,6 +44,9 @@ type FindingRecord struct {
 	Checksum    string `json:"checksum,omitempty"`
 	Encoding    string `json:"encoding,omitempty"` // base64, base64url, hex or percent: found inside an encoded run
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// EndPointer is the pointer of the text block a match ends in when
+	// it runs on from the block of Pointer into the next (blockjoin.go).
+	EndPointer string `json:"endPointer,omitempty"`
 }
 
 // BoundHit records a crossed bound.

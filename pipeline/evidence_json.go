@@ -118,6 +118,7 @@ func (f *FindingRecord) appendJSON(b []byte) []byte {
 	b = optString(b, `,"checksum":`, f.Checksum)
 	b = optString(b, `,"encoding":`, f.Encoding)
 	b = optString(b, `,"fingerprint":`, f.Fingerprint)
+	b = optString(b, `,"endPointer":`, f.EndPointer)
 	return append(b, '}')
 }
 

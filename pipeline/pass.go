@@ -145,6 +145,7 @@ type pass struct {
 	secrets   int64 // secret findings so far: the _meta redactions count (tags are not redactions)
 
 	em   emitter
+	bj   blockJoin // text across blocks (blockjoin.go)
 	ev   Evidence
 	fail *Error
 	ids  idScan // the envelope's id after a failure (envelope_id.go)
@@ -224,6 +225,7 @@ type chain struct {
 	shRel    int     // decoded offset the redactor has released up to
 	plan     []piece // how the text being written is written (shadow.go)
 	planLen  int     // its length once written; -1: no plan, the escaper writes it
+	planFrom int     // the offset in the redactor's output the plan starts at
 	offs     []int   // scratch for shadowSettle
 	shOn     bool    // the shadow is kept for the current string
 	noShadow bool    // the engine never keeps a shadow (a test switch)
@@ -239,6 +241,16 @@ type chain struct {
 	// strSchemaB64: the outputSchema declares the location of the string
 	// base64 (structured_base64.go).
 	strSchemaB64 bool
+
+	// Text across blocks (blockjoin.go): the redactor goes on past the end
+	// of this string (joinOut), or this string goes on with a held text
+	// (joinIn); valBase is the value offset of its first byte in the
+	// joined text, redFed the bytes of it given to the redactor.
+	joinOut bool
+	joinIn  bool
+	valBase int64
+	redFed  int64
+	spTmp   []scanners.Span // scratch for joinPlanSpans
 }
 
 func newPass(e *Engine) *pass {
@@ -283,6 +295,7 @@ func (p *pass) release() {
 	}
 	p.schState.s = nil
 	p.bw.trim(keep)
+	p.bj.trim(keep)
 	if cap(p.stack) > 256 {
 		p.stack = nil
 	}
@@ -322,6 +335,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.pubMsg = ""
 	p.rpc.on, p.rpc.changed = false, false
 	p.bw.begin(0)
+	p.bj.reset()
 	p.seenB64 = p.seenB64[:0]
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {

@@ -305,7 +305,7 @@ var versionRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
 func (p *Policy) limits() (bounds.Limits, error) {
 	l := bounds.Defaults()
 	for k, v := range p.Limits {
-		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit {
+		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit || k == BlockJoinBytesLimit {
 			continue // limits of the pipeline, checked by structuredBytes and binaryHoldBytes
 		}
 		b, ok := bounds.Parse(k)
@@ -325,7 +325,7 @@ func boundIDs() string {
 	for _, b := range bounds.All() {
 		s = append(s, b.String())
 	}
-	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit)
+	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit, BlockJoinBytesLimit)
 	return strings.Join(s, ", ")
 }
 

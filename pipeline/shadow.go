@@ -121,6 +121,12 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 		return
 	}
 	spans := c.red.Spans()
+	c.planFrom = 0
+	if c.joinIn {
+		// The string goes on with held texts (blockjoin.go): the plan is
+		// made for its own part of rb, after theirs.
+		spans, rb = c.joinPlanSpans(spans, rb)
+	}
 	c.offs = c.offs[:0]
 	for i := len(spans) - 1; i >= 0; i-- {
 		lo, hi := int(spans[i].Lo), int(spans[i].Hi)

@@ -88,6 +88,12 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	if obj && f.role == roleBlock && !f.skip {
 		p.binOpen() // before its '{': the block is held until its binary data is kept
 	}
+	if obj && f.role == roleBlock {
+		p.bj.blkType = 0
+	}
+	if p.bj.red != nil {
+		p.joinOpen(f) // a text is held for the next block's (blockjoin.go)
+	}
 	if obj && f.role == roleResItem && !f.skip {
 		p.binOpenItem()
 	}
@@ -148,6 +154,9 @@ func (p *pass) closeContainer(obj bool, off int64) {
 			}
 			p.em.byte1(']')
 		}
+	}
+	if p.bj.red != nil && p.fail == nil {
+		p.joinClose(f) // a text is held for the next block's (blockjoin.go)
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.cnt.Leave()

@@ -22,6 +22,7 @@ func (p *pass) startString(off int64) {
 	p.strSchemaB64 = false
 	p.shOn = false
 	p.batches = 0
+	p.joinIn, p.valBase, p.redFed = false, 0, 0
 	p.dbuf = p.dbuf[:0]
 	p.ls.reset()
 }
@@ -72,7 +73,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
 		// A member's value: its sanitized key is the context of the
 		// name-based rules (scanners.Redactor.ResetWithContext).
-		p.red.ResetWithContext(p.stack[n-1].key)
+		if nx.role != roleText || !p.joinContinue() {
+			p.red.ResetWithContext(p.stack[n-1].key)
+		}
 	} else {
 		p.red.Reset()
 	}
@@ -147,6 +150,9 @@ func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
 // (chain.runBatch); the pass feeds the structured hold's tap, records the
 // evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
+	if p.bj.red != nil {
+		p.joinCheck()
+	}
 	p.batches++
 	if p.sch != nil && p.sch.tapOn {
 		if !p.strDirty && !final && len(p.dbuf) > 0 {
@@ -159,6 +165,15 @@ func (p *pass) flushChain(final bool) {
 	rb, fs := p.rbuf, p.fs
 	if final && p.strDirty {
 		p.recordNorm(p.norm.Stats())
+	}
+	if p.joinIn {
+		// The string goes on with held texts: what is theirs goes to them.
+		rb = p.joinSplit(p.red, rb, fs, final && !p.joinOut, true)
+		if p.fail == nil {
+			p.sink(rb)
+		}
+		p.shadowTake()
+		return
 	}
 	for i := range fs {
 		p.recordFinding(&fs[i])
@@ -206,11 +221,15 @@ func (c *chain) runBatch(final bool) {
 	if !c.strDirty {
 		c.red.HintASCII()
 	}
-	rb, fs := c.red.Append(c.rbuf[:0], nb, final, c.fs[:0])
+	// The redactor's string ends with this one's, unless it goes on into
+	// the next block's text (blockjoin.go); the normalizer's always does.
+	redFinal := final && !c.joinOut
+	rb, fs := c.red.Append(c.rbuf[:0], nb, redFinal, c.fs[:0])
 	c.rbuf, c.fs = rb, fs
+	c.redFed += int64(len(nb))
 	if c.ls.on && !c.isKey {
 		c.ls.fed += int64(len(nb))
-		if lb, own := c.losslessBatch(rb, final); own {
+		if lb, own := c.losslessBatch(rb, redFinal); own {
 			// Written from the lossless buffer; the redactor writes into
 			// the other one next time.
 			c.rbuf, c.ls.out = lb, rb[:0]
@@ -224,7 +243,7 @@ func (c *chain) runBatch(final bool) {
 		c.dbuf = append(c.dbuf[:0], last)
 	}
 	if c.shOn {
-		c.shadowSettle(batch, rb, final)
+		c.shadowSettle(batch, rb, redFinal)
 	}
 }
 
@@ -474,9 +493,18 @@ func (p *pass) endString(off int64) {
 	case smBlobText:
 		p.endBlobText()
 	case smText:
+		join := p.sRole == roleText && p.joinCan()
+		p.joinOut = join
 		p.flushChain(true)
+		p.joinOut = false
 		if p.fail != nil {
 			return
+		}
+		if join {
+			p.joinHold() // before the truncation note and the closing quote
+			if p.fail != nil {
+				return
+			}
 		}
 		if p.strSchemaB64 {
 			p.schemaBase64End()
@@ -511,6 +539,7 @@ func (p *pass) endString(off int64) {
 		}
 		if p.sRole == roleBlockType {
 			p.binTypeDone()
+			p.joinType()
 		}
 		if p.sRole == roleEnvelopeVersion {
 			p.envelopeVersion()

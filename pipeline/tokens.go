@@ -122,6 +122,9 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 			return
 		}
 	}
+	if p.bj.red != nil {
+		p.joinValue(k == jsonlex.BeginObject) // a text is held for the next block's (blockjoin.go)
+	}
 	if p.nx.deferM != deferNone && c != '{' {
 		// A _meta that is not an object is dropped: its key was held back.
 		p.nx.drop = true

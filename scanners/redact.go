@@ -72,6 +72,7 @@ type Redactor struct {
 	out      int64  // string[:out] has been emitted (as text or marker) or dropped
 	lastEnd  int64  // end of the last committed match
 	spans    []Span // verbatim stretches written by the current Append
+	marks    []Mark // markers written by the current Append (marks.go)
 	dst0     int    // len(dst) when the current Append began
 
 	cont      bool // an open private-key match is being extended
@@ -151,7 +152,7 @@ func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []
 // appendScan is Append on the text the rules see: the detection view of
 // the text given (view.go), or that text itself.
 func (r *Redactor) appendScan(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
-	r.spans, r.dst0 = r.spans[:0], len(dst)
+	r.spans, r.marks, r.dst0 = r.spans[:0], r.marks[:0], len(dst)
 	if final && r.off == 0 && r.ctxLo == 0 && len(src) < decodeMinRun && r.keywordFree(src) {
 		// A whole short string without a member-name context (a member
 		// name, most often) in which no keyword ends: nothing can match
@@ -480,6 +481,7 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}
+			r.marks = append(r.marks, Mark{Out: len(dst) - r.dst0, At: vs - r.ctxLo})
 			dst = append(dst, r.c.markers[x.rule]...)
 			rule := r.c.rules[x.rule]
 			if rule.kind == KindTag {

@@ -326,12 +326,14 @@ func (w *detView) prune(low int64) {
 // restore rewrites what an Append wrote from d0 on (view text and markers,
 // as spans describe it, with value offsets from ctxLo) to the text as
 // given, and the spans and the findings fs to text offsets.
-func (w *detView) restore(dst []byte, d0 int, spans []Span, fs []Finding, ctxLo int64) []byte {
+func (w *detView) restore(dst []byte, d0 int, spans []Span, marks []Mark, fs []Finding, ctxLo int64) []byte {
 	out := w.out[:0]
 	pos := 0 // in dst[d0:]
 	wrote := dst[d0:]
+	mk := 0 // the first mark not yet moved (they lie between spans)
 	for i := range spans {
 		sp := &spans[i]
+		mk = moveMarks(marks, mk, sp.Out, len(out)-pos)
 		out = append(out, wrote[pos:sp.Out]...)
 		lo, hi := sp.Lo+ctxLo, sp.Hi+ctxLo
 		nOut := len(out)
@@ -349,7 +351,11 @@ func (w *detView) restore(dst []byte, d0 int, spans []Span, fs []Finding, ctxLo 
 		sp.Out = nOut
 		sp.Lo, sp.Hi = w.textOff(lo)-ctxLo, w.textOff(hi)-ctxLo
 	}
+	moveMarks(marks, mk, len(wrote)+1, len(out)-pos)
 	out = append(out, wrote[pos:]...)
+	for i := range marks {
+		marks[i].At = w.textOff(marks[i].At+ctxLo) - ctxLo
+	}
 	for i := range fs {
 		f := &fs[i]
 		s := f.Offset + ctxLo
@@ -498,7 +504,7 @@ func (r *Redactor) appendViewed(dst, src []byte, final bool, fs []Finding) ([]by
 	dst, fs = r.appendScan(dst, s, final, fs)
 	w.keep = false
 	if w.mapped() {
-		dst = w.restore(dst, d0, r.spans, fs[f0:], ctxLo)
+		dst = w.restore(dst, d0, r.spans, r.marks, fs[f0:], ctxLo)
 	}
 	if final {
 		w.reset()
