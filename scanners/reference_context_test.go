@@ -86,7 +86,8 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	if xml {
 		if m := refXMLBraced.FindStringSubmatchIndex(s[i:]); m != nil {
-			if m[3]-m[2] > ctxMaxValue || m[2]-2 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace || !bracedPlausible([]byte(s[i+m[2]:i+m[3]]), cls, weak) {
+			if m[3]-m[2] > ctxMaxValue || m[2]-2 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace || !bracedPlausible([]byte(s[i+m[2]:i+m[3]]), cls, weak) ||
+				cls != classPassword && strings.Contains(s[i+m[2]:i+m[3]], "...") {
 				return 0, 0, 0, false
 			}
 			return i + m[2], i + m[3], ChecksumNone, true
@@ -99,7 +100,7 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 			return 0, 0, 0, false
 		}
 		a, e := i+m[2], i+m[3]
-		if !plausibleValue([]byte(s[a:e]), false, cls, weak) {
+		if !plausibleValue([]byte(s[a:e]), false, cls, weak) || cls != classPassword && strings.Contains(s[a:e], "...") {
 			return 0, 0, 0, false
 		}
 		return a, e, ChecksumNone, true
@@ -195,6 +196,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	if q == '`' && strings.Contains(s[a:e], " ") {
 		return 0, 0, 0, false
+	}
+	if cls != classPassword && (strings.Contains(s[a:e], "...") || strings.HasPrefix(s[e:], "...")) {
+		return 0, 0, 0, false // elided
 	}
 	if q != 0 && cls != classPassword && strings.Contains(s[a:e], " ") {
 		if !bracedPlausible([]byte(s[a:e]), cls, weak) {

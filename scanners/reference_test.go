@@ -64,6 +64,9 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 		if glued && cs != ChecksumValid {
 			return 0, 0, 0, false // only a valid checksum overrides the word boundary
 		}
+		if cs != ChecksumValid && fileNamePart([]byte(s), p, e) {
+			return 0, 0, 0, false // the hash part of a file name
+		}
 		return p, e, cs, true
 	}}
 }
