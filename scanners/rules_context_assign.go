@@ -677,7 +677,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if cls != classPassword && (camelFiller(b) || editedHex(b) || monotoneLike(b)) {
 		return false // words, edited hex, an alphabet walk (shape_value.go)
 	}
-	if wordLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
+	if wordLike(b) && !(cls == classPassword && randomCase(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if numberLike(b) && !(cls != classPassword && !weak && longDigits(b)) {

@@ -144,3 +144,23 @@ func containerName(prefix, suffix []byte) bool {
 
 // containerWords are words of a key name for a place that holds secrets.
 var containerWords = []string{"vault", "store", "storage", "manager", "keyring", "keychain", "backend"}
+
+// randomCase reports letters only (12 or more) whose case changes between
+// neighbours at a quarter of them or more and that do not read as
+// camel-case words (yqDVtkqPECriaLRi): a password drawn from letters, not
+// a word. A word in one case or in title case changes case once or twice.
+func randomCase(b []byte) bool {
+	if len(b) < 12 {
+		return false
+	}
+	changes := 0
+	for i, c := range b {
+		if !setLetters[c] {
+			return false
+		}
+		if i > 0 && (c <= 'Z') != (b[i-1] <= 'Z') {
+			changes++
+		}
+	}
+	return 4*changes >= len(b) && !camelWords(b)
+}
