@@ -13,6 +13,7 @@ func TestRecallForms(t *testing.T) {
 	pw := base62Alphabet + "!@#%^*~"
 	pass := fakeChars(pw, 14, 1) + "7!"
 	letters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	b64v := fakeChars(base62Alphabet+"+/", 30, 3) + "=="
 	cases := []struct {
 		name, in, secret string // secret "": nothing is redacted
 	}{
@@ -26,6 +27,15 @@ func TestRecallForms(t *testing.T) {
 		{"curl -u, the escaped quote not closed", `curl -u \"ops:` + pass + ` https://x`, ""},
 		{"curl -u, the password quote not closed", "curl -u ops:'" + pass + " https://x", ""},
 		{"curl -u, too many spaces", "curl -u          ops:" + pass, ""},
+		{"kubernetes secret, kind first", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  extra: " + b64v + "\n", b64v},
+		{"kubernetes secret, kind after", "apiVersion: v1\ndata:\n  extra: " + b64v + "\nmetadata:\n  name: db\nkind: Secret\n", b64v},
+		{"kubernetes secret, JSON-escaped", `{"content": "kind: \"Secret\"\n\tdata:\n\t  key.pem: |\n\t    ` + b64v + `"}`, b64v},
+		{"kubernetes secret, quoted value", "kind: 'secret'\ndata:\n  token: '" + b64v + "'\n", b64v},
+		{"kubernetes configmap", "kind: ConfigMap\ndata:\n  extra: " + b64v + "\n", ""},
+		{"kubernetes secret, kind far from data", "kind: Secret\n" + strings.Repeat("# x\n", 80) + "data:\n  extra: " + b64v + "\n", ""},
+		{"kubernetes secret, kind in a word", "subkind: Secret\ndata:\n  extra: " + b64v + "\n", ""},
+		{"kubernetes secret, metadata only", "kind: Secret\nmetadata:\n  extra: " + b64v + "\n", ""},
+		{"kubernetes secret, a value on the data line", "kind: Secret\ndata: extra: " + b64v + "\n", ""},
 	}
 	c := newTestCatalog(t, CatalogOptions{})
 	r := c.NewRedactor(testKey)
