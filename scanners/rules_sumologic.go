@@ -18,7 +18,7 @@ func sumologicRules() []ruleDef {
 			[]form{{keywords: []string{"accessid", "access_id", "access-id"}, back: sumoNameBack + 1, ahead: len("access_id") + 8 + 14 + 1 + ctxMargin, check: sumoAccessID}},
 			[]string{
 				"SUMO_ACCESS_ID=" + id(1),
-				`sumologic.accessId = "` + id(2) + `"`,
+				`sumo.accessId = "` + id(2) + `"`,
 				"export SUMOLOGIC_ACCESSID='" + id(3) + "'",
 				`"content": "SUMO_ACCESS_ID = \"` + id(8) + `\""`,
 			},
