@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,10 @@ func TestRecallForms(t *testing.T) {
 		{"kubernetes secret, kind in a word", "subkind: Secret\ndata:\n  extra: " + b64v + "\n", ""},
 		{"kubernetes secret, metadata only", "kind: Secret\nmetadata:\n  extra: " + b64v + "\n", ""},
 		{"kubernetes secret, a value on the data line", "kind: Secret\ndata: extra: " + b64v + "\n", ""},
+		{"slack workflow trigger", "https://hooks.slack.com/triggers/" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 56, 4), "?"},
+		{"basic credentials with a Latin-1 byte in the password", "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("svc:"+fakeChars(base62Alphabet, 10, 8)+"\xe9"+fakeChars(base62Alphabet, 10, 9))), "?"},
+		{"basic credentials with a control byte", "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("svc:"+fakeChars(base62Alphabet, 10, 10)+"\x01"+fakeChars(base62Alphabet, 10, 11))), ""},
+		{"stripe rk_prod_", "rk_prod_" + fakeChars(base62Alphabet, 99, 5), "?"},
 	}
 	c := newTestCatalog(t, CatalogOptions{})
 	r := c.NewRedactor(testKey)

@@ -330,9 +330,9 @@ func withEscapedSlashes(t tokenSpec) []form { return []form{plainForm(t), t.esca
 // strictWithEscapedSlashes is withEscapedSlashes for a strictForm token.
 func strictWithEscapedSlashes(t tokenSpec) []form { return []form{strictForm(t), t.escapedSlashes()} }
 
-// slackHookSpec: a Slack incoming webhook or workflow URL.
+// slackHookSpec: a Slack incoming webhook, workflow or workflow trigger URL.
 var slackHookSpec = tokenSpec{
-	prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, fold: true,
+	prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"}, fold: true,
 	body: makeSet("A-Za-z0-9/_-"), min: 20, max: 255, notBefore: makeSet("A-Za-z0-9_.-"),
 }
 
