@@ -464,6 +464,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, structuredRules()...)
 	rs = append(rs, kubernetesRules()...)
 	rs = append(rs, sumologicRules()...)
+	rs = append(rs, facebookRules()...)
 	rs = append(rs, contextRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
