@@ -14,12 +14,15 @@ func TestCamelFiller(t *testing.T) {
 		{"1-SlackAppConfigurationAccessTokenHere", true},
 		{"clm06431:AgencyIdentificationCodeContentType", true},
 		{"TheServiceTokenValue", true},
-		{"ShortNameHere", false},                  // under 16 letters
-		{"accessTokenValue", false},               // two capitals
-		{"qWeRtYuIoPaSdFgHjKlZ", false},           // alternating case
-		{fakeChars(base62Alphabet, 40, 1), false}, // random
-		{fakeChars(setLettersSpec, 36, 2), false}, // random letters
-		{"Ab1Cde2Fgh3Ijk4Lmn5Opq6Rst", false},     // digits split the runs
+		{"ShortNameHere", false},                               // under 20 letters
+		{"pcQd5Ebfgpdcam5FO2SrvjDvcYfmoduuvxTokenHere", false}, // letters glued to digits
+		{"x-SrvjDvcYfmoduuvxWqrtAbcd-y", false},                // words without a vowel
+		{"TheServiceTokenValue1", false},                       // a digit in the segment
+		{"accessTokenValue", false},                            // two capitals
+		{"qWeRtYuIoPaSdFgHjKlZ", false},                        // alternating case
+		{fakeChars(base62Alphabet, 40, 1), false},              // random
+		{fakeChars(setLettersSpec, 36, 2), false},              // random letters
+		{"Ab1Cde2Fgh3Ijk4Lmn5Opq6Rst", false},                  // digits split the runs
 		{"xoxp-1-" + fakeChars(base62Alphabet, 32, 3), false},
 	} {
 		if got := camelFiller([]byte(tc.in)); got != tc.want {

@@ -9,27 +9,55 @@ import "bytes"
 // around a match, so the Redactor's windows and the reference model see
 // the same thing.
 
-// camelFiller reports a run of 16 or more letters (no digit inside) that
-// reads as camel-case words with three capitals or more
+// camelFiller reports a segment of b (between bytes that are no letter or
+// digit, or b's ends) of 20 letters or more, no digit, that reads as
+// camel-case words: four capitals or more, each starting a run of at
+// least three letters (camelWords), each word holding a vowel
 // (SlackAppConfigurationAccessTokenHere, AgencyIdentificationCodeContentType):
 // a name or a description typed in place of the secret. A random base62
-// run of 16 letters has a capital about every second byte, so runs of
-// three lower-case letters after every capital almost never occur.
+// or base64 segment of 20 bytes has digits, or capitals about every second
+// byte, or a word without a vowel, but with negligible probability.
 func camelFiller(b []byte) bool {
-	start := -1
+	start := 0
 	for i := 0; i <= len(b); i++ {
-		if i < len(b) && setLetters[b[i]] {
-			if start < 0 {
-				start = i
-			}
+		if i < len(b) && setAlnum[b[i]] {
 			continue
 		}
-		if start >= 0 && i-start >= 16 && camelWords(b[start:i]) && capitals(b[start:i]) >= 3 {
+		if seg := b[start:i]; len(seg) >= 20 && allLetters(seg) && capitals(seg) >= 4 && camelWords(seg) && wordsHaveVowels(seg) {
 			return true
 		}
-		start = -1
+		start = i + 1
 	}
 	return false
+}
+
+// allLetters reports ASCII letters only.
+func allLetters(b []byte) bool {
+	for _, c := range b {
+		if !setLetters[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsHaveVowels reports whether every camel-case word of the letters b
+// (split before each capital) holds one of a e i o u y.
+func wordsHaveVowels(b []byte) bool {
+	vowel := false
+	for i, c := range b {
+		if i > 0 && 'A' <= c && c <= 'Z' {
+			if !vowel {
+				return false
+			}
+			vowel = false
+		}
+		switch lowerASCII(c) {
+		case 'a', 'e', 'i', 'o', 'u', 'y':
+			vowel = true
+		}
+	}
+	return vowel
 }
 
 // capitals counts the ASCII upper-case letters of b.
