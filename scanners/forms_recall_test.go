@@ -15,6 +15,7 @@ func TestRecallForms(t *testing.T) {
 	pass := fakeChars(pw, 14, 1) + "7!"
 	letters := "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	b64v := fakeChars(base62Alphabet+"+/", 30, 3) + "=="
+	ico := fakeChars(base62Alphabet, 32, 12)
 	cases := []struct {
 		name, in, secret string // secret "": nothing is redacted
 	}{
@@ -40,6 +41,10 @@ func TestRecallForms(t *testing.T) {
 		{"slack workflow trigger", "https://hooks.slack.com/triggers/" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 56, 4), "?"},
 		{"basic credentials with a Latin-1 byte in the password", "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("svc:"+fakeChars(base62Alphabet, 10, 8)+"\xe9"+fakeChars(base62Alphabet, 10, 9))), "?"},
 		{"basic credentials with a control byte", "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("svc:"+fakeChars(base62Alphabet, 10, 10)+"\x01"+fakeChars(base62Alphabet, 10, 11))), ""},
+		{"a token at a line start in JSON-escaped text", `"content": "deploy:\nico-` + ico + `\nfly deploy"`, ico},
+		{"a token after an escaped tab", `"content": "key:\tico-` + ico + `"`, ico},
+		{"a token glued to a word", `"content": "xico-` + ico + `"`, ""},
+		{"a token after an escaped backslash and n", `"content": "C:\\nico-` + ico + `"`, ""},
 		{"stripe rk_prod_", "rk_prod_" + fakeChars(base62Alphabet, 99, 5), "?"},
 	}
 	c := newTestCatalog(t, CatalogOptions{})

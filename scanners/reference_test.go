@@ -50,7 +50,7 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 		if len(noFiller) == 0 && placeholderBody([]byte(s[p+k:e])) {
 			return 0, 0, 0, false
 		}
-		glued := p > 0 && nb.MatchString(s[p-1:p])
+		glued := p > 0 && nb.MatchString(s[p-1:p]) && !refEscapeBefore(s, p)
 		if glued && post == nil || e < len(s) && na.MatchString(s[e:e+1]) {
 			return 0, 0, 0, false
 		}

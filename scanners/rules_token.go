@@ -171,7 +171,7 @@ func (t tokenSpec) form() form {
 			kws = append(kws, kw)
 		}
 	}
-	f := form{keywords: kws, back: fileNameBack, ahead: longest + t.max + fileNameLook, check: t.check, notBefore: t.notBefore, tokenOnly: true}
+	f := form{keywords: kws, back: max(fileNameBack, escapeBack), ahead: longest + t.max + fileNameLook, check: t.check, notBefore: t.notBefore, tokenOnly: true}
 	if t.validate != nil {
 		f.notBefore = nil // check decides: a valid checksum overrides it
 	}
@@ -181,7 +181,7 @@ func (t tokenSpec) form() form {
 func (t *tokenSpec) check(v *view, ks, ke int) result {
 	d := v.data
 	pre := d[ks:ke]
-	glued := ks > 0 && t.notBefore[d[ks-1]]
+	glued := ks > 0 && t.notBefore[d[ks-1]] && !jsonEscapeBefore(d, ks)
 	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil {
 		return noMatch
 	}

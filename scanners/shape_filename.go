@@ -45,3 +45,22 @@ func fileNamePart(d []byte, start, end int) bool {
 	}
 	return i == len(d) || !setWordDash[d[i]]
 }
+
+// escapeBack is how many bytes before a match jsonEscapeBefore reads.
+const escapeBack = 3
+
+// jsonEscapeBefore reports a JSON escape of a line break or a tab (\n, \t,
+// \r; its backslash not itself escaped) just before d[ks]: in JSON-escaped
+// text (a file read) a token at the start of a line follows one, and its
+// letter is no word the token is glued to. d must hold escapeBack bytes
+// before ks where the string has them.
+func jsonEscapeBefore(d []byte, ks int) bool {
+	if ks < 2 || d[ks-2] != '\\' || ks >= 3 && d[ks-3] == '\\' {
+		return false
+	}
+	switch d[ks-1] {
+	case 'n', 't', 'r':
+		return true
+	}
+	return false
+}
