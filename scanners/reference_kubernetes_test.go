@@ -139,11 +139,3 @@ func refK8sDataFirst(s string, p int) (int, int, ChecksumResult, bool) {
 	}
 	return 0, 0, 0, false
 }
-
-// refEscapeBefore: \n, \t or \r (its backslash not escaped) just before p.
-func refEscapeBefore(s string, p int) bool {
-	if p < 2 || s[p-2] != '\\' || !strings.ContainsRune("ntr", rune(s[p-1])) {
-		return false
-	}
-	return p < 3 || s[p-3] != '\\'
-}
