@@ -312,6 +312,20 @@ func (r *Redactor) scanBlock(end int64) bool {
 	return true
 }
 
+// escapeBefore reports a JSON escape of a line break or tab (\n, \t, \r)
+// just before offset ks, which is no word the keyword is glued to (the
+// check decides, jsonEscapeBefore).
+func (r *Redactor) escapeBefore(ks int64) bool {
+	if ks < 2 || r.byteAt(ks-2) != '\\' {
+		return false
+	}
+	switch r.byteAt(ks - 1) {
+	case 'n', 't', 'r':
+		return true
+	}
+	return false
+}
+
 // byteAt returns the input byte at offset p (held or in src).
 func (r *Redactor) byteAt(p int64) byte {
 	if p >= r.srcBase {
@@ -344,7 +358,7 @@ func (r *Redactor) checkHit(end int64) bool {
 		it := &items[r.pendItem]
 		f := it.form
 		ks := r.scan - int64(it.kwLen)
-		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] || f.tokenOnly && ks < r.ctxLo {
+		if f.notBefore != nil && ks > 0 && f.notBefore[r.byteAt(ks-1)] && !r.escapeBefore(ks) || f.tokenOnly && ks < r.ctxLo {
 			continue
 		}
 		if f.fixed {

@@ -86,7 +86,8 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	if xml {
 		if m := refXMLBraced.FindStringSubmatchIndex(s[i:]); m != nil {
-			if m[3]-m[2] > ctxMaxValue || m[2]-2 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace || !bracedPlausible([]byte(s[i+m[2]:i+m[3]]), cls, weak) {
+			if m[3]-m[2] > ctxMaxValue || m[2]-2 > xmlMaxSpace || m[5]-m[4] > xmlMaxSpace || !bracedPlausible([]byte(s[i+m[2]:i+m[3]]), cls, weak) ||
+				cls != classPassword && strings.Contains(s[i+m[2]:i+m[3]], "...") {
 				return 0, 0, 0, false
 			}
 			return i + m[2], i + m[3], ChecksumNone, true
@@ -99,7 +100,7 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 			return 0, 0, 0, false
 		}
 		a, e := i+m[2], i+m[3]
-		if !plausibleValue([]byte(s[a:e]), false, cls, weak) {
+		if !plausibleValue([]byte(s[a:e]), false, cls, weak) || cls != classPassword && strings.Contains(s[a:e], "...") {
 			return 0, 0, 0, false
 		}
 		return a, e, ChecksumNone, true
@@ -195,6 +196,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	if q == '`' && strings.Contains(s[a:e], " ") {
 		return 0, 0, 0, false
+	}
+	if cls != classPassword && (strings.Contains(s[a:e], "...") || strings.HasPrefix(s[e:], "...")) {
+		return 0, 0, 0, false // elided
 	}
 	if q != 0 && cls != classPassword && strings.Contains(s[a:e], " ") {
 		if !bracedPlausible([]byte(s[a:e]), cls, weak) {
@@ -336,31 +340,51 @@ func refURLUserRune(r rune) bool {
 	return r < 0x80 && (refAlnum(byte(r)) || strings.ContainsRune("-._~!$&'()*+,;=%", r))
 }
 
-var refCLIUserRE = regexp.MustCompile("^(['\"]?)([!#-&(-9;-Z^-~\\\\]*):([^\\x00- \"'`\\x7f\\[\\]]*)")
+// refCLIUserByte: a byte of a -u user (printable, no space, quote, colon,
+// apostrophe or bracket).
+func refCLIUserByte(c byte) bool {
+	return c > ' ' && c < 0x7f && !strings.ContainsRune("\"'`:[]", rune(c))
+}
 
 func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
-	m := refCLIUserRE.FindStringSubmatchIndex(s[p+k:])
-	if m == nil {
+	i := p + k
+	if s[i-1] == ' ' {
+		sp := len(refSpaces.FindString(s[i:]))
+		if sp > ctxMaxSpace {
+			return 0, 0, 0, false
+		}
+		i += sp
+	}
+	q, n := refQuote(s[i:])
+	i += n
+	u := i
+	for i < len(s) && refCLIUserByte(s[i]) && !(n == 2 && s[i] == '\\') {
+		i++
+	}
+	user := s[u:i]
+	if user == "" && q == 0 || len(user) > cliMaxUser || i >= len(s) || s[i] != ':' {
 		return 0, 0, 0, false
 	}
-	q := s[p+k+m[2] : p+k+m[3]]
-	user := s[p+k+m[4] : p+k+m[5]]
-	a, e := p+k+m[6], p+k+m[7]
-	if user == "" && q == "" {
-		return 0, 0, 0, false
+	a := i + 1
+	cq, cn := q, n
+	if q == 0 {
+		cq, cn = refQuote(s[a:])
+		a += cn
 	}
+	e := a
+	for e < len(s) && s[e] > ' ' && s[e] != 0x7f && !strings.ContainsRune("\"'`[]", rune(s[e])) && !(cn == 2 && s[e] == '\\') {
+		e++
+	}
+	closed := cq == 0 || cn == 1 && strings.HasPrefix(s[e:], string(cq)) || cn == 2 && strings.HasPrefix(s[e:], "\\"+string(cq))
 	if a == e {
-		if q == "" || e >= len(s) || s[e:e+1] != q || user == "" || len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") ||
+		if q == 0 || !closed || user == "" ||
 			!(refUpper.MatchString(user) && refLower.MatchString(user) && refDigit.MatchString(user)) || user[0] == '$' || user[0] == '<' ||
 			!plausibleValue([]byte(user), true, classSecret, false) {
 			return 0, 0, 0, false
 		}
-		return p + k + m[4], p + k + m[5], ChecksumNone, true
+		return u, i, ChecksumNone, true
 	}
-	if len(user) > cliMaxUser || strings.ContainsAny(user, "\"`") || e-a > cliMaxPass {
-		return 0, 0, 0, false
-	}
-	if q != "" && (e >= len(s) || s[e:e+1] != q) {
+	if e-a > cliMaxPass || !closed {
 		return 0, 0, 0, false
 	}
 	pass := s[a:e]
@@ -369,7 +393,7 @@ func refCLIUser(s string, p, k int) (int, int, ChecksumResult, bool) {
 			return 0, 0, 0, false
 		}
 	}
-	if !plausibleValue([]byte(pass), q != "", classPassword, false) || user != "" && (user[0] == '$' || user[0] == '<') {
+	if !plausibleValue([]byte(pass), cq != 0, classPassword, false) || user != "" && (user[0] == '$' || user[0] == '<') {
 		return 0, 0, 0, false
 	}
 	return a, e, ChecksumNone, true

@@ -50,7 +50,7 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 		if len(noFiller) == 0 && placeholderBody([]byte(s[p+k:e])) {
 			return 0, 0, 0, false
 		}
-		glued := p > 0 && nb.MatchString(s[p-1:p])
+		glued := p > 0 && nb.MatchString(s[p-1:p]) && !refEscapeBefore(s, p)
 		if glued && post == nil || e < len(s) && na.MatchString(s[e:e+1]) {
 			return 0, 0, 0, false
 		}
@@ -63,6 +63,9 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 		}
 		if glued && cs != ChecksumValid {
 			return 0, 0, 0, false // only a valid checksum overrides the word boundary
+		}
+		if cs != ChecksumValid && fileNamePart([]byte(s), p, e) {
+			return 0, 0, 0, false // the hash part of a file name
 		}
 		return p, e, cs, true
 	}}
@@ -157,7 +160,7 @@ func refForms() map[string][]refForm {
 		}},
 		"google-api-key": {refToken([]string{"aiza"}, `AIza[A-Za-z0-9_-]{35}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"stripe": {
-			refToken([]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, `[sr]k_(?:live|test)_[A-Za-z0-9]{16,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil),
+			refToken([]string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk_prod_", "rk_prod_"}, `[sr]k_(?:live|test|prod)_[A-Za-z0-9]{16,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil),
 			refToken([]string{"whsec_"}, `whsec_[A-Za-z0-9]{32,255}`, `A-Za-z0-9_`, `A-Za-z0-9_`, nil),
 		},
 		"sendgrid": {refToken([]string{"sg."}, `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, `A-Za-z0-9_.-`, `A-Za-z0-9_.-`, nil)},
@@ -166,8 +169,8 @@ func refForms() map[string][]refForm {
 				func(m string) (bool, ChecksumResult) {
 					return refDigit.MatchString(m[5:]) && refSlackIDs(m[5:]), ChecksumNone
 				}),
-			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, `(?i:hooks\.slack\.com/(?:services|workflows)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
-			refEscapedSlashes(`hooks\.slack\.com\\/(?:services|workflows)\\/`, `A-Za-z0-9_-`, 20, 255, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
+			refToken([]string{"hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"}, `(?i:hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]{20,255}`, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
+			refEscapedSlashes(`hooks\.slack\.com\\/(?:services|workflows|triggers)\\/`, `A-Za-z0-9_-`, 20, 255, `A-Za-z0-9_.-`, `A-Za-z0-9/_-`, nil),
 		},
 		"pypi":         {refToken([]string{"pypi-ageichlwas5vcmc", "pypi-agendgvzdc5wexbplm9yzw"}, `pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,1000}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, nil)},
 		"digitalocean": {refToken([]string{"dop_v1_", "doo_v1_", "dor_v1_"}, `do[por]_v1_[a-f0-9]{64}`, `a-f0-9A-Za-z_`, `a-f0-9A-Za-z_`, nil)},

@@ -265,6 +265,9 @@ func assignForm(cls assignClass, keywords []string) form {
 				return noMatch // `vault read …`: a shell command substitution
 			}
 			braced = braced || spaced && cls != classPassword
+			if cls != classPassword && elided(d, start, end) {
+				return noMatch // shown cut for display (ops_eyJ…...)
+			}
 			if braced && !bracedPlausible(d[start:end], cls, weak) || !braced && !plausibleValue(d[start:end], quoted, cls, weak) {
 				return noMatch
 			}
@@ -395,9 +398,11 @@ func keyForm() form {
 	return f
 }
 
-// nameOK applies keyNameOK, and for the key class keyNameKeyOK.
+// nameOK applies keyNameOK, and for the key class keyNameKeyOK; outside
+// the password class a name for a place that holds secrets
+// (containerName) is none.
 func nameOK(cls assignClass, prefix, suffix, kw []byte) bool {
-	if !keyNameOK(prefix, suffix, kw[len(kw)-1]) {
+	if !keyNameOK(prefix, suffix, kw[len(kw)-1]) || cls != classPassword && containerName(prefix, suffix) {
 		return false
 	}
 	return cls != classKey || keyNameKeyOK(prefix, suffix, kw)
@@ -669,7 +674,10 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if foreignShape(b) {
 		return false
 	}
-	if wordLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
+	if cls != classPassword && (camelFiller(b) || editedHex(b) || monotoneLike(b)) {
+		return false // words, edited hex, an alphabet walk (shape_value.go)
+	}
+	if wordLike(b) && !(cls == classPassword && randomCase(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if numberLike(b) && !(cls != classPassword && !weak && longDigits(b)) {

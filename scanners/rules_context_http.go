@@ -236,8 +236,8 @@ func authHeaderForm() form {
 
 // basicForm: "basic" (not inside a word), 1..ctxMaxSpace spaces, 8..1024
 // base64 bytes and up to two '=', not followed by another base64 byte, that
-// decode to printable ASCII "user:password" whose password passes the
-// password filters.
+// decode to "user:password" without control bytes whose password passes
+// the password filters.
 func basicForm() form {
 	const maxB64 = 1024
 	return form{
@@ -282,7 +282,9 @@ func basicForm() form {
 	}
 }
 
-// basicCredOK decodes unpadded standard base64 and checks "user:password".
+// basicCredOK decodes unpadded standard base64 and checks "user:password":
+// no control byte (binary data is no credential); bytes of 0x80 and up may
+// stand in a password (RFC 7617 allows other charsets than ASCII).
 func basicCredOK(b64 []byte) bool {
 	var buf [768]byte
 	if base64.RawStdEncoding.DecodedLen(len(b64)) > len(buf) {
@@ -294,7 +296,7 @@ func basicCredOK(b64 []byte) bool {
 	}
 	cred := buf[:n]
 	for _, c := range cred {
-		if c < 0x20 || c >= 0x7f {
+		if c < 0x20 || c == 0x7f {
 			return false
 		}
 	}

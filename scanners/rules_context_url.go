@@ -143,28 +143,33 @@ func cliTokenUser(u []byte) bool {
 	return u[0] != '$' && u[0] != '<' && plausibleValue(u, true, classSecret, false)
 }
 
-// cliUserForm: " -u ", " --user " or " --user=", an optional quote, a user
+// cliUserForm: " -u ", " --user " or " --user=", spaces after a keyword
+// that ends in one, an optional quote (also JSON-escaped: \"), a user
 // (1..cliMaxUser bytes without space, quote or ':'), ':', and a password
 // (1..cliMaxPass bytes without space or quote) that passes the password
-// filters and is no URL word (user, password, ...).
+// filters and is no URL word (user, password, ...). The quote wraps
+// user:password, or, when there is none before the user, the password
+// alone (--user kevin:'pw').
 func cliUserForm() form {
 	return form{
 		keywords: []string{" -u ", " --user ", " --user="},
 		back:     1,
-		ahead:    len(" --user=") + 1 + cliMaxUser + 1 + cliMaxPass + 1 + ctxMargin,
+		ahead:    len(" --user=") + ctxMaxSpace + 2 + cliMaxUser + 3 + cliMaxPass + 2 + ctxMargin,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			i := ke
+			if d[ke-1] == ' ' {
+				for i < len(d) && i-ke < ctxMaxSpace && (d[i] == ' ' || d[i] == '\t') {
+					i++
+				}
+			}
 			if v.more(i + 1) {
 				return result{status: resMore}
 			}
 			q, n := quoteAt(d, i)
-			if n == 2 {
-				return noMatch
-			}
 			i += n
 			u := i
-			for i < len(d) && i-u <= cliMaxUser && setCLIUser[d[i]] && d[i] != '"' && d[i] != '`' {
+			for i < len(d) && i-u <= cliMaxUser && setCLIUser[d[i]] && d[i] != '"' && d[i] != '`' && !(n == 2 && d[i] == '\\') {
 				i++
 			}
 			if v.more(i) {
@@ -174,17 +179,26 @@ func cliUserForm() form {
 				return noMatch // an empty user only quoted: -u ":password"
 			}
 			ps := i + 1
+			cq, cn := q, n // the quote that closes the password
+			if q == 0 {
+				if v.more(ps + 1) {
+					return result{status: resMore}
+				}
+				cq, cn = quoteAt(d, ps)
+				ps += cn
+			}
 			j := ps
-			for j < len(d) && j-ps <= cliMaxPass && d[j] > ' ' && d[j] != 0x7f && d[j] != '"' && d[j] != '\'' && d[j] != '`' && d[j] != '[' && d[j] != ']' {
+			for j < len(d) && j-ps <= cliMaxPass && d[j] > ' ' && d[j] != 0x7f && d[j] != '"' && d[j] != '\'' && d[j] != '`' && d[j] != '[' && d[j] != ']' && !(cn == 2 && d[j] == '\\') {
 				j++
 			}
-			if v.more(j) {
+			if v.more(j + 1) {
 				return result{status: resMore}
 			}
-			if j == ps && q != 0 && j < len(d) && d[j] == q && i > u && cliTokenUser(d[u:i]) {
+			closed := cq == 0 || cn == 1 && j < len(d) && d[j] == cq || cn == 2 && j+1 < len(d) && d[j] == '\\' && d[j+1] == cq
+			if j == ps && q != 0 && closed && i > u && cliTokenUser(d[u:i]) {
 				return result{status: resMatch, start: u, end: i} // -u "token:": an API key as the user, no password
 			}
-			if j == ps || j-ps > cliMaxPass || q != 0 && (j >= len(d) || d[j] != q) {
+			if j == ps || j-ps > cliMaxPass || !closed {
 				return noMatch
 			}
 			pass := d[ps:j]
@@ -193,7 +207,7 @@ func cliUserForm() form {
 					return noMatch
 				}
 			}
-			if !plausibleValue(pass, q != 0, classPassword, false) || d[u] == '$' || d[u] == '<' {
+			if !plausibleValue(pass, cq != 0, classPassword, false) || d[u] == '$' || d[u] == '<' {
 				return noMatch
 			}
 			return result{status: resMatch, start: ps, end: j}

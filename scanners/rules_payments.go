@@ -26,9 +26,9 @@ func paymentRules() []ruleDef {
 			}),
 		{
 			id: "stripe", provider: "Stripe", kind: KindSecret, confidence: "high",
-			desc: "Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_) and webhook secrets (whsec_); publishable pk_ keys are public",
+			desc: "Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_; sk_prod_ and rk_prod_ as gitleaks reads them) and webhook secrets (whsec_); publishable pk_ keys are public",
 			forms: []form{
-				tokenSpec{prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_"}, body: setAlnum, min: 16, max: 255}.form(),
+				tokenSpec{prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "sk_prod_", "rk_prod_"}, body: setAlnum, min: 16, max: 255}.form(),
 				tokenSpec{prefixes: []string{"whsec_"}, body: setAlnum, min: 32, max: 255}.form(),
 			},
 			tp: []string{

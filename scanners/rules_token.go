@@ -171,7 +171,7 @@ func (t tokenSpec) form() form {
 			kws = append(kws, kw)
 		}
 	}
-	f := form{keywords: kws, back: 1, ahead: longest + t.max + 1, check: t.check, notBefore: t.notBefore, tokenOnly: true}
+	f := form{keywords: kws, back: max(fileNameBack, escapeBack), ahead: longest + t.max + fileNameLook, check: t.check, notBefore: t.notBefore, tokenOnly: true}
 	if t.validate != nil {
 		f.notBefore = nil // check decides: a valid checksum overrides it
 	}
@@ -181,7 +181,7 @@ func (t tokenSpec) form() form {
 func (t *tokenSpec) check(v *view, ks, ke int) result {
 	d := v.data
 	pre := d[ks:ke]
-	glued := ks > 0 && t.notBefore[d[ks-1]]
+	glued := ks > 0 && t.notBefore[d[ks-1]] && !jsonEscapeBefore(d, ks)
 	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil {
 		return noMatch
 	}
@@ -198,7 +198,14 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 	if i-ke < t.min || i < len(d) && t.notAfter[d[i]] {
 		return noMatch
 	}
-	return t.finish(d[ke:i], glued, ks, i)
+	if i < len(d) && d[i] == '.' && v.more(i+fileNameLook-1) {
+		return result{status: resMore} // an extension may follow (fileNamePart)
+	}
+	res := t.finish(d[ke:i], glued, ks, i)
+	if res.status == resMatch && res.cs != ChecksumValid && fileNamePart(d, ks, i) {
+		return noMatch // the hash part of a file name
+	}
+	return res
 }
 
 // prefixIs reports whether pre is one of prefixes (ASCII case-insensitively
@@ -323,9 +330,9 @@ func withEscapedSlashes(t tokenSpec) []form { return []form{plainForm(t), t.esca
 // strictWithEscapedSlashes is withEscapedSlashes for a strictForm token.
 func strictWithEscapedSlashes(t tokenSpec) []form { return []form{strictForm(t), t.escapedSlashes()} }
 
-// slackHookSpec: a Slack incoming webhook or workflow URL.
+// slackHookSpec: a Slack incoming webhook, workflow or workflow trigger URL.
 var slackHookSpec = tokenSpec{
-	prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/"}, fold: true,
+	prefixes: []string{"hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/"}, fold: true,
 	body: makeSet("A-Za-z0-9/_-"), min: 20, max: 255, notBefore: makeSet("A-Za-z0-9_.-"),
 }
 
@@ -388,7 +395,8 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 // makes half or more of its letters and digits (ghp_xxxx…, glc_1111…,
 // 0000…TUVWXYZ), 20 or more of them use fewer than a fifth as many distinct
 // bytes (of at most 64: a long base64 body has no more), it holds a run of 8 ascending letters or digits (abcdefgh,
-// 12345678), or a placeholder word (tokenFillerWords). A random body of 8
+// 12345678), a placeholder word (tokenFillerWords) or camel-case words
+// (camelFiller: xoxp-1-SlackAppConfigurationTokenHere). A random body of 8
 // bytes or more is none of these but with negligible probability; a checksum
 // cannot vouch for it (GitHub's CRC32 of "xxxx…" is as easy to compute).
 func placeholderBody(b []byte) bool {
@@ -435,7 +443,7 @@ func placeholderBody(b []byte) bool {
 			return true
 		}
 	}
-	return false
+	return camelFiller(b)
 }
 
 // fillerWord reports whether the filler word w (lower case) stands in b as
