@@ -280,12 +280,15 @@ func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
 	if len(b) == 0 || placeholder(b) {
 		return false // template syntax, a URL, a PEM block: other rules' or none
 	}
+	// Over ctxMaxSpaced bytes, words are prose; only a stored ciphertext
+	// vouches for them.
+	long := len(b) > ctxMaxSpaced
 	for len(b) > 0 {
 		j := bytes.IndexByte(b, ' ')
 		if j < 0 {
 			j = len(b)
 		}
-		if j > 0 && (plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
+		if j > 0 && (!long && plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
 			return true
 		}
 		b = b[min(j+1, len(b)):]
@@ -649,7 +652,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	case classKey:
 		minLen, minEntropy = 16, 3.0
 	}
-	if len(b) < minLen || len(b) > ctxMaxValue {
+	if len(b) < minLen || len(b) > ctxMaxValue || len(b) > ctxMaxSpaced && bytes.IndexByte(b, ' ') >= 0 {
 		return false
 	}
 	if placeholder(b) {
