@@ -647,7 +647,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	case classToken:
 		minLen, minEntropy = 16, 3.0
 		if !weak {
-			minLen = 12 // a named token (linkedin_token): short ones need letters and digits
+			minLen = 10 // a named token (linkedin_token): short ones need letters and digits
 		}
 	case classKey:
 		minLen, minEntropy = 16, 3.0
@@ -672,7 +672,9 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if foreignShape(b) {
 		return false
 	}
-	if wordLike(b) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
+	// After a named key, random letters are a value (parsehub token =
+	// 'vZrEclFwOqeA'); after a bare one, as words, they are none.
+	if wordLike(b) && (weak || cls == classPassword || !randomLetters(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if numberLike(b) && !(cls != classPassword && !weak && longDigits(b)) {
@@ -687,7 +689,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 			return false
 		}
 	}
-	if cls == classToken && len(b) < 16 && !((u || l) && d) {
+	if cls == classToken && len(b) < 16 && !((u || l) && d || randomLetters(b)) {
 		return false
 	}
 	if cls == classKey && (bytes.IndexByte(b, ' ') >= 0 || (bytes.IndexByte(b, '/') >= 0 || bytes.IndexByte(b, '.') >= 0) && !randomMixed(b)) {
