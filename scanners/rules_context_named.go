@@ -41,3 +41,61 @@ func randomLetters(b []byte) bool {
 	}
 	return upper >= randLettersMinCase && lower >= randLettersMinCase && runs >= 3 && lower <= randLettersMaxRun*runs
 }
+
+// keyNumber reports a key name's suffix of one or two digits after the word
+// key (sumoKey1, braintrust_key2): one of several keys, numbered.
+func keyNumber(suffix []byte) bool {
+	if len(suffix) == 0 || len(suffix) > 2 {
+		return false
+	}
+	for _, c := range suffix {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// queryParam reports whether the key name starting at d[p] is a URL query
+// parameter: right after '?' or '&' (?key=…, &token=…). A bare token, secret
+// or key there is an API credential, not a cursor or an id, so it takes the
+// values of a named key.
+func queryParam(d []byte, p int) bool {
+	return p > 0 && (d[p-1] == '?' || d[p-1] == '&')
+}
+
+// Limits of the code forms of an assignment.
+const (
+	subscriptLen = 1                 // the ']' of env["NAME"] = "v"
+	nextLineMax  = 2 + 2*ctxMaxSpace // a line break (or its \n escape) and the indent of the next line
+)
+
+// nextLineQuote returns where a quoted value starts when, after an
+// operator at the end of a line, it is on the next line (const apiKey =
+// then "v" indented below it): past the line feed, or its JSON escape \n,
+// and at most 2*ctxMaxSpace spaces or tabs, when a quote follows there;
+// otherwise i. short reports that the data ended before that was known.
+func nextLineQuote(d []byte, i int) (start int, short bool) {
+	j := i
+	switch {
+	case j >= len(d) || d[j] == '\\' && j+1 >= len(d):
+		return i, true
+	case d[j] == '\n':
+		j++
+	case d[j] == '\\' && d[j+1] == 'n':
+		j += 2
+	default:
+		return i, false
+	}
+	k := j
+	for k < len(d) && k-j < 2*ctxMaxSpace && setCtxSpace[d[k]] {
+		k++
+	}
+	if k+1 >= len(d) {
+		return i, true // a quote, or \" , may follow
+	}
+	if q, _ := quoteAt(d, k); q == 0 {
+		return i, false
+	}
+	return k, false
+}
