@@ -119,12 +119,14 @@ func hasPlaceholderWord(b []byte) bool {
 
 // contextRules are the generic rules for unprefixed secrets, in RuleID
 // order: the assignment family (rules_context_assign.go), the HTTP
-// authorization family (rules_context_http.go) and URL user information
-// (rules_context_url.go).
+// authorization family (rules_context_http.go), URL user information
+// (rules_context_url.go) and a value after a service's name
+// (rules_context_service.go).
 func contextRules() []ruleDef {
 	var rs []ruleDef
 	rs = append(rs, assignRules()...)
 	rs = append(rs, httpAuthRules()...)
 	rs = append(rs, urlCredRules()...)
+	rs = append(rs, serviceRules()...)
 	return rs
 }

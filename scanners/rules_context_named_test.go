@@ -74,8 +74,8 @@ func TestNamedAssignments(t *testing.T) {
 		"password: " + letters,
 		// Names that end in key and something else; a letter after key.
 		"monkey1 = " + tok,
-		"sumoKey123 = '" + tok + "'",
-		"whiskey = '" + tok + "'",
+		"sumoKey123 = " + tok,
+		"whiskey = " + tok,
 		"keyx1 = " + tok,
 		// A query parameter whose value is no credential.
 		"https://example.com/search?key=value&token=abc",
