@@ -22,20 +22,17 @@ const (
 	svcMaxWord  = 4  // longest run of lower-case letters (after an optional capital) that may read as a word
 )
 
-// svcNotBefore: every byte but the space that must come right before the
-// opening quote; a hit after any other byte is rejected without a call of
-// check.
+// svcNotBefore: the bytes that may not end a service name and its
+// operator before the space of " '" (all but a letter, a digit, '=' and
+// ':'); a hit after one is rejected without a call of check.
 var svcNotBefore = func() *byteSet {
 	var s byteSet
 	for i := range s {
-		s[i] = i != ' '
+		c := byte(i)
+		s[i] = !(setAlnum[c] || c == '=' || c == ':')
 	}
 	return &s
 }()
-
-// svcBeforeSpace: the bytes that may end a service name and its operator
-// before that space: a letter, a digit, '=' or ':'.
-var svcBeforeSpace = makeSet("A-Za-z0-9=:")
 
 // svcNameStart: the bytes that may come right before a service name.
 var svcNameStart = makeSet("\t\n\f\r ,;([{\"'`\\")
@@ -91,10 +88,9 @@ func serviceRules() []ruleDef {
 	}}
 }
 
-// serviceForm: keyword "'" after a space (the keyword is the quote alone: a
-// keyword that starts with a space would make every space of the text a
-// state of the automaton), the space after a byte of svcBeforeSpace; after
-// it a
+// serviceForm: keyword " '" (not after a byte of svcNotBefore; the quote
+// alone as the keyword would stop the automaton at every quote of code and
+// of decoded text, which costs more); after it a
 // value of printable ASCII other than space and ' up to a closing ', at most
 // ctxMaxValue; before it an optional operator (one or two of = and :, then
 // at most ctxMaxSpace spaces or tabs back to the name), and a name of
@@ -104,13 +100,13 @@ func serviceRules() []ruleDef {
 // is not part of the name). The value must pass serviceValue.
 func serviceForm() form {
 	return form{
-		keywords:  []string{"'"},
-		back:      1 + 2 + svcMaxName + 2 + ctxMaxSpace + 1,
-		ahead:     1 + ctxMaxValue + 1,
+		keywords:  []string{" '"},
+		back:      2 + svcMaxName + 2 + ctxMaxSpace + 1,
+		ahead:     2 + ctxMaxValue + 1,
 		notBefore: svcNotBefore,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
-			if ks < 2 || d[ks-1] != ' ' || !svcBeforeSpace[d[ks-2]] {
+			if ks == 0 || svcNotBefore[d[ks-1]] {
 				return noMatch
 			}
 			i := ke
@@ -123,7 +119,7 @@ func serviceForm() form {
 			if i >= len(d) || d[i] != '\'' || i-ke > ctxMaxValue || i-ke < svcMinValue {
 				return noMatch
 			}
-			if !serviceName(d, ks-1, v.base == 0) || !serviceValue(d[ke:i]) {
+			if !serviceName(d, ks, v.base == 0) || !serviceValue(d[ke:i]) {
 				return noMatch
 			}
 			return result{status: resMatch, start: ke, end: i}
