@@ -461,6 +461,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, observabilityRules()...)
 	rs = append(rs, identityRules()...)
 	rs = append(rs, peerRules()...)
+	rs = append(rs, vendorRules()...)
 	rs = append(rs, structuredRules()...)
 	rs = append(rs, kubernetesRules()...)
 	rs = append(rs, sumologicRules()...)

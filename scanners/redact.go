@@ -540,7 +540,7 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 const (
 	repMax    = 16
 	repMinLen = 8
-	repMaxLen = 256
+	repMaxLen = 1024 // as long as the longest assigned value (ctxMaxValue)
 )
 
 // repeat is a committed secret whose later occurrences up to the end of its

@@ -77,6 +77,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	i := p + k + len(suffix)
 	name := prefix + s[p:p+k] + suffix
 	weak := bareName([]byte(name), []byte(s[p:p+k]))
+	if weak && ns > 0 && (s[ns-1] == '?' || s[ns-1] == '&') {
+		weak = false // a URL query parameter
+	}
 	if weak {
 		qual, deny := spacedQualifier([]byte(s[max(0, ns-qualMax):ns]), ns-qualMax <= 0)
 		if deny {
@@ -107,6 +110,10 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	_, kq := refQuote(s[i:])
 	i += kq
+	sub := kq > 0 && strings.HasPrefix(s[i:], "]")
+	if sub {
+		i++
+	}
 	if kq == 0 {
 		if m := refTypeAnn.FindStringSubmatch(s[i:]); m != nil && len(m[1]) <= ctxMaxSpace && len(m[3]) <= ctxMaxSpace {
 			if strings.HasPrefix(s[i:], ":") {
@@ -123,7 +130,7 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	rest := s[i:]
 	needQuote := false
 	op := ""
-	for _, o := range []string{":::=", "::=", "?=", "+=", ".=", ":=", "=>", "==", "=", ":"} {
+	for _, o := range []string{":::=", "::=", "?=", "+=", ".=", ":=", "=>", "==", "!=", "=", ":"} {
 		if strings.HasPrefix(rest, o) {
 			op = o
 			break
@@ -131,6 +138,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	if dollar && op != "=" && op != ".=" && op != "+=" {
 		op = ""
+	}
+	if sub && (op == "" || op[0] == ':') {
+		return 0, 0, 0, false
 	}
 	switch {
 	case op == ":" && strings.Contains(name, ".") && kq == 0 && sp == 0 && len(rest) > 1 && !strings.ContainsRune(" \t\"'`", rune(rest[1])):
@@ -155,6 +165,13 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 		return 0, 0, 0, false
 	}
 	i += sp
+	if op != "" {
+		if m := refNextLine.FindString(s[i:]); m != "" {
+			if q, _ := refQuote(s[i+len(m):]); q != 0 {
+				i += len(m)
+			}
+		}
+	}
 	q, n := refQuote(s[i:])
 	if needQuote && q == 0 {
 		return 0, 0, 0, false
@@ -167,15 +184,19 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 		})
 		// IndexFunc decodes runes; every byte that ends the value is ASCII,
 		// and invalid bytes decode as U+FFFD, which does not end it.
-		if j < 0 || j == 0 || j > ctxMaxValue {
-			return 0, 0, 0, false
-		}
-		c := s[i+j]
-		if c < 0x20 || c == 0x7f {
-			return 0, 0, 0, false
-		}
-		if n == 2 && c == '\\' && !strings.HasPrefix(s[i+j:], "\\"+string(q)) {
-			return 0, 0, 0, false
+		// A carriage return right before the closing quote ends the value.
+		cr := j > 0 && j <= ctxMaxValue && n == 1 && s[i+j] == '\r' && i+j+1 < len(s) && s[i+j+1] == q
+		if !cr {
+			if j < 0 || j == 0 || j > ctxMaxValue {
+				return 0, 0, 0, false
+			}
+			c := s[i+j]
+			if c < 0x20 || c == 0x7f {
+				return 0, 0, 0, false
+			}
+			if n == 2 && c == '\\' && !strings.HasPrefix(s[i+j:], "\\"+string(q)) {
+				return 0, 0, 0, false
+			}
 		}
 		a, e = i, i+j
 	} else {
@@ -216,6 +237,8 @@ var (
 	// refXMLBraced: '>' whitespace '{' content '}' whitespace "</".
 	refXMLBraced = regexp.MustCompile(`^>(?:[\t\n\f\r ]|\\[ntr])*\{([^}<\n]+)\}((?:[\t\n\f\r ]|\\[ntr])*)</`)
 	refXMLBrace  = regexp.MustCompile(`^>(?:[\t\n\f\r ]|\\[ntr])*\{`)
+	// refNextLine: a line feed or its \n escape and the next line's indent.
+	refNextLine = regexp.MustCompile(`^(?:\n|\\n)[ \t]{0,16}`)
 	// refTypeAnn: [:] spaces type spaces = (not ==).
 	refTypeAnn = regexp.MustCompile(`^:?([ \t]+)(string|String|str|&str|&'static str|\[\]byte|std::string)([ \t]*)=(?:[^=]|$)`)
 )

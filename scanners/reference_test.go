@@ -310,13 +310,23 @@ func refPEM(s string, p int) (int, int, ChecksumResult, bool) {
 		}
 		return e
 	}
-	if to := min(len(s), win); hdrEnd < to {
+	to := min(len(s), win)
+	// A key inside a JSON string (its line ends written as \n escapes)
+	// ends with the string, END or not (keyStringEnd, shared).
+	strEnd := false
+	if q := keyStringEnd([]byte(s), p, hdrEnd, to); q >= 0 {
+		to, strEnd = q, true
+	}
+	if hdrEnd < to {
 		if j := strings.Index(s[hdrEnd:to], "-----END"); j >= 0 {
 			if len(refPEMKeyByte.FindAllString(s[hdrEnd:hdrEnd+j], -1)) < 32 {
 				return 0, 0, 0, false
 			}
 			return p, closeAt(hdrEnd + j + 8), ChecksumNone, true
 		}
+	}
+	if strEnd {
+		return p, to, ChecksumNone, true
 	}
 	if len(s) <= win {
 		return p, len(s), ChecksumNone, true

@@ -52,10 +52,11 @@ const (
 
 // Limits of the context rules.
 const (
-	ctxMaxPrefix = 48  // bytes of key name before the keyword that are looked at
-	ctxMaxSuffix = 24  // bytes of key name after the keyword
-	ctxMaxSpace  = 8   // spaces or tabs around an operator
-	ctxMaxValue  = 200 // longest assigned value considered
+	ctxMaxPrefix = 48   // bytes of key name before the keyword that are looked at
+	ctxMaxSuffix = 24   // bytes of key name after the keyword
+	ctxMaxSpace  = 8    // spaces or tabs around an operator
+	ctxMaxValue  = 1024 // longest assigned value considered (a long OAuth or session token)
+	ctxMaxSpaced = 200  // longest assigned value with a space in it (words, a passphrase)
 	ctxMaxToken  = 4096
 	ctxMargin    = 16 // look-ahead slack over what the checks read
 )
@@ -118,12 +119,14 @@ func hasPlaceholderWord(b []byte) bool {
 
 // contextRules are the generic rules for unprefixed secrets, in RuleID
 // order: the assignment family (rules_context_assign.go), the HTTP
-// authorization family (rules_context_http.go) and URL user information
-// (rules_context_url.go).
+// authorization family (rules_context_http.go), URL user information
+// (rules_context_url.go) and a value after a service's name
+// (rules_context_service.go).
 func contextRules() []ruleDef {
 	var rs []ruleDef
 	rs = append(rs, assignRules()...)
 	rs = append(rs, httpAuthRules()...)
 	rs = append(rs, urlCredRules()...)
+	rs = append(rs, serviceRules()...)
 	return rs
 }

@@ -206,7 +206,7 @@ func assignForm(cls assignClass, keywords []string) form {
 	return form{
 		keywords: keywords,
 		back:     ctxMaxPrefix + 1 + qualMax,
-		ahead:    longest + ctxMaxSuffix + 2 + maxTypeSkip + 2*ctxMaxSpace + maxOpLen + 2 + ctxMaxValue + 2*xmlMaxSpace + 4 + ctxMargin,
+		ahead:    longest + ctxMaxSuffix + 2 + maxTypeSkip + 2*ctxMaxSpace + maxOpLen + 2 + ctxMaxValue + 2*xmlMaxSpace + 4 + ctxMargin + subscriptLen + nextLineMax,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			p := ks
@@ -250,6 +250,9 @@ func assignForm(cls assignClass, keywords []string) form {
 				return noMatch
 			}
 			weak := bareName(d[p:i], d[ks:ke])
+			if weak && queryParam(d, p) {
+				weak = false // ?key=, &token=: a credential in a URL's query
+			}
 			if weak {
 				lo := max(0, p-qualMax)
 				qual, deny := spacedQualifier(d[lo:p], lo == 0 && v.base == 0)
@@ -283,12 +286,15 @@ func bracedPlausible(b []byte, cls assignClass, weak bool) bool {
 	if len(b) == 0 || placeholder(b) {
 		return false // template syntax, a URL, a PEM block: other rules' or none
 	}
+	// Over ctxMaxSpaced bytes, words are prose; only a stored ciphertext
+	// vouches for them.
+	long := len(b) > ctxMaxSpaced
 	for len(b) > 0 {
 		j := bytes.IndexByte(b, ' ')
 		if j < 0 {
 			j = len(b)
 		}
-		if j > 0 && (plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
+		if j > 0 && (!long && plausibleValue(b[:j], true, cls, weak) && !snakeName(b[:j]) || jenkinsCipher(b[:j])) {
 			return true
 		}
 		b = b[min(j+1, len(b)):]
@@ -371,7 +377,7 @@ var qualStop = []string{
 
 // keySuffixOK is the part of nameOK that reads the suffix only.
 func keySuffixOK(cls assignClass, suffix []byte, last byte) bool {
-	if cls == classKey && len(suffix) > 0 {
+	if cls == classKey && len(suffix) > 0 && !keyNumber(suffix) {
 		return false
 	}
 	return keyNameOK(nil, suffix, last)
@@ -380,7 +386,7 @@ func keySuffixOK(cls assignClass, suffix []byte, last byte) bool {
 // keyBytesAfter are the bytes that may follow the word key where it ends a
 // key name that is assigned: a closing quote, a backslash (\"), a space or
 // tab, the first byte of an operator, the '>' of an XML element.
-const keyBytesAfter = "\"'`\\ \t:=?+>"
+const keyBytesAfter = "\"'`\\ \t:=?+>0123456789"
 
 // keyForm is assignForm for the key family, triggered by "key" and the byte
 // after it (keyBytesAfter), not by every "key" in keyboard, keys, monkey: a
@@ -409,7 +415,7 @@ func nameOK(cls assignClass, prefix, suffix, kw []byte) bool {
 }
 
 // Assignment operators, longest first.
-var assignOps = []string{":::=", "::=", "?=", "+=", ".=", ":=", "=>", "==", "=", ":"}
+var assignOps = []string{":::=", "::=", "?=", "+=", ".=", ":=", "=>", "==", "!=", "=", ":"}
 
 // Limits of the assignment syntaxes.
 const (
@@ -536,6 +542,10 @@ func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quo
 	}
 	_, kq := quoteAt(d, i)
 	i += kq
+	sub := kq > 0 && i < len(d) && d[i] == ']'
+	if sub {
+		i++ // env["API_KEY"] = "v": the key is a subscript
+	}
 	if kq == 0 {
 		i += typeSkip(d[i:min(len(d), i+maxTypeSkip+ctxMaxSpace+2)])
 	}
@@ -553,7 +563,11 @@ func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quo
 	if dollar && (kq > 0 || flag) {
 		return 0, 0, false, resNo
 	}
-	switch n := opLen(d[i:], dollar); {
+	n := opLen(d[i:], dollar)
+	if sub && (n == 0 || d[i] == ':') {
+		return 0, 0, false, resNo
+	}
+	switch {
 	case n == 1 && d[i] == ':' && dotted && kq == 0 && i == s && i+1 < len(d) && !setCtxSpace[d[i+1]] && d[i+1] != '"' && d[i+1] != '\'' && d[i+1] != '`':
 		return 0, 0, false, resNo
 	case n > 0:
@@ -587,6 +601,15 @@ func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quo
 	if i-s > ctxMaxSpace {
 		return 0, 0, false, resNo
 	}
+	if n > 0 {
+		// const apiKey =\n  "v": a quoted value on the line after the
+		// operator.
+		j, short := nextLineQuote(d, i)
+		if short && !v.atEnd {
+			return 0, 0, false, resMore
+		}
+		i = j
+	}
 	q, n := quoteAt(d, i)
 	if needQuote && q == 0 {
 		return 0, 0, false, resNo
@@ -599,6 +622,16 @@ func assignValue(v *view, i int, flag, dollar, dotted bool) (start, end int, quo
 		}
 		if v.more(i) {
 			return 0, 0, false, resMore
+		}
+		if i < len(d) && d[i] == '\r' && n == 1 {
+			// 'v\r': a carriage return left before the closing quote (a
+			// value pasted from a CRLF file) ends the value.
+			if v.more(i + 1) {
+				return 0, 0, false, resMore
+			}
+			if i+1 < len(d) && d[i+1] == q && i > start && i-start <= ctxMaxValue {
+				return start, i, true, resMatch
+			}
 		}
 		if i-start > ctxMaxValue || i >= len(d) || d[i] < 0x20 || d[i] == 0x7f || i == start {
 			return 0, 0, false, resNo
@@ -649,12 +682,12 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	case classToken:
 		minLen, minEntropy = 16, 3.0
 		if !weak {
-			minLen = 12 // a named token (linkedin_token): short ones need letters and digits
+			minLen = 10 // a named token (linkedin_token): short ones need letters and digits
 		}
 	case classKey:
 		minLen, minEntropy = 16, 3.0
 	}
-	if len(b) < minLen || len(b) > ctxMaxValue {
+	if len(b) < minLen || len(b) > ctxMaxValue || len(b) > ctxMaxSpaced && bytes.IndexByte(b, ' ') >= 0 {
 		return false
 	}
 	if placeholder(b) {
@@ -677,7 +710,10 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	if cls != classPassword && (camelFiller(b) || editedHex(b) || monotoneLike(b)) {
 		return false // words, edited hex, an alphabet walk (shape_value.go)
 	}
-	if wordLike(b) && !(cls == classPassword && randomCase(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
+	// Word-like values are none, but for a password of random letter case
+	// and, after a named key, random letters (parsehub token =
+	// 'vZrEclFwOqeA'; after a bare one, as words, they are none).
+	if wordLike(b) && !(cls == classPassword && randomCase(b)) && !(!weak && cls != classPassword && randomLetters(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if numberLike(b) && !(cls != classPassword && !weak && longDigits(b)) {
@@ -692,7 +728,7 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 			return false
 		}
 	}
-	if cls == classToken && len(b) < 16 && !((u || l) && d) {
+	if cls == classToken && len(b) < 16 && !((u || l) && d || randomLetters(b)) {
 		return false
 	}
 	if cls == classKey && (bytes.IndexByte(b, ' ') >= 0 || (bytes.IndexByte(b, '/') >= 0 || bytes.IndexByte(b, '.') >= 0) && !randomMixed(b)) {
@@ -721,7 +757,7 @@ func longDigits(b []byte) bool {
 // before it is not one of keyDeny (public_key, sort_key, cacheKey name no
 // secret). It allocates nothing: it runs on every "key" in the text.
 func keyNameKeyOK(prefix, suffix, kw []byte) bool {
-	if len(suffix) > 0 {
+	if len(suffix) > 0 && !keyNumber(suffix) {
 		return false
 	}
 	w := lastWord(prefix)
@@ -731,6 +767,9 @@ func keyNameKeyOK(prefix, suffix, kw []byte) bool {
 		case last == '_' || last == '-' || last == '.' || '0' <= last && last <= '9':
 		case 'a' <= last && last <= 'z' && kw[0] == 'K':
 		default:
+			if len(w) == 1 && (w[0] == 's' || w[0] == 'S') {
+				return true // skey: a secret key beside an ikey (Duo's names)
+			}
 			for _, g := range keyGlued {
 				if len(w) >= len(g) && bytes.EqualFold(w[len(w)-len(g):], []byte(g)) {
 					return true // glued words are never in keyDeny
@@ -769,7 +808,7 @@ func lastWord(p []byte) []byte {
 }
 
 // keyGlued are words that make a secret key when written glued to "key".
-var keyGlued = []string{"license", "master", "signing", "encryption", "account", "access", "secret", "private", "client", "server", "service", "session", "shared", "webhook", "auth", "admin", "app", "api"}
+var keyGlued = []string{"license", "master", "signing", "encryption", "account", "access", "secret", "private", "client", "server", "service", "session", "shared", "webhook", "auth", "admin", "app", "api", "write", "token"}
 
 // keyDeny are words before "key" that name something else than a secret.
 var keyDeny = []string{
