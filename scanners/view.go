@@ -198,6 +198,34 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			i = j
 			continue
 		}
+		if c >= 0xC2 && c <= 0xDF {
+			// A stretch of two-byte runes (Cyrillic, Greek, Latin
+			// extensions): t.low is their table.
+			for i+1 < len(in) {
+				c1 := in[i+1]
+				if c1&0xC0 != 0x80 {
+					break
+				}
+				if to := t.low[rune(c&0x1F)<<6|rune(c1&0x3F)]; to != 0 {
+					s = append(s, in[lit:i]...)
+					w.record(base+int64(len(s)), in[i:i+2])
+					s = append(s, to)
+					lit = i + 2
+					changed = true
+				}
+				i += 2
+				if i >= len(in) {
+					break
+				}
+				if c = in[i]; c < 0xC2 || c > 0xDF {
+					break
+				}
+			}
+			if i >= len(in) || in[i] < 0xC2 || in[i] > 0xDF || i+1 < len(in) && in[i+1]&0xC0 == 0x80 {
+				continue
+			}
+			// in[i] leads a two-byte rune that is cut or invalid: below.
+		}
 		size := runeLen(c)
 		if i+size > len(in) {
 			if !final {
@@ -310,7 +338,7 @@ func (w *detView) prune(low int64) {
 	}
 	gone := w.recs[k-1].cum
 	w.delta += gone
-	o := int32(0)
+	o := int32(len(w.orig))
 	if k < len(w.recs) {
 		o = w.recs[k].o
 	}
