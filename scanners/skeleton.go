@@ -23,6 +23,7 @@ import (
 type skelTables struct {
 	low    [0x800]byte                      // target of each rune below U+0800, 0 for none
 	blocks [(unicode.MaxRune + 1) >> 8]bool // a block of 256 runes from U+0800 holds a pair
+	bmp    [0x10000 / 64]uint64             // bit r of the Basic Multilingual Plane: r has a target
 	high   map[rune]byte                    // targets of runes from U+0800
 	ents   map[string]byte                  // named references (with ';' where the name has one)
 	lead   [256]bool                        // UTF-8 lead bytes of the runes with a target
@@ -41,6 +42,9 @@ var skelTab = sync.OnceValue(func() *skelTables {
 		} else {
 			t.high[r] = to
 			t.blocks[r>>8] = true
+			if r < 0x10000 {
+				t.bmp[r>>6] |= 1 << (r & 63)
+			}
 		}
 		var b [utf8.UTFMax]byte
 		utf8.EncodeRune(b[:], r)
@@ -65,7 +69,11 @@ func (t *skelTables) target(r rune) byte {
 	if r < 0x800 {
 		return t.low[r]
 	}
-	if r > unicode.MaxRune || !t.blocks[r>>8] {
+	if r < 0x10000 {
+		if t.bmp[r>>6]>>(r&63)&1 == 0 {
+			return 0
+		}
+	} else if r > unicode.MaxRune || !t.blocks[r>>8] {
 		return 0
 	}
 	return t.high[r]

@@ -125,6 +125,12 @@ func (w *detView) textOff(s int64) int64 {
 // build returns the view of src, whose first byte is at view offset base,
 // holding an unfinished reference or rune at the end unless final. It
 // returns src itself when the view of it is src.
+//
+// It walks from one stop to the next: a '&' (found with bytes.IndexByte)
+// or, reading look-alikes, a byte outside ASCII (nextHigh, or by hand for
+// the few bytes between two words of a non-Latin script). A non-ASCII rune
+// is decoded only when its first two bytes are those of a listed
+// character (lead2).
 func (w *detView) build(src []byte, base int64, final bool) []byte {
 	in := src
 	if w.nhold > 0 {
@@ -132,104 +138,127 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		in = w.tmp
 		w.nhold = 0
 	}
+	// amp is the index of the first '&' from i on, or len(in).
 	amp := bytes.IndexByte(in, '&')
-	high := len(in)
-	if w.skel {
-		high = nextHigh(in, 0)
+	if amp < 0 {
+		amp = len(in)
 	}
-	if amp < 0 && high == len(in) {
+	skel := w.skel
+	i := amp
+	if skel {
+		i = nextHigh(in[:amp], 0)
+	}
+	if i == len(in) {
 		return in
 	}
 	t := skelTab()
 	s := w.sbuf[:0]
 	lit := 0
 	changed := false
-	i := len(in)
-	if amp >= 0 {
-		i = amp
-	}
-	i = min(i, high)
 	for i < len(in) {
 		c := in[i]
-		var to byte
-		n := 0
-		short := false
-		switch {
-		case c == '&':
-			to, n, short = t.ref(in[i:], final)
-		case c >= utf8.RuneSelf && w.skel:
-			// A stretch of non-ASCII text: rune by rune, decoding only
-			// the runes whose first two bytes a listed character has.
-			var size int
-			for {
-				size = runeLen(c)
-				if i+size > len(in) {
-					if !final {
-						short = true // the rest of the rune comes next
-					} else {
-						i = len(in) // an unfinished rune ends the string
-					}
-					break
-				}
-				if size > 1 && !continuation(in[i+1:i+size]) {
-					size = 1 // an invalid lead byte stands alone, as utf8.DecodeRune reads it
-				}
-				if size > 1 && t.lead2[c]>>(in[i+1]&0x3F)&1 != 0 {
-					r, _ := decodeRune(in, i)
-					if to = t.target(r); to != 0 {
-						break
-					}
-				}
-				i += size
-				if i >= len(in) || in[i] < utf8.RuneSelf {
-					break
-				}
-				c = in[i]
-			}
-			if to != 0 {
-				n = size
-			} else if !short {
-				i-- // the loop below steps past the stretch
-			}
-		}
-		if short {
-			if len(in)-i <= viewMaxHold {
+		if c == '&' {
+			to, n, short := t.ref(in[i:], final)
+			if short && len(in)-i <= viewMaxHold {
 				s = append(s, in[lit:i]...)
 				w.nhold = copy(w.hold[:], in[i:])
 				lit = len(in)
 				changed = true
 				break
 			}
-			n = 0
-		}
-		if n > 1 {
-			s = append(s, in[lit:i]...)
-			w.record(base+int64(len(s)), in[i:i+n])
-			s = append(s, to)
-			i += n
-			lit = i
-			changed = true
-		} else {
-			i++
-		}
-		// On to the next '&' or byte outside printable ASCII.
-		if amp >= 0 && amp < i {
+			if n > 1 {
+				s = append(s, in[lit:i]...)
+				w.record(base+int64(len(s)), in[i:i+n])
+				s = append(s, to)
+				i += n
+				lit = i
+				changed = true
+			} else {
+				i++
+			}
+			amp = len(in)
 			if k := bytes.IndexByte(in[i:], '&'); k >= 0 {
 				amp = i + k
+			}
+			if !skel {
+				i = amp
+			}
+			continue
+		}
+		if c < utf8.RuneSelf {
+			// ASCII up to the next stop: a few bytes by hand (most often
+			// the space between two words), then the search.
+			j, e := i+1, min(amp, i+8)
+			for j < e && in[j] < utf8.RuneSelf {
+				j++
+			}
+			if j == i+8 && j < amp {
+				j = nextHigh(in[:amp], j)
+			}
+			i = j
+			continue
+		}
+		if c >= 0xC2 && c <= 0xDF {
+			// A stretch of two-byte runes (Cyrillic, Greek, Latin
+			// extensions): t.low is their table.
+			for i+1 < len(in) {
+				c1 := in[i+1]
+				if c1&0xC0 != 0x80 {
+					break
+				}
+				if to := t.low[rune(c&0x1F)<<6|rune(c1&0x3F)]; to != 0 {
+					s = append(s, in[lit:i]...)
+					w.record(base+int64(len(s)), in[i:i+2])
+					s = append(s, to)
+					lit = i + 2
+					changed = true
+				}
+				i += 2
+				if i >= len(in) {
+					break
+				}
+				if c = in[i]; c < 0xC2 || c > 0xDF {
+					break
+				}
+			}
+			if i >= len(in) || in[i] < 0xC2 || in[i] > 0xDF || i+1 < len(in) && in[i+1]&0xC0 == 0x80 {
+				continue
+			}
+			// in[i] leads a two-byte rune that is cut or invalid: below.
+		}
+		size := runeLen(c)
+		if i+size > len(in) {
+			if !final {
+				// The rest of the rune comes next (an unfinished rune is
+				// shorter than viewMaxHold).
+				s = append(s, in[lit:i]...)
+				w.nhold = copy(w.hold[:], in[i:])
+				lit = len(in)
+				changed = true
+			}
+			break // final: an unfinished rune ends the string, as it is
+		}
+		if size > 1 && !continuation(in[i+1:i+size]) {
+			size = 1 // an invalid lead byte stands alone, as utf8.DecodeRune reads it
+		}
+		if size > 1 && t.lead2[c]>>(in[i+1]&0x3F)&1 != 0 {
+			var to byte
+			if size == 2 {
+				// lead2 has no bit for the overlong leads 0xC0 and 0xC1.
+				to = t.low[rune(c&0x1F)<<6|rune(in[i+1]&0x3F)]
 			} else {
-				amp = -1
+				r, _ := decodeRune(in, i)
+				to = t.target(r)
+			}
+			if to != 0 {
+				s = append(s, in[lit:i]...)
+				w.record(base+int64(len(s)), in[i:i+size])
+				s = append(s, to)
+				lit = i + size
+				changed = true
 			}
 		}
-		if high < i {
-			high = len(in)
-			if w.skel {
-				high = nextHigh(in, i)
-			}
-		}
-		i = high
-		if amp >= 0 {
-			i = min(i, amp)
-		}
+		i += size
 	}
 	if !changed {
 		return in
@@ -309,7 +338,7 @@ func (w *detView) prune(low int64) {
 	}
 	gone := w.recs[k-1].cum
 	w.delta += gone
-	o := int32(0)
+	o := int32(len(w.orig))
 	if k < len(w.recs) {
 		o = w.recs[k].o
 	}
