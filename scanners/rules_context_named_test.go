@@ -45,6 +45,8 @@ func TestNamedAssignments(t *testing.T) {
 		// Random letters and 10-byte values after a named token.
 		{"svc token = '" + letters + "'", "svc token = '" + T + "'"},
 		{"crawl_token: " + letters, "crawl_token: " + T},
+		// A password of random letters in both cases is no word.
+		{"password: " + letters, "password: [REDACTED:password-assignment]"},
 		{"svc token = '" + short + "'", "svc token = '" + T + "'"},
 		// A long token, and its later occurrence on the line.
 		{"svc token = '" + long + "' | '" + long + "'", "svc token = '" + T + "' | '" + T + "'"},
@@ -69,9 +71,8 @@ func TestNamedAssignments(t *testing.T) {
 		"svc token = 'XMLHttpRequestFactory'",
 		"svc token = 'BEARERTOKENVALUE'",
 		"svc_token = 'abcdefghijkl'",
-		// Random letters after a bare name, or as a password.
+		// Random letters after a bare name.
 		"token: " + letters,
-		"password: " + letters,
 		// Names that end in key and something else; a letter after key.
 		"monkey1 = " + tok,
 		"sumoKey123 = " + tok,
