@@ -385,7 +385,8 @@ func keySuffixOK(cls assignClass, suffix []byte, last byte) bool {
 
 // keyBytesAfter are the bytes that may follow the word key where it ends a
 // key name that is assigned: a closing quote, a backslash (\"), a space or
-// tab, the first byte of an operator, the '>' of an XML element.
+// tab, the first byte of an operator, the '>' of an XML element, or the
+// first digit of a key's number (sumoKey1, keyNumber).
 const keyBytesAfter = "\"'`\\ \t:=?+>0123456789"
 
 // keyForm is assignForm for the key family, triggered by "key" and the byte
@@ -751,9 +752,10 @@ func longDigits(b []byte) bool {
 	return true
 }
 
-// keyNameKeyOK: for the bare word key, the keyword ends the name and starts
-// a word of it (after _ - . or a digit, at a
-// lower-to-upper change, or glued to one of keyGlued: licensekey); the word
+// keyNameKeyOK: for the bare word key, the keyword ends the name (or only a
+// key's number follows it, keyNumber) and starts a word of it (after _ - .
+// or a digit, at a lower-to-upper change, glued to one of keyGlued:
+// licensekey, or to a lone s: Duo's skey); the word
 // before it is not one of keyDeny (public_key, sort_key, cacheKey name no
 // secret). It allocates nothing: it runs on every "key" in the text.
 func keyNameKeyOK(prefix, suffix, kw []byte) bool {
