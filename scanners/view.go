@@ -226,6 +226,26 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			}
 			// in[i] leads a two-byte rune that is cut or invalid: below.
 		}
+		if c >= 0xE0 && c <= 0xEF && i+2 < len(in) && in[i+1]&0xC0 == 0x80 && in[i+2]&0xC0 == 0x80 {
+			// A three-byte sequence, decoded only when lead2 lists its
+			// first two bytes. An overlong form or a surrogate is an
+			// error to utf8.DecodeRune: no target.
+			c1 := in[i+1]
+			if t.lead2[c]>>(c1&0x3F)&1 != 0 {
+				r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(in[i+2]&0x3F)
+				if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+					if to := t.target(r); to != 0 {
+						s = append(s, in[lit:i]...)
+						w.record(base+int64(len(s)), in[i:i+3])
+						s = append(s, to)
+						lit = i + 3
+						changed = true
+					}
+				}
+			}
+			i += 3
+			continue
+		}
 		size := runeLen(c)
 		if i+size > len(in) {
 			if !final {
