@@ -144,10 +144,13 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		amp = len(in)
 	}
 	skel := w.skel
-	i := amp
+	// high is the index of the first byte outside ASCII from where it was
+	// last searched (at or before i), or len(in): none lies before it.
+	high := len(in)
 	if skel {
-		i = nextHigh(in[:amp], 0)
+		high = nextHigh(in, 0)
 	}
+	i := min(amp, high)
 	if i == len(in) {
 		return in
 	}
@@ -186,16 +189,20 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			continue
 		}
 		if c < utf8.RuneSelf {
-			// ASCII up to the next stop: a few bytes by hand (most often
-			// the space between two words), then the search.
-			j, e := i+1, min(amp, i+8)
-			for j < e && in[j] < utf8.RuneSelf {
-				j++
+			// ASCII up to the next stop. high is behind when a non-ASCII
+			// stretch was passed: a few bytes by hand (most often the
+			// space between two words), then the search.
+			if high < i {
+				j, e := i+1, min(len(in), i+8)
+				for j < e && in[j] < utf8.RuneSelf {
+					j++
+				}
+				if j == e && j < len(in) {
+					j = nextHigh(in, j)
+				}
+				high = j
 			}
-			if j == i+8 && j < amp {
-				j = nextHigh(in[:amp], j)
-			}
-			i = j
+			i = min(amp, high)
 			continue
 		}
 		if c >= 0xC2 && c <= 0xDF {
