@@ -40,7 +40,8 @@ import (
 // a call is held (at most viewMaxHold bytes) and finished by the next one;
 // the view, and so the output, does not depend on how the text is split.
 // Text without '&' and without a byte outside ASCII costs a vector search
-// for '&' and an eight-byte-lane search for a high bit.
+// for '&' and an eight-byte-lane search for a high bit; text its caller
+// hints as ASCII (HintASCII) only the search for '&'.
 
 // viewMaxRef bounds the length of a character reference the view decodes,
 // from the '&' to the ';' or the last digit or letter: 32 leading zeros fit.
@@ -144,10 +145,13 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		amp = len(in)
 	}
 	skel := w.skel
-	i := amp
+	// high is the index of the first byte outside ASCII from where it was
+	// last searched (at or before i), or len(in): none lies before it.
+	high := len(in)
 	if skel {
-		i = nextHigh(in[:amp], 0)
+		high = nextHigh(in, 0)
 	}
+	i := min(amp, high)
 	if i == len(in) {
 		return in
 	}
@@ -186,16 +190,20 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			continue
 		}
 		if c < utf8.RuneSelf {
-			// ASCII up to the next stop: a few bytes by hand (most often
-			// the space between two words), then the search.
-			j, e := i+1, min(amp, i+8)
-			for j < e && in[j] < utf8.RuneSelf {
-				j++
+			// ASCII up to the next stop. high is behind when a non-ASCII
+			// stretch was passed: a few bytes by hand (most often the
+			// space between two words), then the search.
+			if high < i {
+				j, e := i+1, min(len(in), i+8)
+				for j < e && in[j] < utf8.RuneSelf {
+					j++
+				}
+				if j == e && j < len(in) {
+					j = nextHigh(in, j)
+				}
+				high = j
 			}
-			if j == i+8 && j < amp {
-				j = nextHigh(in[:amp], j)
-			}
-			i = j
+			i = min(amp, high)
 			continue
 		}
 		if c >= 0xC2 && c <= 0xDF {
@@ -225,6 +233,26 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 				continue
 			}
 			// in[i] leads a two-byte rune that is cut or invalid: below.
+		}
+		if c >= 0xE0 && c <= 0xEF && i+2 < len(in) && in[i+1]&0xC0 == 0x80 && in[i+2]&0xC0 == 0x80 {
+			// A three-byte sequence, decoded only when lead2 lists its
+			// first two bytes. An overlong form or a surrogate is an
+			// error to utf8.DecodeRune: no target.
+			c1 := in[i+1]
+			if t.lead2[c]>>(c1&0x3F)&1 != 0 {
+				r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(in[i+2]&0x3F)
+				if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+					if to := t.target(r); to != 0 {
+						s = append(s, in[lit:i]...)
+						w.record(base+int64(len(s)), in[i:i+3])
+						s = append(s, to)
+						lit = i + 3
+						changed = true
+					}
+				}
+			}
+			i += 3
+			continue
 		}
 		size := runeLen(c)
 		if i+size > len(in) {
