@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
@@ -455,7 +456,7 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byt
 		}
 	}
 	if len(mirrors) > 0 {
-		n := int64(len([]rune(string(js))))
+		n := int64(utf8.RuneCount(js))
 		if p.e.lim.Over(bounds.TextChars, n) {
 			// The regenerated text would be cut, and a cut JSON text
 			// contradicts the structure: fail closed.

@@ -19,6 +19,10 @@
 //     uses (map[string]any, []any, json.Number, string, bool, nil), refusing
 //     duplicate member names, invalid UTF-8, lone surrogates and over-deep
 //     values.
+//   - SameValue: whether a second JSON text holds the same tokens as a
+//     first (strings equal once unescaped, numbers written alike), told
+//     without decoding either, so a caller that decoded and validated the
+//     first need not decode the second.
 //   - Validate: a *Violation (keyword, instance JSON pointer, schema JSON
 //     pointer of the most specific failing keyword) or nil; a Violation
 //     never holds the value.

@@ -27,15 +27,7 @@ func SameTokens(a, b []byte) bool {
 		}
 		switch {
 		case ca == '"':
-			if sameRawString(&da, &db) {
-				continue
-			}
-			sa, err := da.strBytes()
-			if err != nil {
-				return false
-			}
-			sb, err := db.strBytes()
-			if err != nil || string(sa) != string(sb) {
+			if !sameRawString(&da, &db) && !sameString(&da, &db) {
 				return false
 			}
 		case ca == '-' || ca >= '0' && ca <= '9':
@@ -107,4 +99,71 @@ func hasByte(w uint64, c byte) bool {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	x := w ^ (lo * uint64(c))
 	return (x-lo)&^x&hi != 0
+}
+
+// sameString compares the decoded contents of the strings that open at
+// da.pos and db.pos piece by piece (a run of plain bytes, or what one
+// escape stands for), without decoding either whole, and moves both past
+// their strings when they are equal. A string that breaks Decode's rules
+// is not equal to any: a control character, a bad or lone surrogate
+// escape; invalid UTF-8 in b cannot equal a's decoded text, which is valid
+// when a decodes.
+func sameString(da, db *decoder) bool {
+	da.pos++
+	db.pos++
+	var ea, eb [4]byte
+	var qa, qb []byte // decoded bytes not compared yet
+	endA, endB := false, false
+	for {
+		if len(qa) == 0 && !endA {
+			if qa, endA = da.piece(ea[:0]); qa == nil && !endA {
+				return false
+			}
+		}
+		if len(qb) == 0 && !endB {
+			if qb, endB = db.piece(eb[:0]); qb == nil && !endB {
+				return false
+			}
+		}
+		if endA || endB {
+			return endA && endB && len(qa) == 0 && len(qb) == 0
+		}
+		n := min(len(qa), len(qb))
+		if string(qa[:n]) != string(qb[:n]) {
+			return false
+		}
+		qa, qb = qa[n:], qb[n:]
+	}
+}
+
+// piece reads the next piece of a string's content at d.pos: a run of
+// plain bytes (a view of the input) or the bytes an escape stands for
+// (appended to buf). At the closing quote it moves past it and reports
+// end; on anything Decode refuses it returns nil and false.
+func (d *decoder) piece(buf []byte) (p []byte, end bool) {
+	if d.pos >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.pos]; {
+	case c == '"':
+		d.pos++
+		return nil, true
+	case c == '\\':
+		p, err := d.escape(buf)
+		if err != nil {
+			return nil, false
+		}
+		return p, false
+	case c < 0x20:
+		return nil, false
+	}
+	from := d.pos
+	d.pos++
+	for d.pos < len(d.data) {
+		if c := d.data[d.pos]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		d.pos++
+	}
+	return d.data[from:d.pos], false
 }

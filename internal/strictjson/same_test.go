@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 )
@@ -67,19 +68,33 @@ func FuzzSameTokens(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte, depth int) {
 		depth = 1 + (depth&0xff)%16
-		if !SameTokens(a, b) {
-			return
-		}
-		va, erra := Decode(a, depth)
-		if erra != nil {
-			return
-		}
-		vb, errb := Decode(b, depth)
-		if errb != nil {
-			t.Fatalf("SameTokens(%q, %q) but b does not decode: %v", a, b, errb)
-		}
-		if !reflect.DeepEqual(va, vb) {
-			t.Fatalf("SameTokens(%q, %q) but %v != %v", a, b, va, vb)
+		checkSame(t, a, b, depth)
+		// Texts near a: escapes the pass writes otherwise, one byte cut.
+		checkSame(t, a, bytes.ReplaceAll(a, []byte("/"), []byte(`\/`)), depth)
+		checkSame(t, bytes.ReplaceAll(a, []byte(`\/`), []byte("/")), a, depth)
+		checkSame(t, a, bytes.ReplaceAll(a, []byte(`\u00e9`), []byte("é")), depth)
+		if len(a) > 0 {
+			checkSame(t, a, a[:len(a)-1], depth)
 		}
 	})
+}
+
+// checkSame fails when SameTokens(a, b) holds and a decodes but b does not
+// decode to the same value.
+func checkSame(t *testing.T, a, b []byte, depth int) {
+	t.Helper()
+	if !SameTokens(a, b) {
+		return
+	}
+	va, erra := Decode(a, depth)
+	if erra != nil {
+		return
+	}
+	vb, errb := Decode(b, depth)
+	if errb != nil {
+		t.Fatalf("SameTokens(%q, %q) but b does not decode: %v", a, b, errb)
+	}
+	if !reflect.DeepEqual(va, vb) {
+		t.Fatalf("SameTokens(%q, %q) but %v != %v", a, b, va, vb)
+	}
 }

@@ -261,50 +261,58 @@ func (d *decoder) strBytes() ([]byte, error) {
 			d.pos++
 			continue
 		}
-		d.pos++
-		if d.pos >= len(d.data) {
-			return nil, d.fail(Syntax)
-		}
-		e := d.data[d.pos]
-		d.pos++
-		switch e {
-		case '"', '\\', '/':
-			d.buf = append(d.buf, e)
-		case 'b':
-			d.buf = append(d.buf, '\b')
-		case 'f':
-			d.buf = append(d.buf, '\f')
-		case 'n':
-			d.buf = append(d.buf, '\n')
-		case 'r':
-			d.buf = append(d.buf, '\r')
-		case 't':
-			d.buf = append(d.buf, '\t')
-		case 'u':
-			r, ok := d.hex4()
-			if !ok {
-				return nil, d.fail(Syntax)
-			}
-			if utf16.IsSurrogate(r) {
-				if r >= 0xDC00 || d.pos+6 > len(d.data) || d.data[d.pos] != '\\' || d.data[d.pos+1] != 'u' {
-					return nil, d.fail(Surrogate)
-				}
-				d.pos += 2
-				r2, ok := d.hex4()
-				if !ok {
-					return nil, d.fail(Syntax)
-				}
-				r = utf16.DecodeRune(r, r2)
-				if r == utf8.RuneError {
-					return nil, d.fail(Surrogate)
-				}
-			}
-			d.buf = utf8.AppendRune(d.buf, r)
-		default:
-			return nil, d.fail(Syntax)
+		var err error
+		if d.buf, err = d.escape(d.buf); err != nil {
+			return nil, err
 		}
 	}
 	return nil, d.fail(Syntax)
+}
+
+// escape reads the escape sequence at d.pos (its backslash) and appends
+// what it stands for to dst.
+func (d *decoder) escape(dst []byte) ([]byte, error) {
+	d.pos++
+	if d.pos >= len(d.data) {
+		return dst, d.fail(Syntax)
+	}
+	e := d.data[d.pos]
+	d.pos++
+	switch e {
+	case '"', '\\', '/':
+		return append(dst, e), nil
+	case 'b':
+		return append(dst, '\b'), nil
+	case 'f':
+		return append(dst, '\f'), nil
+	case 'n':
+		return append(dst, '\n'), nil
+	case 'r':
+		return append(dst, '\r'), nil
+	case 't':
+		return append(dst, '\t'), nil
+	case 'u':
+		r, ok := d.hex4()
+		if !ok {
+			return dst, d.fail(Syntax)
+		}
+		if utf16.IsSurrogate(r) {
+			if r >= 0xDC00 || d.pos+6 > len(d.data) || d.data[d.pos] != '\\' || d.data[d.pos+1] != 'u' {
+				return dst, d.fail(Surrogate)
+			}
+			d.pos += 2
+			r2, ok := d.hex4()
+			if !ok {
+				return dst, d.fail(Syntax)
+			}
+			r = utf16.DecodeRune(r, r2)
+			if r == utf8.RuneError {
+				return dst, d.fail(Surrogate)
+			}
+		}
+		return utf8.AppendRune(dst, r), nil
+	}
+	return dst, d.fail(Syntax)
 }
 
 func (d *decoder) hex4() (rune, bool) {
