@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 )
 
 // StringValues decodes a JSON document and returns every string value (not
@@ -402,7 +404,7 @@ func (s *Scorer) Add(rec *LabeledRecord, out Outcome) error {
 			}
 		case LabelDecoy:
 			s.tot.Decoys++
-			if strings.Count(o, l.Exact) < strings.Count(in[l.Pointer], l.Exact) {
+			if !decoyIntact(o, in[l.Pointer], l.Exact) {
 				ts.Destroyed++
 				s.tot.DecoysDestroyed++
 				miss = true
@@ -668,4 +670,24 @@ func ScoreExternal(recs []LabeledRecord, findings []ExternalFinding, raw bool) E
 		}
 	}
 	return sc
+}
+
+// decoyIntact reports whether every occurrence of the decoy exact in the
+// input string in survives in the output o, as written or as the
+// Normalizer reads escaped JSON in text (scanners/normalize_literal.go:
+// "\/" and "\u003c" in JSON written into a text are decoded to "/" and
+// "<", which leaves that JSON's value as it was), so a decoy of JSON in
+// text whose escapes were decoded is not counted destroyed. NFKC is not
+// applied: a decoy NFKC changes is destroyed.
+func decoyIntact(o, in, exact string) bool {
+	want := strings.Count(in, exact)
+	got := strings.Count(o, exact)
+	if got >= want {
+		return true
+	}
+	n := scanners.Normalizer{DisableNFKC: true}
+	if d := string(n.Append(nil, []byte(exact), true)); d != exact && !strings.Contains(d, exact) {
+		got += strings.Count(o, d)
+	}
+	return got >= want
 }

@@ -248,3 +248,23 @@ func TestMask(t *testing.T) {
 		}
 	}
 }
+
+// TestDecoyIntactEscapes: a decoy of JSON in text whose escapes the
+// Normalizer decodes ("\/", "\u003c") is intact; one that lost bytes is not.
+func TestDecoyIntactEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		o, in, exact string
+		want         bool
+	}{
+		{`{"k":"a/b"}`, `{"k":"a\/b"}`, `a\/b`, true},
+		{`x Vec<u8> y`, `x Vec\u003cu8\u003e y`, `Vec\u003cu8\u003e`, true},
+		{`x Vec\u003cu8\u003e y`, `x Vec\u003cu8\u003e y`, `Vec\u003cu8\u003e`, true},
+		{`{"k":"a[REDACTED]"}`, `{"k":"a\/b"}`, `a\/b`, false},
+		{`a/b`, `a\/b a\/b`, `a\/b`, false}, // one of two occurrences lost
+		{`Ｖec`, `Vec`, `Vec`, false},        // changed otherwise
+	} {
+		if got := decoyIntact(tc.o, tc.in, tc.exact); got != tc.want {
+			t.Errorf("decoyIntact(%q, %q, %q) = %v, want %v", tc.o, tc.in, tc.exact, got, tc.want)
+		}
+	}
+}
