@@ -163,7 +163,7 @@ func FuzzGenerated(f *testing.F) {
 				t.Fatalf("%s: output is not JSON: %.500q", pol, want)
 			}
 			if ev.Outcome != pipeline.OutcomeRejected {
-				checkJSONTexts(t, want, jsonText)
+				checkJSONTexts(t, want, jsonText, ev)
 			}
 			reads := []int{7}
 			if large {
@@ -182,8 +182,17 @@ func FuzzGenerated(f *testing.F) {
 
 // checkJSONTexts fails when a text block that was valid JSON (jsonText) is
 // not after sanitizing (the label taken off; a cut text is not checked).
-func checkJSONTexts(t *testing.T, out []byte, jsonText []bool) {
+// A text a finding of the block before runs into (blockjoin.go: adjacent
+// texts are read as one string, and a value rule may take the next text's
+// first bytes, as it would in one string) is not checked either.
+func checkJSONTexts(t *testing.T, out []byte, jsonText []bool, ev *pipeline.Evidence) {
 	t.Helper()
+	joined := map[string]bool{}
+	for _, f := range ev.Findings {
+		if f.EndPointer != "" {
+			joined[f.EndPointer] = true
+		}
+	}
 	var r struct {
 		Content []struct {
 			Text string `json:"text"`
@@ -193,7 +202,7 @@ func checkJSONTexts(t *testing.T, out []byte, jsonText []bool) {
 		t.Fatalf("output: %v", err)
 	}
 	for i, c := range r.Content {
-		if i >= len(jsonText) || !jsonText[i] || strings.Contains(c.Text, "[OUTPUT_TRUNCATED") {
+		if i >= len(jsonText) || !jsonText[i] || strings.Contains(c.Text, "[OUTPUT_TRUNCATED") || joined[fmt.Sprintf("/content/%d/text", i)] {
 			continue
 		}
 		s := c.Text
