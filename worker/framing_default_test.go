@@ -4,9 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/nats-io/nats.go"
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -50,18 +47,7 @@ func TestInlineDefaultFraming(t *testing.T) {
 		{"bare-result", "", `{"content":[{"type":"text","text":"ok"}]}`, "clean", "Untrusted tool output"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := nats.NewMsg("mcp.sanitize.tool-result")
-			m.Header.Set(wire.HeaderTenant, "acme")
-			m.Header.Set(wire.HeaderServer, "files")
-			m.Header.Set(wire.HeaderTool, "read_file")
-			if tc.header != "" {
-				m.Header.Set(wire.HeaderFraming, tc.header)
-			}
-			m.Data = []byte(tc.body)
-			r, err := nc.RequestMsg(m, 10*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := framedRequest(t, nc, tc.header, tc.body)
 			if got := r.Header.Get(wire.HeaderOutcome); got != tc.outcome {
 				t.Fatalf("outcome %q, want %q: %s", got, tc.outcome, r.Data)
 			}
@@ -72,12 +58,7 @@ func TestInlineDefaultFraming(t *testing.T) {
 	}
 	// Under bare the top-level object is the result: its labels are the
 	// last member of the top level, not of the envelope's result.
-	m := nats.NewMsg("mcp.sanitize.tool-result")
-	m.Data = []byte(envelope)
-	r, err := nc.RequestMsg(m, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := framedRequest(t, nc, "", envelope)
 	if !strings.HasSuffix(string(r.Data), `"dev.mcp-sanitize/removedChars":0}}`) || strings.Contains(string(r.Data), `"content":[{"type":"text","text":"Untrusted`) {
 		t.Fatalf("header-less envelope under bare: %s", r.Data)
 	}

@@ -42,18 +42,7 @@ func TestInlineFraming(t *testing.T) {
 		{"unknown", "xml", bare, "rejected", "INVALID_CONTENT", "unknown-framing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := nats.NewMsg("mcp.sanitize.tool-result")
-			m.Header.Set(wire.HeaderTenant, "acme")
-			m.Header.Set(wire.HeaderServer, "files")
-			m.Header.Set(wire.HeaderTool, "read_file")
-			if tc.framing != "" {
-				m.Header.Set(wire.HeaderFraming, tc.framing)
-			}
-			m.Data = []byte(tc.body)
-			r, err := nc.RequestMsg(m, 10*time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := framedRequest(t, nc, tc.framing, tc.body)
 			if got := r.Header.Get(wire.HeaderOutcome); got != tc.outcome {
 				t.Fatalf("outcome %q, want %q: %s", got, tc.outcome, r.Data)
 			}
@@ -65,4 +54,23 @@ func TestInlineFraming(t *testing.T) {
 			}
 		})
 	}
+}
+
+// framedRequest sends body as an inline tool result of read_file, with the
+// Mcp-Framing header when framing is not empty, and returns the reply.
+func framedRequest(t *testing.T, nc *nats.Conn, framing, body string) *nats.Msg {
+	t.Helper()
+	m := nats.NewMsg("mcp.sanitize.tool-result")
+	m.Header.Set(wire.HeaderTenant, "acme")
+	m.Header.Set(wire.HeaderServer, "files")
+	m.Header.Set(wire.HeaderTool, "read_file")
+	if framing != "" {
+		m.Header.Set(wire.HeaderFraming, framing)
+	}
+	m.Data = []byte(body)
+	r, err := nc.RequestMsg(m, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
