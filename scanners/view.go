@@ -82,6 +82,8 @@ type detView struct {
 	recs  []viewRec
 	orig  []byte
 	delta int64 // text offset minus view offset before recs[0]
+	in     []byte // during an Append: the text build made the view of (held bytes and src)
+	inBase int64  // the view offset of in[0]
 	sbuf  []byte
 	tmp   []byte
 	out   []byte
@@ -127,11 +129,9 @@ func (w *detView) textOff(s int64) int64 {
 // holding an unfinished reference or rune at the end unless final. It
 // returns src itself when the view of it is src.
 //
-// It walks from one stop to the next: a '&' (found with bytes.IndexByte)
-// or, reading look-alikes, a byte outside ASCII (nextHigh, or by hand for
-// the few bytes between two words of a non-Latin script). A non-ASCII rune
-// is decoded only when its first two bytes are those of a listed
-// character (lead2).
+// It goes from one stop to the next: a '&' (found with bytes.IndexByte),
+// and, reading look-alikes, a character with a target, which skip finds
+// in the text before the next '&'. Only the stops cost more than the walk.
 func (w *detView) build(src []byte, base int64, final bool) []byte {
 	in := src
 	if w.nhold > 0 {
@@ -139,44 +139,77 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		in = w.tmp
 		w.nhold = 0
 	}
+	w.in, w.inBase = in, base
 	// amp is the index of the first '&' from i on, or len(in).
 	amp := bytes.IndexByte(in, '&')
 	if amp < 0 {
 		amp = len(in)
 	}
 	skel := w.skel
-	// high is the index of the first byte outside ASCII from where it was
-	// last searched (at or before i), or len(in): none lies before it.
-	high := len(in)
+	t := skelTab()
+	i, to, n := amp, byte(0), 0
 	if skel {
-		high = nextHigh(in, 0)
+		i, to, n = t.skip(in[:amp], nextHigh(in[:amp], 0))
 	}
-	i := min(amp, high)
 	if i == len(in) {
 		return in
 	}
-	t := skelTab()
 	s := w.sbuf[:0]
-	lit := 0
-	changed := false
-	for i < len(in) {
-		c := in[i]
-		if c == '&' {
-			to, n, short := t.ref(in[i:], final)
-			if short && len(in)-i <= viewMaxHold {
+	if cap(s) < len(in)+16 {
+		// The view is never longer than the text: with 16 bytes more
+		// there is always room for a 16-byte copy at its end.
+		s = make([]byte, 0, len(in)+len(in)/4+16)
+	}
+	lit := 0 // in[lit:i] is not in s yet
+	for {
+		switch {
+		case to != 0:
+			// A character with a target. The text before it is most
+			// often short (a letter or a word): up to 16 bytes are two
+			// eight-byte copies (s has room, see above).
+			if k := i - lit; k <= 16 && lit+16 <= len(in) {
+				d := len(s)
+				b := s[d : d+16]
+				binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(in[lit:]))
+				binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(in[lit+8:]))
+				s = s[:d+k]
+			} else {
+				s = append(s, in[lit:i]...)
+			}
+			w.record(base+int64(len(s)), in[i:i+n])
+			s = append(s, to)
+			i += n
+			lit = i
+		case i < amp:
+			// in[i:amp] is a UTF-8 sequence cut at amp.
+			if amp < len(in) {
+				i++ // by the '&': an invalid lead byte, on its own
+				break
+			}
+			if !final {
+				// The rest of the rune comes next (an unfinished rune is
+				// shorter than viewMaxHold).
 				s = append(s, in[lit:i]...)
 				w.nhold = copy(w.hold[:], in[i:])
 				lit = len(in)
-				changed = true
+			}
+			i = len(in) // final: an unfinished rune ends the string, as it is
+		case i == len(in):
+		default:
+			// A '&' at i.
+			rto, rn, short := t.ref(in[i:], final)
+			if short && len(in)-i <= viewMaxHold {
+				s = append(s, in[lit:i]...)
+				w.nhold = copy(w.hold[:], in[i:])
+				lit, i = len(in), len(in)
 				break
 			}
-			if n > 1 {
+			if rn > 1 {
 				s = append(s, in[lit:i]...)
-				w.record(base+int64(len(s)), in[i:i+n])
-				s = append(s, to)
-				i += n
+				w.record(base+int64(len(s)), in[i:i+rn])
+				s = append(s, rto)
+				i += rn
 				lit = i
-				changed = true
 			} else {
 				i++
 			}
@@ -184,111 +217,18 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			if k := bytes.IndexByte(in[i:], '&'); k >= 0 {
 				amp = i + k
 			}
-			if !skel {
-				i = amp
-			}
-			continue
 		}
-		if c < utf8.RuneSelf {
-			// ASCII up to the next stop. high is behind when a non-ASCII
-			// stretch was passed: a few bytes by hand (most often the
-			// space between two words), then the search.
-			if high < i {
-				j, e := i+1, min(len(in), i+8)
-				for j < e && in[j] < utf8.RuneSelf {
-					j++
-				}
-				if j == e && j < len(in) {
-					j = nextHigh(in, j)
-				}
-				high = j
-			}
-			i = min(amp, high)
-			continue
+		if i >= len(in) {
+			break
 		}
-		if c >= 0xC2 && c <= 0xDF {
-			// A stretch of two-byte runes (Cyrillic, Greek, Latin
-			// extensions): t.low is their table.
-			for i+1 < len(in) {
-				c1 := in[i+1]
-				if c1&0xC0 != 0x80 {
-					break
-				}
-				if to := t.low[rune(c&0x1F)<<6|rune(c1&0x3F)]; to != 0 {
-					s = append(s, in[lit:i]...)
-					w.record(base+int64(len(s)), in[i:i+2])
-					s = append(s, to)
-					lit = i + 2
-					changed = true
-				}
-				i += 2
-				if i >= len(in) {
-					break
-				}
-				if c = in[i]; c < 0xC2 || c > 0xDF {
-					break
-				}
-			}
-			if i >= len(in) || in[i] < 0xC2 || in[i] > 0xDF || i+1 < len(in) && in[i+1]&0xC0 == 0x80 {
-				continue
-			}
-			// in[i] leads a two-byte rune that is cut or invalid: below.
+		to = 0
+		if skel {
+			i, to, n = t.skip(in[:amp], i)
+		} else {
+			i = amp
 		}
-		if c >= 0xE0 && c <= 0xEF && i+2 < len(in) && in[i+1]&0xC0 == 0x80 && in[i+2]&0xC0 == 0x80 {
-			// A three-byte sequence, decoded only when lead2 lists its
-			// first two bytes. An overlong form or a surrogate is an
-			// error to utf8.DecodeRune: no target.
-			c1 := in[i+1]
-			if t.lead2[c]>>(c1&0x3F)&1 != 0 {
-				r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(in[i+2]&0x3F)
-				if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
-					if to := t.target(r); to != 0 {
-						s = append(s, in[lit:i]...)
-						w.record(base+int64(len(s)), in[i:i+3])
-						s = append(s, to)
-						lit = i + 3
-						changed = true
-					}
-				}
-			}
-			i += 3
-			continue
-		}
-		size := runeLen(c)
-		if i+size > len(in) {
-			if !final {
-				// The rest of the rune comes next (an unfinished rune is
-				// shorter than viewMaxHold).
-				s = append(s, in[lit:i]...)
-				w.nhold = copy(w.hold[:], in[i:])
-				lit = len(in)
-				changed = true
-			}
-			break // final: an unfinished rune ends the string, as it is
-		}
-		if size > 1 && !continuation(in[i+1:i+size]) {
-			size = 1 // an invalid lead byte stands alone, as utf8.DecodeRune reads it
-		}
-		if size > 1 && t.lead2[c]>>(in[i+1]&0x3F)&1 != 0 {
-			var to byte
-			if size == 2 {
-				// lead2 has no bit for the overlong leads 0xC0 and 0xC1.
-				to = t.low[rune(c&0x1F)<<6|rune(in[i+1]&0x3F)]
-			} else {
-				r, _ := decodeRune(in, i)
-				to = t.target(r)
-			}
-			if to != 0 {
-				s = append(s, in[lit:i]...)
-				w.record(base+int64(len(s)), in[i:i+size])
-				s = append(s, to)
-				lit = i + size
-				changed = true
-			}
-		}
-		i += size
 	}
-	if !changed {
+	if lit == 0 {
 		return in
 	}
 	s = append(s, in[lit:]...)
@@ -296,8 +236,93 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	return s
 }
 
-// runeLen is the length of the UTF-8 sequence a byte >= 0x80 leads, 1
-// for a continuation byte (invalid where it leads).
+// skip returns the index of the first character of b[i:] that the view
+// reads as an ASCII character, that character and the character's length;
+// or, with to 0, the index of a UTF-8 sequence that the end of b cuts
+// (its lead byte, then only continuation bytes), or len(b). b holds no
+// '&'. Every byte it passes stands for itself in the view: ASCII, runes
+// without a target, and bytes that are no valid UTF-8 (utf8.DecodeRune
+// reads each on its own, and a continuation byte starts nothing).
+//
+// It is the view's walk over text outside ASCII: two-byte runes (Latin
+// accents, Greek, Cyrillic) are read from the low table, longer ones are
+// decoded only when lead2 lists their first two bytes, and ASCII between
+// them goes a few bytes by hand (most often a space between two words),
+// then eight at a time.
+func (t *skelTables) skip(b []byte, i int) (_ int, to byte, n int) {
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			i++
+			if i+8 > len(b) {
+				for i < len(b) && b[i] < utf8.RuneSelf {
+					i++
+				}
+			} else if x := binary.LittleEndian.Uint64(b[i:]) & swarHi; x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+			} else {
+				i = nextHigh(b, i+8)
+			}
+			continue
+		}
+		if c < 0xE0 {
+			if i+1 < len(b) {
+				if c1 := b[i+1]; c1&0xC0 == 0x80 && c >= 0xC2 {
+					if to := t.low[rune(c&0x1F)<<6|rune(c1&0x3F)]; to != 0 {
+						return i, to, 2
+					}
+					i += 2
+					continue
+				}
+			} else if c >= 0xC2 {
+				return i, 0, 0
+			}
+			i++
+			continue
+		}
+		if c < 0xF0 {
+			if i+2 < len(b) {
+				c1, c2 := b[i+1], b[i+2]
+				if c1&0xC0 == 0x80 && c2&0xC0 == 0x80 {
+					if t.lead2[c]>>(c1&0x3F)&1 != 0 {
+						// An overlong form or a surrogate is an error to
+						// utf8.DecodeRune: no target.
+						r := rune(c&0x0F)<<12 | rune(c1&0x3F)<<6 | rune(c2&0x3F)
+						if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+							if to := t.target(r); to != 0 {
+								return i, to, 3
+							}
+						}
+					}
+					i += 3
+					continue
+				}
+			} else if continuation(b[i+1:]) {
+				return i, 0, 0
+			}
+			i++
+			continue
+		}
+		if i+3 < len(b) {
+			if continuation(b[i+1 : i+4]) {
+				if t.lead2[c]>>(b[i+1]&0x3F)&1 != 0 {
+					if r, size := utf8.DecodeRune(b[i:]); size == 4 {
+						if to := t.target(r); to != 0 {
+							return i, to, 4
+						}
+					}
+				}
+				i += 4
+				continue
+			}
+		} else if continuation(b[i+1:]) {
+			return i, 0, 0
+		}
+		i++
+	}
+	return len(b), 0, 0
+}
+
 // continuation reports whether every byte of b is a UTF-8 continuation
 // byte (10xxxxxx).
 func continuation(b []byte) bool {
@@ -309,21 +334,10 @@ func continuation(b []byte) bool {
 	return true
 }
 
-func runeLen(c byte) int {
-	switch {
-	case c >= 0xF0:
-		return 4
-	case c >= 0xE0:
-		return 3
-	case c >= 0xC0:
-		return 2
-	}
-	return 1
-}
-
-// nextHigh returns the index of the first byte of b[i:] that is not ASCII,
-// or len(b), 32 and 8 bytes at a time.
-func nextHigh(b []byte, i int) int {
+// nextHighWords returns the index of the first byte of b[i:] that is not
+// ASCII, or len(b), 32 and 8 bytes at a time. nextHigh is it, with a
+// vector kernel for long stretches where there is one.
+func nextHighWords(b []byte, i int) int {
 	for ; i+32 <= len(b); i += 32 {
 		w := b[i : i+32]
 		x0 := binary.LittleEndian.Uint64(w)
@@ -354,7 +368,14 @@ func (w *detView) record(s int64, orig []byte) {
 		cum = w.recs[k-1].cum
 	}
 	w.recs = append(w.recs, viewRec{s: s, o: int32(len(w.orig)), n: uint8(len(orig)), cum: cum + int64(len(orig)-1)})
-	w.orig = append(w.orig, orig...)
+	switch len(orig) {
+	case 2:
+		w.orig = append(w.orig, orig[0], orig[1])
+	case 3:
+		w.orig = append(w.orig, orig[0], orig[1], orig[2])
+	default:
+		w.orig = append(w.orig, orig...)
+	}
 }
 
 // prune drops the records before view offset low, which no later output,
@@ -382,31 +403,37 @@ func (w *detView) prune(low int64) {
 
 // restore rewrites what an Append wrote from d0 on (view text and markers,
 // as spans describe it, with value offsets from ctxLo) to the text as
-// given, and the spans and the findings fs to text offsets.
+// given, and the spans and the findings fs to text offsets. A span's view
+// text stands for one stretch of the text: what of it lies in the text of
+// this Append (w.in) is copied from there at once; the part before it
+// (held from an earlier Append) is put back record by record.
 func (w *detView) restore(dst []byte, d0 int, spans []Span, marks []Mark, fs []Finding, ctxLo int64) []byte {
 	out := w.out[:0]
 	pos := 0 // in dst[d0:]
 	wrote := dst[d0:]
 	mk := 0 // the first mark not yet moved (they lie between spans)
+	inBase := w.inBase
+	tIn := w.textOff(inBase) // the text offset of w.in[0]
 	for i := range spans {
 		sp := &spans[i]
 		mk = moveMarks(marks, mk, sp.Out, len(out)-pos)
 		out = append(out, wrote[pos:sp.Out]...)
 		lo, hi := sp.Lo+ctxLo, sp.Hi+ctxLo
+		tlo, thi := w.textOff(lo), w.textOff(hi)
 		nOut := len(out)
-		k := sort.Search(len(w.recs), func(i int) bool { return w.recs[i].s >= lo })
-		p := lo
-		base := int64(sp.Out) - lo // wrote index of view offset x is base+x
-		for ; k < len(w.recs) && w.recs[k].s < hi; k++ {
-			rc := &w.recs[k]
-			out = append(out, wrote[base+p:base+rc.s]...)
-			out = append(out, w.orig[rc.o:rc.o+int32(rc.n)]...)
-			p = rc.s + 1
+		if lo < inBase {
+			out = w.appendRecs(out, wrote, int64(sp.Out)-lo, lo, min(hi, inBase))
 		}
-		out = append(out, wrote[base+p:base+hi]...)
+		if hi > inBase {
+			from := tlo
+			if lo < inBase {
+				from = tIn
+			}
+			out = append(out, w.in[from-tIn:thi-tIn]...)
+		}
 		pos = sp.Out + int(sp.Hi-sp.Lo)
 		sp.Out = nOut
-		sp.Lo, sp.Hi = w.textOff(lo)-ctxLo, w.textOff(hi)-ctxLo
+		sp.Lo, sp.Hi = tlo-ctxLo, thi-ctxLo
 	}
 	moveMarks(marks, mk, len(wrote)+1, len(out)-pos)
 	out = append(out, wrote[pos:]...)
@@ -422,6 +449,20 @@ func (w *detView) restore(dst []byte, d0 int, spans []Span, marks []Mark, fs []F
 	}
 	w.out = out
 	return append(dst[:d0], out...)
+}
+
+// appendRecs appends the text that view offsets lo to hi stand for, the
+// view text being wrote[base+lo:base+hi], with the records' original bytes.
+func (w *detView) appendRecs(out, wrote []byte, base, lo, hi int64) []byte {
+	k := sort.Search(len(w.recs), func(i int) bool { return w.recs[i].s >= lo })
+	p := lo
+	for ; k < len(w.recs) && w.recs[k].s < hi; k++ {
+		rc := &w.recs[k]
+		out = append(out, wrote[base+p:base+rc.s]...)
+		out = append(out, w.orig[rc.o:rc.o+int32(rc.n)]...)
+		p = rc.s + 1
+	}
+	return append(out, wrote[base+p:base+hi]...)
 }
 
 // ref reads a character reference at the start of b ('&'): the character
@@ -554,6 +595,7 @@ func (r *Redactor) appendViewed(dst, src []byte, final bool, fs []Finding) ([]by
 	w.skel = skel
 	if !held && w.nhold == 0 && !w.mapped() {
 		// The view of this call is src and no earlier one differed.
+		w.in = nil
 		return r.appendScan(dst, src, final, fs)
 	}
 	d0, f0, ctxLo := len(dst), len(fs), r.ctxLo // a final Append resets ctxLo
@@ -563,6 +605,7 @@ func (r *Redactor) appendViewed(dst, src []byte, final bool, fs []Finding) ([]by
 	if w.mapped() {
 		dst = w.restore(dst, d0, r.spans, r.marks, fs[f0:], ctxLo)
 	}
+	w.in = nil // not kept past the Append
 	if final {
 		w.reset()
 		return dst, fs
