@@ -77,20 +77,23 @@ type viewRec struct {
 
 // detView is a Redactor's detection view of the current string.
 type detView struct {
-	hold   [viewMaxHold]byte
-	nhold  int
-	recs   []viewRec
-	orig   []byte
-	delta  int64  // text offset minus view offset before recs[0]
-	in     []byte // during an Append: the text build made the view of (held bytes and src)
-	inBase int64  // the view offset of in[0]
-	sbuf   []byte
-	tmp    []byte
-	out    []byte
-	spans  []Span
-	keep   bool // a final Append restores before the view is reset
-	skel   bool // look-alike characters are read as their skeleton
-	ascii  bool // the next Append's input is ASCII (HintASCII)
+	hold  [viewMaxHold]byte
+	nhold int
+	recs  []viewRec
+	orig  []byte
+	delta int64 // text offset minus view offset before recs[0]
+	sbuf  []byte
+	tmp   []byte
+	out   []byte
+	spans []Span
+	keep  bool // a final Append restores before the view is reset
+	skel  bool // look-alike characters are read as their skeleton
+	ascii bool // the next Append's input is ASCII (HintASCII)
+
+	// During an Append: the text build made the view of (held bytes and
+	// src), and the view offset of its first byte.
+	in     []byte
+	inBase int64
 }
 
 // HintASCII tells the Redactor that the src of the next Append holds no
