@@ -90,6 +90,8 @@ type detView struct {
 	skel  bool // look-alike characters are read as their skeleton
 	ascii bool // the next Append's input is ASCII (HintASCII)
 
+	cum int64 // the cum of the last record (0 without one)
+
 	// During an Append: the text build made the view of (held bytes and
 	// src), and the view offset of its first byte.
 	in     []byte
@@ -112,6 +114,7 @@ func (w *detView) reset() {
 	w.recs = w.recs[:0]
 	w.orig = w.orig[:0]
 	w.delta = 0
+	w.cum = 0
 }
 
 // mapped reports whether view offsets differ from text offsets anywhere
@@ -168,19 +171,31 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		switch {
 		case to != 0:
 			// A character with a target. The text before it is most
-			// often short (a letter or a word): up to 16 bytes are two
-			// eight-byte copies (s has room, see above).
-			if k := i - lit; k <= 16 && lit+16 <= len(in) {
+			// often short (a letter or a word): up to 15 bytes go as two
+			// eight-byte copies, the target right after them (s has room,
+			// see above).
+			if k := i - lit; k < 16 && lit+16 <= len(in) {
 				d := len(s)
 				b := s[d : d+16]
-				binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(in[lit:]))
-				binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(in[lit+8:]))
-				s = s[:d+k]
+				store64(b, 0, load64(in, lit))
+				store64(b, 8, load64(in, lit+8))
+				b[k] = to
+				s = s[:d+k+1]
 			} else {
 				s = append(s, in[lit:i]...)
+				s = append(s, to)
 			}
-			w.record(base+int64(len(s)), in[i:i+n])
-			s = append(s, to)
+			// The record (see record), its original bytes in place.
+			w.cum += int64(n - 1)
+			w.recs = append(w.recs, viewRec{s: base + int64(len(s)-1), o: int32(len(w.orig)), n: uint8(n), cum: w.cum})
+			switch n {
+			case 2:
+				w.orig = append(w.orig, in[i], in[i+1])
+			case 3:
+				w.orig = append(w.orig, in[i], in[i+1], in[i+2])
+			default:
+				w.orig = append(w.orig, in[i:i+n]...)
+			}
 			i += n
 			lit = i
 		case i < amp:
@@ -326,6 +341,21 @@ func (t *skelTables) skip(b []byte, i int) (_ int, to byte, n int) {
 	return len(b), 0, 0
 }
 
+// load64 reads the little-endian word at b[i] and store64 writes one
+// there: one load or store (the compiler combines the bytes), without
+// making the slice b[i:].
+func load64(b []byte, i int) uint64 {
+	_ = b[i+7]
+	return uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16 | uint64(b[i+3])<<24 |
+		uint64(b[i+4])<<32 | uint64(b[i+5])<<40 | uint64(b[i+6])<<48 | uint64(b[i+7])<<56
+}
+
+func store64(b []byte, i int, v uint64) {
+	_ = b[i+7]
+	b[i], b[i+1], b[i+2], b[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
+	b[i+4], b[i+5], b[i+6], b[i+7] = byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56)
+}
+
 // continuation reports whether every byte of b is a UTF-8 continuation
 // byte (10xxxxxx).
 func continuation(b []byte) bool {
@@ -366,19 +396,9 @@ func nextHighWords(b []byte, i int) int {
 
 // record notes that the view byte at string offset s stands for orig.
 func (w *detView) record(s int64, orig []byte) {
-	var cum int64
-	if k := len(w.recs); k > 0 {
-		cum = w.recs[k-1].cum
-	}
-	w.recs = append(w.recs, viewRec{s: s, o: int32(len(w.orig)), n: uint8(len(orig)), cum: cum + int64(len(orig)-1)})
-	switch len(orig) {
-	case 2:
-		w.orig = append(w.orig, orig[0], orig[1])
-	case 3:
-		w.orig = append(w.orig, orig[0], orig[1], orig[2])
-	default:
-		w.orig = append(w.orig, orig...)
-	}
+	w.cum += int64(len(orig) - 1)
+	w.recs = append(w.recs, viewRec{s: s, o: int32(len(w.orig)), n: uint8(len(orig)), cum: w.cum})
+	w.orig = append(w.orig, orig...)
 }
 
 // prune drops the records before view offset low, which no later output,
@@ -390,6 +410,7 @@ func (w *detView) prune(low int64) {
 	}
 	gone := w.recs[k-1].cum
 	w.delta += gone
+	w.cum -= gone
 	o := int32(len(w.orig))
 	if k < len(w.recs) {
 		o = w.recs[k].o
