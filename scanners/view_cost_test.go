@@ -85,3 +85,45 @@ func refViewNoSkel(s string) *refTextView {
 	tv.v = v.String()
 	return tv
 }
+
+// FuzzViewBuild is TestViewBuildMatchesReference on any text: the view of
+// s split where the fuzzer says (each byte of cuts is the length of the
+// next piece, 0-15), with and without look-alikes, against refView.
+func FuzzViewBuild(f *testing.F) {
+	for _, p := range viewPieces {
+		f.Add(p+"ρ&lt;"+p, []byte{1, 2, 3})
+	}
+	f.Add("\xff\xcf\x81", []byte{1})
+	f.Add("\xf0&lt", []byte{})
+	f.Fuzz(func(t *testing.T, s string, cuts []byte) {
+		for _, skel := range []bool{true, false} {
+			tv := refViewNoSkel(s)
+			if skel {
+				tv = refView(s)
+			}
+			w := detView{skel: skel}
+			var view []byte
+			p, k := 0, 0
+			for {
+				q := len(s)
+				if k < len(cuts) {
+					q = min(len(s), p+int(cuts[k]&15))
+					k++
+				}
+				view = append(view, w.build([]byte(s[p:q]), int64(len(view)), q == len(s))...)
+				if q == len(s) {
+					break
+				}
+				p = q
+			}
+			if string(view) != tv.v {
+				t.Fatalf("skel %v, %q split by %v:\nview %q\nwant %q", skel, s, cuts, view, tv.v)
+			}
+			for x := 0; x <= len(view); x++ {
+				if got := w.textOff(int64(x)); got != int64(tv.at[x]) {
+					t.Fatalf("skel %v, %q: view offset %d at text %d, want %d", skel, s, x, got, tv.at[x])
+				}
+			}
+		}
+	})
+}
