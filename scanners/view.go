@@ -153,9 +153,15 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	}
 	skel := w.skel
 	t := skelTab()
+	// high is the index of the first byte outside ASCII from where it was
+	// last searched, or len(in): the text between a '&' and the next is
+	// walked only when one lies in it.
+	high := len(in)
 	i, to, n := amp, byte(0), 0
 	if skel {
-		i, to, n = t.skip(in[:amp], nextHigh(in[:amp], 0))
+		if high = nextHigh(in, 0); high < amp {
+			i, to, n = t.skip(in[:amp], high)
+		}
 	}
 	if i == len(in) {
 		return in
@@ -165,9 +171,11 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		// The view is never longer than the text: with 16 bytes more
 		// there is always room for a 16-byte copy at its end.
 		s = make([]byte, 0, len(in)+len(in)/4+16)
+		w.sbuf = s
 	}
 	lit := 0 // in[lit:i] is not in s yet
 	for {
+		ref := false // the stop was a '&'
 		switch {
 		case to != 0:
 			// A character with a target. The text before it is most
@@ -215,6 +223,7 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 		case i == len(in):
 		default:
 			// A '&' at i.
+			ref = true
 			rto, rn, short := t.ref(in[i:], final)
 			if short && len(in)-i <= viewMaxHold {
 				s = append(s, in[lit:i]...)
@@ -240,10 +249,22 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 			break
 		}
 		to = 0
-		if skel {
-			i, to, n = t.skip(in[:amp], i)
-		} else {
+		switch {
+		case !skel:
 			i = amp
+		case !ref:
+			// After a look-alike or a cut sequence: most often more text
+			// outside ASCII follows.
+			i, to, n = t.skip(in[:amp], i)
+		default:
+			if high < i {
+				high = nextHigh(in, i)
+			}
+			if high < amp {
+				i, to, n = t.skip(in[:amp], high)
+			} else {
+				i = amp
+			}
 		}
 	}
 	if lit == 0 {
