@@ -7,7 +7,7 @@ import (
 
 // highIndexMin is the shortest text nextHigh calls the kernel for: below
 // it the Go words are as fast as the call (docs/kernels.md).
-const highIndexMin = 192
+const highIndexMin = 256
 
 //go:noescape
 func highIndexAVX2(p *byte, n int) int
