@@ -40,8 +40,11 @@ import (
 // a call is held (at most viewMaxHold bytes) and finished by the next one;
 // the view, and so the output, does not depend on how the text is split.
 // Text without '&' and without a byte outside ASCII costs a vector search
-// for '&' and an eight-byte-lane search for a high bit; text its caller
-// hints as ASCII (HintASCII) only the search for '&'.
+// for '&' and one for a high bit (nextHigh); text its caller hints as
+// ASCII (HintASCII) only the search for '&'. Text outside ASCII is walked
+// rune by rune (skip) to the next look-alike; only a look-alike or a
+// reference costs a record, and a stretch written as it was is copied back
+// from the text given in one piece (restore).
 
 // viewMaxRef bounds the length of a character reference the view decodes,
 // from the '&' to the ';' or the last digit or letter: 32 leading zeros fit.
