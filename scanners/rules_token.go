@@ -47,10 +47,12 @@ type form struct {
 	// the name, which is scanned on its own, so the name gives no context
 	// (see context_value.go) and such hits in the prefix are skipped.
 	tokenOnly bool
-	// fixed, if set, lets the Redactor reject a hit without calling check
-	// when the string holds the byte fixedAt bytes after the keyword's end
-	// and it is not fixedByte (check must reject those too): the Airtable
-	// keyword "pat" hits every "path", and its token has a '.' 14 bytes on.
+	// fixed, if set, says a match needs fixedByte fixedAt bytes after the
+	// keyword's end: the Redactor rejects a hit without calling check when
+	// the string holds another byte there, or (a whole short string,
+	// hitfilter.go) ends before it (check must reject those too): the
+	// Airtable keyword "pat" hits every "path", and its token has a '.' 14
+	// bytes on.
 	fixed     bool
 	fixedAt   int
 	fixedByte byte

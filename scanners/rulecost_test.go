@@ -1,0 +1,129 @@
+package scanners
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Tests of the cost measures of the rules: keywords that carry the byte a
+// form needs before them, and the pre-checks of whole short strings
+// (hitfilter.go).
+
+// TestServiceKeywords: svcKeywords hold " '" after exactly the bytes that
+// may end a service name or its operator (svcNotBefore says which may
+// not), one keyword per byte as the automaton folds case.
+func TestServiceKeywords(t *testing.T) {
+	seen := map[string]bool{}
+	for _, kw := range svcKeywords {
+		if len(kw) != 3 || kw[1:] != " '" || seen[kw] {
+			t.Fatalf("keyword %q: want one byte and \" '\", once", kw)
+		}
+		seen[kw] = true
+	}
+	for b := 0; b < 256; b++ {
+		c := byte(b)
+		want := !svcNotBefore[c]
+		got := seen[string([]byte{lowerASCII(c), ' ', '\''})]
+		if got != want {
+			t.Errorf("byte %q: keyword %v, may end a name %v", c, got, want)
+		}
+	}
+}
+
+// shortCases are whole short strings for the short-string path: names and
+// values that hold a keyword some pre-check rules out, and strings whose
+// hit some check must see (ruledOut false).
+var shortCases = []struct {
+	s        string
+	ruledOut bool
+}{
+	{"path", true},           // "pat" with no '.' 14 bytes on: the string ends first
+	{"Path", true},           // the same, folded
+	{"xpath", true},          // "pat" after a word byte (notBefore)
+	{"path=/v1/input", true}, // '.' not 14 bytes after "pat"
+	{"patch_profile", true},
+	{"score", true}, // no keyword at all
+	{"", true},
+	{"svc, 'abc'", true},    // " '" after ',' is no keyword
+	{"svc: 'input'", false}, // the service rule reads it (and rejects it)
+	{"token", false},        // an assignment keyword: its check decides
+	{"key: 'abc123def'", false},
+	{"\\npat", true}, // notBefore does not apply after a JSON escape's letter, but the string ends before the '.'
+	{"ghp_", false},
+	{"sk-", false},
+}
+
+// TestShortStringPreChecks: a whole short string written by the
+// short-string path is what the general path writes for it (the same
+// string given in two parts) and what the reference writes; hitsRuledOut
+// says which strings take the short path.
+func TestShortStringPreChecks(t *testing.T) {
+	c, err := NewCatalog(CatalogOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.NewRedactor(testKey)
+	for _, tc := range shortCases {
+		if got := c.hitsRuledOut(0, []byte(tc.s)); got != tc.ruledOut {
+			t.Errorf("%q: hitsRuledOut %v, want %v", tc.s, got, tc.ruledOut)
+		}
+		checkShortPaths(t, c, r, tc.s)
+	}
+}
+
+// checkShortPaths compares the one-call (short-string) path, the two-part
+// (general) path and the reference on s.
+func checkShortPaths(t *testing.T, c *Catalog, r *Redactor, s string) {
+	t.Helper()
+	one, oneFs := redactCuts(t, r, s, nil)
+	want, wantFs := refRedact(c, CatalogOptions{}, testKey, s)
+	if one != want || !reflect.DeepEqual(oneFs, wantFs) {
+		t.Fatalf("%q: one call %q %v, reference %q %v", s, one, oneFs, want, wantFs)
+	}
+	if len(s) > 1 {
+		two, twoFs := redactCuts(t, r, s, []int{1})
+		if two != one || !reflect.DeepEqual(twoFs, oneFs) {
+			t.Fatalf("%q: one call %q %v, two parts %q %v", s, one, oneFs, two, twoFs)
+		}
+	}
+}
+
+// FuzzShortString runs checkShortPaths on short strings built from keyword
+// fragments, so that hits and their pre-checks are dense.
+//
+//	go test -run '^$' -fuzz FuzzShortString -fuzztime 20000x ./scanners/
+func FuzzShortString(f *testing.F) {
+	for _, tc := range shortCases {
+		f.Add([]byte(tc.s), uint64(len(tc.s)))
+	}
+	c, err := NewCatalog(CatalogOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	r := c.NewRedactor(testKey)
+	frags := []string{"pat", "h", ".", " '", "= '", ": '", "token", "key", "\\n", "'", "x", "7", "_", "sk-", "ghp_", " "}
+	f.Fuzz(func(t *testing.T, text []byte, seed uint64) {
+		if len(text) > 64 {
+			return
+		}
+		var b strings.Builder
+		x := seed | 1
+		for _, ch := range text {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			if x%3 == 0 {
+				b.WriteString(frags[int(x>>8)%len(frags)])
+			} else {
+				b.WriteByte(ch)
+			}
+		}
+		s := strings.ToValidUTF8(b.String(), "\uFFFD")
+		if len(s) >= decodeMinRun {
+			s = s[:decodeMinRun-1]
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		checkShortPaths(t, c, r, s)
+	})
+}
