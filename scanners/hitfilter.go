@@ -8,28 +8,32 @@ package scanners
 // structured results repeat such names in every record. hitsRuledOut lets the
 // short-string path of Append (keywordFree) skip those strings too.
 
-// hitsRuledOut walks the whole string s from state st and reports whether
-// every item of every keyword hit in it fails a pre-check of its form
-// (notBefore, fixed, afterSpace) on s alone: then no check can match in s
-// and the Redactor writes it as it is. s must be a whole string without a
-// member-name context (ResetWithContext gives one a prefix that the walk
-// would not see), as the short-string path of Append has it.
-func (c *Catalog) hitsRuledOut(st uint32, s []byte) bool {
+// hitsRuledOut goes on with the walk of the whole string s from state st
+// after its first i bytes, the last of which ended a keyword (st has
+// outputs), and reports whether every item of every keyword hit in s fails
+// a pre-check of its form (notBefore, fixed, afterSpace) on s alone: then no
+// check can match in s and the Redactor writes it as it is. s must be a
+// whole string without a member-name context (ResetWithContext gives one a
+// prefix that the walk would not see), as the short-string path of Append
+// has it.
+func (c *Catalog) hitsRuledOut(st uint32, s []byte, i int) bool {
 	a := c.ac
-	for i := 0; i < len(s); {
-		var n int
-		st, n = a.run(st, s[i:])
-		i += n
-		if st < a.matchMin {
-			return true // n == len(s[i-n:]): no keyword ends in the rest
-		}
-		for k := range c.items[a.stateIndex(st)] {
-			if !itemRuledOut(&c.items[a.stateIndex(st)][k], s, i) {
+	for {
+		items := c.items[a.stateIndex(st)]
+		for k := range items {
+			if !itemRuledOut(&items[k], s, i) {
 				return false
 			}
 		}
+		if i == len(s) {
+			return true
+		}
+		var n int
+		st, n = a.run(st, s[i:])
+		if i += n; st < a.matchMin {
+			return true // i == len(s): no keyword ends in the rest
+		}
 	}
-	return true
 }
 
 // itemRuledOut reports whether the item's form rejects its keyword ending

@@ -240,7 +240,8 @@ func (r *Redactor) Held() int { return len(r.buf) + r.vw.nhold }
 // from the current state, or each one that does is ruled out by the
 // pre-checks of its forms (hitfilter.go).
 func (r *Redactor) keywordFree(src []byte) bool {
-	return r.c.hitsRuledOut(r.state, src)
+	s, n := r.c.ac.run(r.state, src)
+	return n == len(src) && s < r.c.ac.matchMin || r.c.hitsRuledOut(s, src, n)
 }
 
 func (r *Redactor) bufEnd() int64 { return r.bufBase + int64(len(r.buf)) }
