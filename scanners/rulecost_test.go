@@ -133,3 +133,90 @@ func shortRuledOut(c *Catalog, s string) bool {
 	r := c.NewRedactor(nil)
 	return r.keywordFree([]byte(s))
 }
+
+// fillerWordEach is fillerWord written word by word: a scan of b per filler
+// word (how fillerWord was written before its one-pass form).
+func fillerWordEach(b []byte) bool {
+	for _, w := range tokenFillerWords {
+		for i := 0; i+len(w) <= len(b); i++ {
+			j := 0
+			for j < len(w) && lowerASCII(b[i+j]) == w[j] {
+				j++
+			}
+			if j < len(w) {
+				continue
+			}
+			if len(w) >= 6 {
+				return true
+			}
+			end := i + len(w)
+			edge := i == 0 || !setAlnum[b[i-1]] || end == len(b) || !setAlnum[b[end]]
+			if edge && oneCase(b[i:end]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestFillerWord: the one-pass fillerWord agrees with the word-by-word scan
+// on bodies with filler words at the edges, in the middle, in mixed case,
+// cut short, and on random bodies.
+func TestFillerWord(t *testing.T) {
+	if len(tokenFillerWords) > 16 {
+		t.Fatalf("%d filler words: fillerFirst holds 16", len(tokenFillerWords))
+	}
+	for _, w := range tokenFillerWords {
+		if w != strings.ToLower(w) || !setLetters[w[0]] {
+			t.Fatalf("filler word %q: want lower-case letters", w)
+		}
+	}
+	cases := []struct {
+		b    string
+		want bool
+	}{
+		{"", false},
+		{"abcdEXAMPLEabcd", true},
+		{"xxxx", true},
+		{"XXXX", true},
+		{"aXxxXb", false},
+		{"k7fakeQ", false},
+		{"fakeQ72", true},
+		{"Q72FAKE", true},
+		{"Q72Fake", false},
+		{"q72-fake-9", true},
+		{"your_token_here", true},
+		{"plac", false},
+		{"placeholde", false},
+		{"PlaceHolder", true},
+		{"abcRandomStringxyz", true},
+		{"hereh", true},
+		{"aherea", false},
+	}
+	for _, tc := range cases {
+		if got := fillerWord([]byte(tc.b)); got != tc.want || got != fillerWordEach([]byte(tc.b)) {
+			t.Errorf("fillerWord(%q) = %v, want %v (word by word %v)", tc.b, got, tc.want, fillerWordEach([]byte(tc.b)))
+		}
+	}
+	alpha := base62Alphabet + "-_.xXhHeErRyYfF"
+	for seed := uint32(1); seed < 4000; seed++ {
+		b := []byte(fakeChars(alpha, int(seed%97), seed))
+		if got, want := fillerWord(b), fillerWordEach(b); got != want {
+			t.Fatalf("fillerWord(%q) = %v, word by word %v", b, got, want)
+		}
+	}
+}
+
+// FuzzFillerWord compares fillerWord with the word-by-word scan.
+//
+//	go test -run '^$' -fuzz FuzzFillerWord -fuzztime 20000x ./scanners/
+func FuzzFillerWord(f *testing.F) {
+	for _, w := range tokenFillerWords {
+		f.Add([]byte("Q7" + w + "-" + strings.ToUpper(w)))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := fillerWord(b), fillerWordEach(b); got != want {
+			t.Fatalf("fillerWord(%q) = %v, word by word %v", b, got, want)
+		}
+	})
+}
