@@ -220,3 +220,74 @@ func FuzzFillerWord(f *testing.F) {
 		}
 	})
 }
+
+// opLenEach and typeSkipEach are opLen and typeSkip without their
+// first-byte tests.
+func opLenEach(b []byte, dollar bool) int {
+	for _, op := range assignOps {
+		if len(b) >= len(op) && string(b[:len(op)]) == op {
+			if dollar && op != "=" && op != ".=" && op != "+=" {
+				return 0
+			}
+			return len(op)
+		}
+	}
+	return 0
+}
+
+func typeSkipEach(b []byte) int {
+	i := 0
+	if i < len(b) && b[i] == ':' {
+		i++
+	}
+	s := i
+	for i < len(b) && setCtxSpace[b[i]] {
+		i++
+	}
+	if i == s || i-s > ctxMaxSpace {
+		return 0
+	}
+	for _, w := range typeWords {
+		if len(b)-i >= len(w) && string(b[i:i+len(w)]) == w {
+			j := i + len(w)
+			for j < len(b) && j-i-len(w) < ctxMaxSpace && setCtxSpace[b[j]] {
+				j++
+			}
+			if j < len(b) && b[j] == '=' && (j+1 == len(b) || b[j+1] != '=') {
+				return j
+			}
+		}
+	}
+	return 0
+}
+
+// TestAssignFirstBytes: opLen and typeSkip with their first-byte tests
+// agree with the word-by-word forms on every operator and type word, after
+// spaces, cut short, and on random strings of their bytes.
+func TestAssignFirstBytes(t *testing.T) {
+	var ins []string
+	for _, op := range assignOps {
+		ins = append(ins, op, op+" v", op[:len(op)-1], "x"+op)
+	}
+	for _, w := range typeWords {
+		for _, sp := range []string{" ", ": ", ":", "  \t"} {
+			ins = append(ins, sp+w+" = v", sp+w+"= v", sp+w+" == v", sp+w, sp+w[:len(w)-1]+" = v")
+		}
+	}
+	alpha := ":?+.=!>$ \tstrSing&'[]bytd x"
+	for seed := uint32(1); seed < 5000; seed++ {
+		ins = append(ins, fakeChars(alpha, int(seed%24), seed))
+	}
+	ins = append(ins, "")
+	for _, in := range ins {
+		b := []byte(in)
+		for _, dollar := range []bool{false, true} {
+			if got, want := opLen(b, dollar), opLenEach(b, dollar); got != want {
+				t.Fatalf("opLen(%q, %v) = %d, want %d", in, dollar, got, want)
+			}
+		}
+		if got, want := typeSkip(b), typeSkipEach(b); got != want {
+			t.Fatalf("typeSkip(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
