@@ -236,11 +236,12 @@ func (r *Redactor) Spans() []Span { return r.spans }
 // Held returns the number of bytes held back since the last Append.
 func (r *Redactor) Held() int { return len(r.buf) + r.vw.nhold }
 
-// keywordFree reports whether no keyword ends in src walked from the
-// current state.
+// keywordFree reports whether no keyword ends in the whole string src walked
+// from the current state, or each one that does is ruled out by the
+// pre-checks of its forms (hitfilter.go).
 func (r *Redactor) keywordFree(src []byte) bool {
 	s, n := r.c.ac.run(r.state, src)
-	return n == len(src) && s < r.c.ac.matchMin
+	return n == len(src) && s < r.c.ac.matchMin || r.c.hitsRuledOut(s, src, n)
 }
 
 func (r *Redactor) bufEnd() int64 { return r.bufBase + int64(len(r.buf)) }

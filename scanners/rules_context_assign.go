@@ -428,6 +428,9 @@ const (
 // opLen returns the length of the assignment operator at the start of b, or
 // 0. A $variable only takes =, .= and +=: $X: and $X == are no assignments.
 func opLen(b []byte, dollar bool) int {
+	if len(b) == 0 || !opFirst[b[0]] {
+		return 0 // most hits: a word or a space after the name, no operator
+	}
 	for _, op := range assignOps {
 		if len(b) >= len(op) && string(b[:len(op)]) == op {
 			if dollar && op != "=" && op != ".=" && op != "+=" {
@@ -439,9 +442,24 @@ func opLen(b []byte, dollar bool) int {
 	return 0
 }
 
+// opFirst holds the first bytes of assignOps.
+var opFirst = firstBytes(assignOps)
+
+// firstBytes returns the set of the first bytes of words.
+func firstBytes(words []string) *byteSet {
+	var t byteSet
+	for _, w := range words {
+		t[w[0]] = true
+	}
+	return &t
+}
+
 // typeWords are the string types written between a name and its = (Go,
 // TypeScript, Kotlin, Rust, C++).
 var typeWords = []string{"string", "String", "str", "&str", "&'static str", "[]byte", "std::string"}
+
+// typeFirst holds the first bytes of typeWords.
+var typeFirst = firstBytes(typeWords)
 
 // typeSkip returns how many bytes at the start of b are a type annotation
 // before an = (" string ", ": String "), or 0.
@@ -454,7 +472,7 @@ func typeSkip(b []byte) int {
 	for i < len(b) && setCtxSpace[b[i]] {
 		i++
 	}
-	if i == s || i-s > ctxMaxSpace {
+	if i == s || i-s > ctxMaxSpace || i == len(b) || !typeFirst[b[i]] {
 		return 0
 	}
 	for _, w := range typeWords {

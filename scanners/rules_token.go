@@ -2,6 +2,7 @@ package scanners
 
 import (
 	"bytes"
+	"math/bits"
 	"regexp"
 	"strings"
 )
@@ -47,10 +48,12 @@ type form struct {
 	// the name, which is scanned on its own, so the name gives no context
 	// (see context_value.go) and such hits in the prefix are skipped.
 	tokenOnly bool
-	// fixed, if set, lets the Redactor reject a hit without calling check
-	// when the string holds the byte fixedAt bytes after the keyword's end
-	// and it is not fixedByte (check must reject those too): the Airtable
-	// keyword "pat" hits every "path", and its token has a '.' 14 bytes on.
+	// fixed, if set, says a match needs fixedByte fixedAt bytes after the
+	// keyword's end: the Redactor rejects a hit without calling check when
+	// the string holds another byte there, or (a whole short string,
+	// hitfilter.go) ends before it (check must reject those too): the
+	// Airtable keyword "pat" hits every "path", and its token has a '.' 14
+	// bytes on.
 	fixed     bool
 	fixedAt   int
 	fixedByte byte
@@ -438,42 +441,60 @@ func placeholderBody(b []byte) bool {
 			return true // a few bytes repeated (5555555dAAAAA7777777Cccc…)
 		}
 	}
-	for _, w := range tokenFillerWords {
-		if fillerWord(b, w) {
-			return true
-		}
-	}
-	return camelFiller(b)
+	return fillerWord(b) || camelFiller(b)
 }
 
-// fillerWord reports whether the filler word w (lower case) stands in b as
-// a hand-written word, not as letters a random body happens to contain. A
-// word of six letters or more counts anywhere (a random base62 body holds a
-// given one with odds of about 1 in 10^9). A shorter word ("fake", "your",
-// "here", "xxxx", "dummy") counts only at the start or end of the body or
-// next to a separator, and in one letter case: a random 20-byte AWS key id
-// or 36-byte token body holds one of them in the middle about once in 10^4
-// keys, and such a key must still be redacted.
-func fillerWord(b []byte, w string) bool {
-	for i := 0; i+len(w) <= len(b); i++ {
-		j := 0
-		for j < len(w) && lowerASCII(b[i+j]) == w[j] {
-			j++
-		}
-		if j < len(w) {
-			continue
-		}
-		if len(w) >= 6 {
-			return true
-		}
-		end := i + len(w)
-		edge := i == 0 || !setAlnum[b[i-1]] || end == len(b) || !setAlnum[b[end]]
-		if edge && oneCase(b[i:end]) {
-			return true
+// fillerWord reports whether some filler word (tokenFillerWords) stands in
+// b as a hand-written word, not as letters a random body happens to
+// contain. A word of six letters or more counts anywhere (a random base62
+// body holds a given one with odds of about 1 in 10^9). A shorter word
+// ("fake", "your", "here", "xxxx", "dummy") counts only at the start or end
+// of the body or next to a separator, and in one letter case: a random
+// 20-byte AWS key id or 36-byte token body holds one of them in the middle
+// about once in 10^4 keys, and such a key must still be redacted.
+//
+// One pass over b: only at a byte that starts some word (fillerFirst) are
+// the words that start with it compared, so a body of a few KiB (a JWT, a
+// key file's base64) costs a table load a byte, not one scan per word.
+func fillerWord(b []byte) bool {
+	for i, c := range b {
+		for m := fillerFirst[c]; m != 0; m &= m - 1 {
+			w := tokenFillerWords[bits.TrailingZeros16(m)]
+			end := i + len(w)
+			if end > len(b) {
+				continue
+			}
+			j := 1
+			for j < len(w) && lowerASCII(b[i+j]) == w[j] {
+				j++
+			}
+			if j < len(w) {
+				continue
+			}
+			if len(w) >= 6 {
+				return true
+			}
+			edge := i == 0 || !setAlnum[b[i-1]] || end == len(b) || !setAlnum[b[end]]
+			if edge && oneCase(b[i:end]) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// fillerFirst: per byte, the bit set of the tokenFillerWords that start
+// with it (in either letter case); 16 words at most (TestFillerWord).
+var fillerFirst = func() (t [256]uint16) {
+	for k, w := range tokenFillerWords {
+		c := w[0]
+		t[c] |= 1 << k
+		if 'a' <= c && c <= 'z' {
+			t[c-'a'+'A'] |= 1 << k
+		}
+	}
+	return t
+}()
 
 // oneCase reports whether the letters of b are all upper or all lower case.
 func oneCase(b []byte) bool {
