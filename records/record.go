@@ -23,7 +23,7 @@ type recordWorker struct {
 	framing  pipeline.Framing
 	timeout  time.Duration
 	evidence bool
-	outBufs  chan []byte
+	outBufs  *bufPool
 	parser   fastjson.Parser
 	red      *scanners.Redactor  // for the echoed outputSchema
 	norm     scanners.Normalizer // for the echoed outputSchema
@@ -91,7 +91,7 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	if err != nil {
 		return outcome{seq: r.seq, err: err}
 	}
-	line := reuse(w.outBufs)
+	line := w.outBufs.get()
 	line = append(line, `{"tool":`...)
 	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
 	line = append(line, `,"outputSchema":`...)
@@ -139,28 +139,6 @@ func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipelin
 	}
 	w.memo.put(w.sch, s, w.echo)
 	return s, "", ""
-}
-
-// reuse takes a buffer from a free list, or nil.
-func reuse(bufs chan []byte) []byte {
-	select {
-	case b := <-bufs:
-		return b[:0]
-	default:
-		return nil
-	}
-}
-
-// recycle returns a buffer to a free list unless the list is full or the
-// buffer grew past 1 MiB (so one large record does not stay pinned).
-func recycle(bufs chan []byte, b []byte) {
-	if cap(b) > 1<<20 {
-		return
-	}
-	select {
-	case bufs <- b:
-	default:
-	}
 }
 
 // duplicateKey reports whether the record object v holds a member name
