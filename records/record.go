@@ -25,15 +25,19 @@ type recordWorker struct {
 	evidence bool
 	outBufs  *bufPool
 	parser   fastjson.Parser
-	red      *scanners.Redactor  // for the echoed outputSchema
-	norm     scanners.Normalizer // for the echoed outputSchema
-	res      []byte
-	sch      []byte
-	echo     []byte // the sanitized outputSchema echoed on the line
-	keys     map[string]struct{}
-	out      pipeline.Buffer
-	schemas  *schema.Cache
-	memo     schemaMemo // outputSchema texts already compiled and echoed
+	// schParser parses an outputSchema text on the direct way.
+	schParser fastjson.Parser
+	// generalOnly sends every record the general way (tests compare both).
+	generalOnly bool
+	red         *scanners.Redactor  // for the echoed outputSchema
+	norm        scanners.Normalizer // for the echoed outputSchema
+	res         []byte
+	sch         []byte
+	echo        []byte // the sanitized outputSchema echoed on the line
+	keys        map[string]struct{}
+	out         pipeline.Buffer
+	schemas     *schema.Cache
+	memo        schemaMemo // outputSchema texts already compiled and echoed
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
@@ -45,48 +49,24 @@ type recordWorker struct {
 // null). An outputSchema that is absent or null means none. The record's
 // "framing" ("bare", "jsonrpc" or "auto"), when present, says how its
 // result is framed; otherwise Options.Framing does.
+//
+// A record whose envelope scanEnvelope reads goes the direct way: its
+// result is passed to the engine as the slice of the line it is (compacted
+// only when it holds whitespace), with no tree built. Any other record goes
+// the general way, a fastjson parse of the line; both answer a record
+// alike, which FuzzEnvelopeDifferential checks.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
-	eng := w.eng
 	w.out.Reset()
 	var ev *pipeline.Evidence
 	var err error
-	var sv *fastjson.Value
-	switch v, perr := w.parser.ParseBytes(r.line); {
-	case r.tooLong:
-		ev, err = eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
-	case perr != nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
-	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
-	case w.duplicateKey(v):
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
-	default:
-		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
-			info.Tool = string(t.GetStringBytes())
-		}
-		if fr := v.Get("framing"); fr != nil {
-			f, ok := pipeline.ParseFraming(string(fr.GetStringBytes()))
-			if !ok || fr.Type() != fastjson.TypeString {
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
-				break
-			}
-			info.Framing = f
-		}
-		sv = v.Get("outputSchema")
-		if sv != nil && sv.Type() != fastjson.TypeNull {
-			s, code, reason := w.outputSchema(sv)
-			if s == nil {
-				sv = nil
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, code, reason)
-				break
-			}
-			info.OutputSchema = s
-		}
-		w.res = v.Get("result").MarshalTo(w.res[:0])
-		cctx, cancel := context.WithTimeout(ctx, w.timeout)
-		ev, err = eng.Sanitize(cctx, bytes.NewReader(w.res), &w.out, info)
-		cancel()
+	var echoed bool
+	if r.tooLong {
+		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
+	} else if env, ok := scanEnvelope(r.line); ok && !w.generalOnly {
+		ev, echoed, err = w.sanitizeEnvelope(ctx, r.line, env, info)
+	} else {
+		ev, echoed, err = w.sanitizeParsed(ctx, r.line, info)
 	}
 	if err != nil {
 		return outcome{seq: r.seq, err: err}
@@ -95,7 +75,7 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	line = append(line, `{"tool":`...)
 	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
 	line = append(line, `,"outputSchema":`...)
-	if sv != nil && sv.Type() != fastjson.TypeNull {
+	if echoed {
 		line = append(line, w.echo...)
 	} else {
 		line = append(line, "null"...)
@@ -114,19 +94,114 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	return outcome{seq: r.seq, line: line, evidence: evb}
 }
 
-// outputSchema compiles the record's outputSchema sv and leaves its echo in
-// w.echo; a text this worker saw before is taken from its memo. When the
-// schema does not compile, or its echo would hold a member name twice, it
-// returns nil with the code and reason of the record's error result.
-func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipeline.Code, string) {
-	w.sch = sv.MarshalTo(w.sch[:0])
-	if m, ok := w.memo.get(w.sch); ok {
+// sanitizeEnvelope answers a record from its scanned envelope. It reports
+// whether the record's outputSchema is echoed (w.echo).
+func (w *recordWorker) sanitizeEnvelope(ctx context.Context, line []byte, env envelope, info pipeline.MessageInfo) (*pipeline.Evidence, bool, error) {
+	eng := w.eng
+	if t, ok := stringContent(env.tool); ok {
+		info.Tool = string(t)
+	}
+	if env.framing != nil {
+		fr, isString := stringContent(env.framing)
+		f, ok := pipeline.ParseFraming(string(fr))
+		if !ok || !isString {
+			ev, err := eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
+			return ev, false, err
+		}
+		info.Framing = f
+	}
+	echoed := false
+	if env.schema != nil && string(env.schema) != "null" {
+		text := env.schema
+		if env.schemaWS {
+			w.sch = appendCompact(w.sch[:0], env.schema)
+			text = w.sch
+		}
+		s, code, reason := w.outputSchema(text, nil)
+		if s == nil {
+			ev, err := eng.Reject(bytes.NewReader(line), &w.out, info, code, reason)
+			return ev, false, err
+		}
+		info.OutputSchema = s
+		echoed = true
+	}
+	res := env.result
+	if env.resultWS {
+		w.res = appendCompact(w.res[:0], env.result)
+		res = w.res
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout)
+	ev, err := eng.Sanitize(cctx, bytes.NewReader(res), &w.out, info)
+	cancel()
+	return ev, echoed, err
+}
+
+// sanitizeParsed answers a record from a fastjson parse of the whole line.
+// It reports whether the record's outputSchema is echoed (w.echo).
+func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pipeline.MessageInfo) (*pipeline.Evidence, bool, error) {
+	eng := w.eng
+	var ev *pipeline.Evidence
+	var err error
+	var sv *fastjson.Value
+	switch v, perr := w.parser.ParseBytes(line); {
+	case perr != nil:
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
+	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
+	case w.duplicateKey(v):
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
+	default:
+		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
+			info.Tool = string(t.GetStringBytes())
+		}
+		if fr := v.Get("framing"); fr != nil {
+			f, ok := pipeline.ParseFraming(string(fr.GetStringBytes()))
+			if !ok || fr.Type() != fastjson.TypeString {
+				ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
+				break
+			}
+			info.Framing = f
+		}
+		sv = v.Get("outputSchema")
+		if sv != nil && sv.Type() != fastjson.TypeNull {
+			w.sch = sv.MarshalTo(w.sch[:0])
+			s, code, reason := w.outputSchema(w.sch, sv)
+			if s == nil {
+				sv = nil
+				ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, code, reason)
+				break
+			}
+			info.OutputSchema = s
+		}
+		w.res = v.Get("result").MarshalTo(w.res[:0])
+		cctx, cancel := context.WithTimeout(ctx, w.timeout)
+		ev, err = eng.Sanitize(cctx, bytes.NewReader(w.res), &w.out, info)
+		cancel()
+	}
+	return ev, sv != nil && sv.Type() != fastjson.TypeNull, err
+}
+
+// outputSchema compiles the record's outputSchema, text as fastjson's
+// MarshalTo writes it (the value compacted), and leaves its echo in w.echo;
+// a text this worker saw before is taken from its memo. sv is the parsed
+// schema, or nil: then text is parsed when the echo has to be built. When
+// the schema does not compile, or its echo would hold a member name twice,
+// it returns nil with the code and reason of the record's error result.
+func (w *recordWorker) outputSchema(text []byte, sv *fastjson.Value) (*schema.Schema, pipeline.Code, string) {
+	if m, ok := w.memo.get(text); ok {
 		w.echo = append(w.echo[:0], m.echo...)
 		return m.s, "", ""
 	}
-	s, serr := w.schemas.Compile(w.sch)
+	s, serr := w.schemas.Compile(text)
 	if serr != nil {
 		return nil, pipeline.CodeSchemaInvalid, strings.ToLower(strings.ReplaceAll(string(schema.CodeOf(serr)), "_", "-"))
+	}
+	if sv == nil {
+		v, err := w.schParser.ParseBytes(text)
+		if err != nil { // text was scanned as fastjson reads it: cannot happen
+			return nil, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision)
+		}
+		sv = v
 	}
 	// The schema comes from the same untrusted server as the result
 	// (descriptions are a known place for injected instructions): it is
@@ -137,7 +212,7 @@ func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipelin
 	if w.echo, ok = w.appendSanitizedJSON(w.echo[:0], sv); !ok {
 		return nil, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision)
 	}
-	w.memo.put(w.sch, s, w.echo)
+	w.memo.put(text, s, w.echo)
 	return s, "", ""
 }
 
