@@ -138,7 +138,7 @@ func compareWays(t *testing.T, direct, general *recordWorker, line []byte) {
 	if (a.err == nil) != (b.err == nil) {
 		t.Fatalf("direct err %v, general err %v", a.err, b.err)
 	}
-	if !bytes.Equal(a.line, b.line) {
+	if !bytes.Equal(append(a.head, a.line...), append(b.head, b.line...)) {
 		t.Fatalf("lines differ:\ndirect  %s\ngeneral %s", a.line, b.line)
 	}
 	ea := durationNanos.ReplaceAll(a.evidence, nil)

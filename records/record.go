@@ -35,7 +35,7 @@ type recordWorker struct {
 	sch         []byte
 	echo        []byte // the sanitized outputSchema echoed on the line
 	keys        map[string]struct{}
-	out         pipeline.Buffer
+	out         lineOut // the result, written into a buffer of outBufs
 	schemas     *schema.Cache
 	memo        schemaMemo // outputSchema texts already compiled and echoed
 }
@@ -57,7 +57,7 @@ type recordWorker struct {
 // alike, which FuzzEnvelopeDifferential checks.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
-	w.out.Reset()
+	w.out.b = w.outBufs.get()
 	var ev *pipeline.Evidence
 	var err error
 	var echoed bool
@@ -69,29 +69,35 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		ev, echoed, err = w.sanitizeParsed(ctx, r.line, info)
 	}
 	if err != nil {
+		w.outBufs.put(w.out.b)
+		w.out.b = nil
 		return outcome{seq: r.seq, err: err}
 	}
-	line := w.outBufs.get()
-	line = append(line, `{"tool":`...)
-	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
-	line = append(line, `,"outputSchema":`...)
+	// The line is head and body: the members before the result, and the
+	// result the engine wrote into its own buffer, so it is not copied.
+	head := w.outBufs.get()
+	head = append(head, `{"tool":`...)
+	head = strconv.AppendQuote(head, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
+	head = append(head, `,"outputSchema":`...)
 	if echoed {
-		line = append(line, w.echo...)
+		head = append(head, w.echo...)
 	} else {
-		line = append(line, "null"...)
+		head = append(head, "null"...)
 	}
-	line = append(line, `,"result":`...)
-	line = append(line, w.out.Bytes()...)
-	line = append(line, '}')
+	head = append(head, `,"result":`...)
+	body := append(w.out.b, '}')
+	w.out.b = nil
 	var evb []byte
 	if w.evidence {
 		b, merr := json.Marshal(ev)
 		if merr != nil {
+			w.outBufs.put(head)
+			w.outBufs.put(body)
 			return outcome{seq: r.seq, err: merr}
 		}
 		evb = append(b, '\n')
 	}
-	return outcome{seq: r.seq, line: line, evidence: evb}
+	return outcome{seq: r.seq, head: head, line: body, evidence: evb}
 }
 
 // sanitizeEnvelope answers a record from its scanned envelope. It reports
@@ -303,3 +309,11 @@ func (w *recordWorker) appendSanitizedString(dst, s []byte) []byte {
 	b, _ := json.Marshal(string(t))
 	return append(dst, b...)
 }
+
+// lineOut is the pipeline.Output of a record's result: it appends to b.
+type lineOut struct{ b []byte }
+
+func (o *lineOut) Write(p []byte) (int, error) { o.b = append(o.b, p...); return len(p), nil }
+
+// Discard forgets what was written.
+func (o *lineOut) Discard() error { o.b = o.b[:0]; return nil }

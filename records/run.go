@@ -25,8 +25,9 @@ type record struct {
 // outcome is the sanitized line and evidence of one record.
 type outcome struct {
 	seq      int
-	size     int // input bytes the record holds in the window
-	line     []byte
+	size     int    // input bytes the record holds in the window
+	head     []byte // the line up to the result
+	line     []byte // the rest of the line
 	evidence []byte
 	err      error
 }
@@ -205,8 +206,10 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				failed = true
 				continue
 			}
+			bw.Write(r.head)
 			bw.Write(r.line)
 			bw.WriteByte('\n')
+			outBufs.put(r.head)
 			outBufs.put(r.line)
 			if _, err := evw.Write(r.evidence); err != nil && !failed {
 				report(&WriteError{What: "evidence", Err: err})
