@@ -89,13 +89,9 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	w.out.b = nil
 	var evb []byte
 	if w.evidence {
-		b, merr := json.Marshal(ev)
-		if merr != nil {
-			w.outBufs.put(head)
-			w.outBufs.put(body)
-			return outcome{seq: r.seq, err: merr}
-		}
-		evb = append(b, '\n')
+		// AppendJSON writes what encoding/json.Marshal would, without
+		// reflection.
+		evb = append(ev.AppendJSON(w.outBufs.get()), '\n')
 	}
 	return outcome{seq: r.seq, head: head, line: body, evidence: evb}
 }

@@ -215,6 +215,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				report(&WriteError{What: "evidence", Err: err})
 				failed = true
 			}
+			outBufs.put(r.evidence)
 		}
 	}
 	if err := bw.Flush(); err != nil {
