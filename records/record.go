@@ -201,7 +201,7 @@ func (w *recordWorker) outputSchema(text []byte, sv *fastjson.Value) (*schema.Sc
 	if sv == nil {
 		v, err := w.schParser.ParseBytes(text)
 		if err != nil { // text was scanned as fastjson reads it: cannot happen
-			return nil, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision)
+			return nil, pipeline.CodeSchemaInvalid, strings.ToLower(strings.ReplaceAll(string(schema.CodeInvalid), "_", "-"))
 		}
 		sv = v
 	}
