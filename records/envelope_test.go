@@ -3,10 +3,12 @@ package records
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/mcp-sanitize/mcp-sanitize/bench"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
 	"github.com/valyala/fastjson"
@@ -175,4 +177,31 @@ func FuzzEnvelopeDifferential(f *testing.F) {
 		}
 		compareWays(t, direct, general, line)
 	})
+}
+
+// The records of the generated mix, as written and re-indented (the
+// direct way then compacts the result), are answered alike both ways.
+func TestEnvelopeWaysAgreeOnMix(t *testing.T) {
+	direct, general := differentialWorkers(t)
+	var recs []bench.Record
+	for _, d := range bench.Mix(bench.MixOptions{Seed: 3, Records: 120}) {
+		recs = append(recs, d.Record())
+	}
+	for i, l := range bytes.Split(bytes.TrimRight(bench.JSONL(recs), "\n"), []byte("\n")) {
+		if _, ok := scanEnvelope(l); !ok {
+			t.Fatalf("record %d of the mix goes the general way", i)
+		}
+		compareWays(t, direct, general, l)
+		if i%10 == 0 {
+			var ind bytes.Buffer
+			if err := json.Indent(&ind, l, "", " "); err != nil {
+				t.Fatal(err)
+			}
+			spaced := bytes.ReplaceAll(ind.Bytes(), []byte("\n"), []byte("\t"))
+			if env, ok := scanEnvelope(spaced); !ok || !env.resultWS {
+				t.Fatalf("record %d re-indented: direct %v, whitespace %v", i, ok, env.resultWS)
+			}
+			compareWays(t, direct, general, spaced)
+		}
+	}
 }
