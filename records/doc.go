@@ -4,10 +4,15 @@
 // one record a line in input order, with one evidence record a line.
 //
 // What it owns: splitting the input into records under a size cap (a longer
-// line is skipped, not held, and answered with BOUND_EXCEEDED), parsing
-// each record's envelope (valyala/fastjson), compiling each outputSchema
+// line is skipped, not held, and answered with BOUND_EXCEEDED), reading
+// each record's envelope (one scan of the line that builds no tree; the
+// result goes to the engine as the slice of the line it is, and a record
+// the scan does not take, such as one that is not JSON or holds a name
+// twice, goes through a valyala/fastjson parse as a whole), compiling each outputSchema
 // once per run (schema.Cache), the order of the output under parallelism
-// with at most 2*Workers records in flight, echoing each outputSchema
+// with the records in flight bounded (2*Workers of any size, and up to
+// MaxInFlightExtra more within Options.InFlightBytes, so a slow record does
+// not idle the other workers), echoing each outputSchema
 // normalized and redacted by the engine's catalog, and the typed errors of
 // a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
 // an object, no result, a schema that does not compile) gets a sanitized

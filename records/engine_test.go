@@ -134,7 +134,7 @@ func TestRunReportsFailures(t *testing.T) {
 	if !errors.As(err, &we) || we.What != "output" || len(reps) != 1 {
 		t.Fatalf("output: %v %v", err, reps)
 	}
-	for _, bad := range []Options{{Workers: -1}, {MaxRecordBytes: 10}, {Timeout: -time.Second}} {
+	for _, bad := range []Options{{Workers: -1}, {MaxRecordBytes: 10}, {Timeout: -time.Second}, {InFlightBytes: -1}} {
 		if err := Run(ctx, eng, strings.NewReader(in), io.Discard, bad); !errors.Is(err, ErrOptions) {
 			t.Fatalf("%+v: %v", bad, err)
 		}

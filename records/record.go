@@ -23,17 +23,21 @@ type recordWorker struct {
 	framing  pipeline.Framing
 	timeout  time.Duration
 	evidence bool
-	outBufs  chan []byte
+	outBufs  *bufPool
 	parser   fastjson.Parser
-	red      *scanners.Redactor  // for the echoed outputSchema
-	norm     scanners.Normalizer // for the echoed outputSchema
-	res      []byte
-	sch      []byte
-	echo     []byte // the sanitized outputSchema echoed on the line
-	keys     map[string]struct{}
-	out      pipeline.Buffer
-	schemas  *schema.Cache
-	memo     schemaMemo // outputSchema texts already compiled and echoed
+	// schParser parses an outputSchema text on the direct way.
+	schParser fastjson.Parser
+	// generalOnly sends every record the general way (tests compare both).
+	generalOnly bool
+	red         *scanners.Redactor  // for the echoed outputSchema
+	norm        scanners.Normalizer // for the echoed outputSchema
+	res         []byte
+	sch         []byte
+	echo        []byte // the sanitized outputSchema echoed on the line
+	keys        map[string]struct{}
+	out         lineOut // the result, written into a buffer of outBufs
+	schemas     *schema.Cache
+	memo        schemaMemo // outputSchema texts already compiled and echoed
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
@@ -45,22 +49,109 @@ type recordWorker struct {
 // null). An outputSchema that is absent or null means none. The record's
 // "framing" ("bare", "jsonrpc" or "auto"), when present, says how its
 // result is framed; otherwise Options.Framing does.
+//
+// A record whose envelope scanEnvelope reads goes the direct way: its
+// result is passed to the engine as the slice of the line it is (compacted
+// only when it holds whitespace), with no tree built. Any other record goes
+// the general way, a fastjson parse of the line; both answer a record
+// alike, which FuzzEnvelopeDifferential checks.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
+	w.out.b = w.outBufs.get()
+	var ev *pipeline.Evidence
+	var err error
+	var echoed bool
+	if r.tooLong {
+		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
+	} else if env, ok := scanEnvelope(r.line); ok && !w.generalOnly {
+		ev, echoed, err = w.sanitizeEnvelope(ctx, r.line, env, info)
+	} else {
+		ev, echoed, err = w.sanitizeParsed(ctx, r.line, info)
+	}
+	if err != nil {
+		w.outBufs.put(w.out.b)
+		w.out.b = nil
+		return outcome{seq: r.seq, err: err}
+	}
+	// The line is head and body: the members before the result, and the
+	// result the engine wrote into its own buffer, so it is not copied.
+	head := w.outBufs.get()
+	head = append(head, `{"tool":`...)
+	head = strconv.AppendQuote(head, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
+	head = append(head, `,"outputSchema":`...)
+	if echoed {
+		head = append(head, w.echo...)
+	} else {
+		head = append(head, "null"...)
+	}
+	head = append(head, `,"result":`...)
+	body := append(w.out.b, '}')
+	w.out.b = nil
+	var evb []byte
+	if w.evidence {
+		// AppendJSON writes what encoding/json.Marshal would, without
+		// reflection.
+		evb = append(ev.AppendJSON(w.outBufs.get()), '\n')
+	}
+	return outcome{seq: r.seq, head: head, line: body, evidence: evb}
+}
+
+// sanitizeEnvelope answers a record from its scanned envelope. It reports
+// whether the record's outputSchema is echoed (w.echo).
+func (w *recordWorker) sanitizeEnvelope(ctx context.Context, line []byte, env envelope, info pipeline.MessageInfo) (*pipeline.Evidence, bool, error) {
 	eng := w.eng
-	w.out.Reset()
+	if t, ok := stringContent(env.tool); ok {
+		info.Tool = string(t)
+	}
+	if env.framing != nil {
+		fr, isString := stringContent(env.framing)
+		f, ok := pipeline.ParseFraming(string(fr))
+		if !ok || !isString {
+			ev, err := eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
+			return ev, false, err
+		}
+		info.Framing = f
+	}
+	echoed := false
+	if env.schema != nil && string(env.schema) != "null" {
+		text := env.schema
+		if env.schemaWS {
+			w.sch = appendCompact(w.sch[:0], env.schema)
+			text = w.sch
+		}
+		s, code, reason := w.outputSchema(text, nil)
+		if s == nil {
+			ev, err := eng.Reject(bytes.NewReader(line), &w.out, info, code, reason)
+			return ev, false, err
+		}
+		info.OutputSchema = s
+		echoed = true
+	}
+	res := env.result
+	if env.resultWS {
+		w.res = appendCompact(w.res[:0], env.result)
+		res = w.res
+	}
+	cctx, cancel := context.WithTimeout(ctx, w.timeout)
+	ev, err := eng.Sanitize(cctx, bytes.NewReader(res), &w.out, info)
+	cancel()
+	return ev, echoed, err
+}
+
+// sanitizeParsed answers a record from a fastjson parse of the whole line.
+// It reports whether the record's outputSchema is echoed (w.echo).
+func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pipeline.MessageInfo) (*pipeline.Evidence, bool, error) {
+	eng := w.eng
 	var ev *pipeline.Evidence
 	var err error
 	var sv *fastjson.Value
-	switch v, perr := w.parser.ParseBytes(r.line); {
-	case r.tooLong:
-		ev, err = eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
+	switch v, perr := w.parser.ParseBytes(line); {
 	case perr != nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "bad-record")
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
 	case w.duplicateKey(v):
-		ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())
@@ -68,17 +159,18 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		if fr := v.Get("framing"); fr != nil {
 			f, ok := pipeline.ParseFraming(string(fr.GetStringBytes()))
 			if !ok || fr.Type() != fastjson.TypeString {
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
+				ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
 				break
 			}
 			info.Framing = f
 		}
 		sv = v.Get("outputSchema")
 		if sv != nil && sv.Type() != fastjson.TypeNull {
-			s, code, reason := w.outputSchema(sv)
+			w.sch = sv.MarshalTo(w.sch[:0])
+			s, code, reason := w.outputSchema(w.sch, sv)
 			if s == nil {
 				sv = nil
-				ev, err = eng.Reject(bytes.NewReader(r.line), &w.out, info, code, reason)
+				ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, code, reason)
 				break
 			}
 			info.OutputSchema = s
@@ -88,45 +180,30 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		ev, err = eng.Sanitize(cctx, bytes.NewReader(w.res), &w.out, info)
 		cancel()
 	}
-	if err != nil {
-		return outcome{seq: r.seq, err: err}
-	}
-	line := reuse(w.outBufs)
-	line = append(line, `{"tool":`...)
-	line = strconv.AppendQuote(line, ev.Tool) // restricted to [A-Za-z0-9_.:/-]
-	line = append(line, `,"outputSchema":`...)
-	if sv != nil && sv.Type() != fastjson.TypeNull {
-		line = append(line, w.echo...)
-	} else {
-		line = append(line, "null"...)
-	}
-	line = append(line, `,"result":`...)
-	line = append(line, w.out.Bytes()...)
-	line = append(line, '}')
-	var evb []byte
-	if w.evidence {
-		b, merr := json.Marshal(ev)
-		if merr != nil {
-			return outcome{seq: r.seq, err: merr}
-		}
-		evb = append(b, '\n')
-	}
-	return outcome{seq: r.seq, line: line, evidence: evb}
+	return ev, sv != nil && sv.Type() != fastjson.TypeNull, err
 }
 
-// outputSchema compiles the record's outputSchema sv and leaves its echo in
-// w.echo; a text this worker saw before is taken from its memo. When the
-// schema does not compile, or its echo would hold a member name twice, it
-// returns nil with the code and reason of the record's error result.
-func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipeline.Code, string) {
-	w.sch = sv.MarshalTo(w.sch[:0])
-	if m, ok := w.memo.get(w.sch); ok {
+// outputSchema compiles the record's outputSchema, text as fastjson's
+// MarshalTo writes it (the value compacted), and leaves its echo in w.echo;
+// a text this worker saw before is taken from its memo. sv is the parsed
+// schema, or nil: then text is parsed when the echo has to be built. When
+// the schema does not compile, or its echo would hold a member name twice,
+// it returns nil with the code and reason of the record's error result.
+func (w *recordWorker) outputSchema(text []byte, sv *fastjson.Value) (*schema.Schema, pipeline.Code, string) {
+	if m, ok := w.memo.get(text); ok {
 		w.echo = append(w.echo[:0], m.echo...)
 		return m.s, "", ""
 	}
-	s, serr := w.schemas.Compile(w.sch)
+	s, serr := w.schemas.Compile(text)
 	if serr != nil {
 		return nil, pipeline.CodeSchemaInvalid, strings.ToLower(strings.ReplaceAll(string(schema.CodeOf(serr)), "_", "-"))
+	}
+	if sv == nil {
+		v, err := w.schParser.ParseBytes(text)
+		if err != nil { // text was scanned as fastjson reads it: cannot happen
+			return nil, pipeline.CodeSchemaInvalid, strings.ToLower(strings.ReplaceAll(string(schema.CodeInvalid), "_", "-"))
+		}
+		sv = v
 	}
 	// The schema comes from the same untrusted server as the result
 	// (descriptions are a known place for injected instructions): it is
@@ -137,30 +214,8 @@ func (w *recordWorker) outputSchema(sv *fastjson.Value) (*schema.Schema, pipelin
 	if w.echo, ok = w.appendSanitizedJSON(w.echo[:0], sv); !ok {
 		return nil, pipeline.CodeSchemaInvalid, string(wire.ReasonSchemaKeyCollision)
 	}
-	w.memo.put(w.sch, s, w.echo)
+	w.memo.put(text, s, w.echo)
 	return s, "", ""
-}
-
-// reuse takes a buffer from a free list, or nil.
-func reuse(bufs chan []byte) []byte {
-	select {
-	case b := <-bufs:
-		return b[:0]
-	default:
-		return nil
-	}
-}
-
-// recycle returns a buffer to a free list unless the list is full or the
-// buffer grew past 1 MiB (so one large record does not stay pinned).
-func recycle(bufs chan []byte, b []byte) {
-	if cap(b) > 1<<20 {
-		return
-	}
-	select {
-	case bufs <- b:
-	default:
-	}
 }
 
 // duplicateKey reports whether the record object v holds a member name
@@ -250,3 +305,11 @@ func (w *recordWorker) appendSanitizedString(dst, s []byte) []byte {
 	b, _ := json.Marshal(string(t))
 	return append(dst, b...)
 }
+
+// lineOut is the pipeline.Output of a record's result: it appends to b.
+type lineOut struct{ b []byte }
+
+func (o *lineOut) Write(p []byte) (int, error) { o.b = append(o.b, p...); return len(p), nil }
+
+// Discard forgets what was written.
+func (o *lineOut) Discard() error { o.b = o.b[:0]; return nil }

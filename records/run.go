@@ -25,7 +25,9 @@ type record struct {
 // outcome is the sanitized line and evidence of one record.
 type outcome struct {
 	seq      int
-	line     []byte
+	size     int    // input bytes the record holds in the window
+	head     []byte // the line up to the result
+	line     []byte // the rest of the line
 	evidence []byte
 	err      error
 }
@@ -38,6 +40,16 @@ const (
 	MinMaxRecordBytes = 1024
 	// DefaultTimeout bounds the pass over one record.
 	DefaultTimeout = 30 * time.Second
+	// DefaultInFlightBytes bounds the input bytes of the records in flight
+	// beyond the first 2*Workers.
+	DefaultInFlightBytes = 8 << 20
+	// MaxInFlightExtra is the most records in flight beyond the first
+	// 2*Workers.
+	MaxInFlightExtra = 128
+	// maxPooledBuf is the largest line buffer kept for reuse, and
+	// maxPooledBytes the capacity each free list keeps.
+	maxPooledBuf   = 1 << 20
+	maxPooledBytes = 8 << 20
 )
 
 // Options configures Run. The zero value runs GOMAXPROCS passes, accepts
@@ -57,6 +69,11 @@ type Options struct {
 	MaxRecordBytes int
 	// Timeout bounds the pass over one record; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// InFlightBytes bounds the input bytes of the records in flight (read
+	// and not yet written) beyond the first 2*Workers, which are admitted
+	// whatever their size; at most MaxInFlightExtra records more are in
+	// flight. 0 means DefaultInFlightBytes.
+	InFlightBytes int
 	// Evidence receives one evidence record (JSON) a line, in input order;
 	// nil means none.
 	Evidence io.Writer
@@ -97,15 +114,16 @@ func (e *ReadError) Unwrap() error { return e.Err }
 
 // Run sanitizes a stream of records, one JSON object
 // {"tool","outputSchema","result"} a line, on Workers parallel passes and
-// writes one sanitized record a line to out, in input order. At most
-// 2*Workers records are in flight, so memory is bounded by the record size
-// limit, not the stream length. It returns nil when every record was
+// writes one sanitized record a line to out, in input order. Records in
+// flight are 2*Workers records of any size up to MaxRecordBytes and, while
+// their input bytes stay under InFlightBytes, at most MaxInFlightExtra
+// more, so memory is bounded by the limits, not the stream length. It returns nil when every record was
 // answered and written, else the first error reported (see Options.Report).
 func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer, o Options) error {
 	if _, ok := pipeline.ParseFraming(string(o.Framing)); !ok {
 		return ErrOptions
 	}
-	if eng == nil || o.Workers < 0 || o.Timeout < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
+	if eng == nil || o.Workers < 0 || o.Timeout < 0 || o.InFlightBytes < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
 		return ErrOptions
 	}
 	if o.Workers == 0 {
@@ -116,6 +134,9 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.InFlightBytes == 0 {
+		o.InFlightBytes = DefaultInFlightBytes
 	}
 	var first error
 	report := func(err error) {
@@ -132,11 +153,13 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	}
 	jobs := make(chan record, o.Workers)
 	results := make(chan outcome, o.Workers)
-	slots := make(chan struct{}, 2*o.Workers)
+	win := newWindow(2*o.Workers, 2*o.Workers+MaxInFlightExtra, o.InFlightBytes)
+	stopWake := context.AfterFunc(ctx, win.wake)
+	defer stopWake()
 	// Line buffers go round: reader → worker → reader, and worker → writer
 	// → worker, so a long stream does not allocate two buffers a record.
-	inBufs := make(chan []byte, 4*o.Workers)
-	outBufs := make(chan []byte, 4*o.Workers)
+	inBufs := &bufPool{maxBuf: maxPooledBuf, maxKeep: maxPooledBytes}
+	outBufs := &bufPool{maxBuf: maxPooledBuf, maxKeep: maxPooledBytes}
 	withEvidence := evw != io.Discard
 	// One cache for all workers: a tool's schema is compiled once, keyed by
 	// the digest of its canonical form.
@@ -144,7 +167,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	var readErr error
 	go func() {
 		defer close(jobs)
-		readErr = readRecords(ctx, in, o.MaxRecordBytes, slots, inBufs, jobs)
+		readErr = readRecords(ctx, in, o.MaxRecordBytes, win, inBufs, jobs)
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < o.Workers; w++ {
@@ -154,7 +177,8 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
 			for r := range jobs {
 				res := ws.sanitize(ctx, r)
-				recycle(inBufs, r.line)
+				res.size = len(r.line)
+				inBufs.put(r.line)
 				results <- res
 			}
 		}()
@@ -174,7 +198,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 			}
 			delete(pending, nextSeq)
 			nextSeq++
-			<-slots
+			win.release(r.size)
 			if r.err != nil {
 				if !failed {
 					report(&RecordError{Record: r.seq + 1, Err: r.err})
@@ -182,13 +206,16 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				failed = true
 				continue
 			}
+			bw.Write(r.head)
 			bw.Write(r.line)
 			bw.WriteByte('\n')
-			recycle(outBufs, r.line)
+			outBufs.put(r.head)
+			outBufs.put(r.line)
 			if _, err := evw.Write(r.evidence); err != nil && !failed {
 				report(&WriteError{What: "evidence", Err: err})
 				failed = true
 			}
+			outBufs.put(r.evidence)
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -208,11 +235,11 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 
 // readRecords splits the input into lines of at most max bytes. A longer
 // line is not held: it becomes a tooLong record and is skipped to its end.
-func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}, bufs chan []byte, jobs chan<- record) error {
+func readRecords(ctx context.Context, in io.Reader, max int, win *window, bufs *bufPool, jobs chan<- record) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	seq := 0
 	for {
-		line := reuse(bufs)
+		line := bufs.get()
 		tooLong := false
 		for {
 			frag, err := br.ReadSlice('\n')
@@ -242,10 +269,8 @@ func readRecords(ctx context.Context, in io.Reader, max int, slots chan struct{}
 		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
 			continue // blank lines are not records
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := win.acquire(ctx, len(line)); err != nil {
+			return err
 		}
 		jobs <- record{seq: seq, line: line, tooLong: tooLong}
 		seq++
