@@ -406,6 +406,9 @@ type Service struct {
 
 	ready    atomic.Bool
 	health   health
+	// maxPayload is the connection's max payload, read when the
+	// connection (re)connects (connMaxPayload).
+	maxPayload atomic.Int64
 	acks     ackRing
 	lameDuck atomic.Bool // lame-duck mode of the server is being handled
 	// lameDuckEpoch is the reconnection count when lame-duck mode began.

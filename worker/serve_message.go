@@ -152,7 +152,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	so.ObjectName = objectName
 	so.Reuse = reuse
 	if so.MaxPayload == 0 {
-		so.MaxPayload = int(s.nc.MaxPayload())
+		so.MaxPayload = int(s.connMaxPayload())
 	}
 	sink := payload.NewSink(so)
 	ev, perr := eng.Sanitize(pctx, body, sink, info)
