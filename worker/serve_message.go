@@ -128,7 +128,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
 	}
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
 	defer cancel()
 	info := mc.info
 	if s.cfg.resolver != nil {
