@@ -38,6 +38,10 @@ type digester struct {
 	big   bool // auto: switched to BLAKE3
 	b3    *blake3.Hasher
 	s2    hash.Hash
+	// sum and text are String's scratch: held here, so that the digest
+	// costs one allocation (the string), not three.
+	sum  [32]byte
+	text [len(DigestBLAKE3) + 1 + 64]byte
 }
 
 func newDigester(mode string) *digester {
@@ -81,21 +85,19 @@ func (d *digester) Write(p []byte) (int, error) {
 
 // String returns the digest of the stream so far as "<alg>:<hex>".
 func (d *digester) String() string {
-	var sum [32]byte
 	alg := DigestBLAKE3
 	switch {
 	case d.s2 != nil:
-		d.s2.Sum(sum[:0])
+		d.s2.Sum(d.sum[:0])
 		alg = DigestSHA256
 	case d.mode == DigestAuto && !d.big:
-		sum = sha256.Sum256(d.small[:d.n])
+		d.sum = sha256.Sum256(d.small[:d.n])
 		alg = DigestSHA256
 	default:
-		d.b3.Sum(sum[:0])
+		d.b3.Sum(d.sum[:0])
 	}
-	out := make([]byte, 0, len(alg)+1+2*len(sum))
-	out = append(out, alg...)
+	out := append(d.text[:0], alg...)
 	out = append(out, ':')
-	out = hex.AppendEncode(out, sum[:])
+	out = hex.AppendEncode(out, d.sum[:])
 	return string(out)
 }

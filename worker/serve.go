@@ -404,10 +404,13 @@ type Service struct {
 	hardCtx  context.Context
 	stopHlth func()
 
-	ready    atomic.Bool
-	health   health
-	acks     ackRing
-	lameDuck atomic.Bool // lame-duck mode of the server is being handled
+	ready  atomic.Bool
+	health health
+	// maxPayload is the connection's max payload, read when the
+	// connection (re)connects (connMaxPayload).
+	maxPayload atomic.Int64
+	acks       ackRing
+	lameDuck   atomic.Bool // lame-duck mode of the server is being handled
 	// lameDuckEpoch is the reconnection count when lame-duck mode began.
 	lameDuckEpoch atomic.Uint64
 	pulling       atomic.Bool  // a pull request is outstanding

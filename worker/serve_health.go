@@ -93,6 +93,7 @@ func (h *health) signalReconnect() {
 func (s *Service) startHealth() (stop func()) {
 	h := &s.health
 	h.connected.Store(s.nc.IsConnected())
+	s.maxPayload.Store(s.nc.MaxPayload())
 	ok := error(nil)
 	h.streamErr.Store(&ok)
 	h.markProgress()
@@ -111,6 +112,7 @@ func (s *Service) startHealth() (stop func()) {
 				switch st {
 				case nats.CONNECTED:
 					h.connected.Store(true)
+					s.maxPayload.Store(s.nc.MaxPayload())
 					s.onReconnect()
 					h.signalReconnect()
 				default:
@@ -240,3 +242,14 @@ func (s *Service) Ready(context.Context) error {
 
 // Stalled reports whether the durable path is stalled (see ErrStalled).
 func (s *Service) Stalled() bool { return s.health.stalled.Load() }
+
+// connMaxPayload returns the connection's max payload as read at the last
+// (re)connection, so that a message does not take the connection's lock
+// for it (that lock is held by every publish and by the read loop); before
+// the first reading it asks the connection.
+func (s *Service) connMaxPayload() int64 {
+	if n := s.maxPayload.Load(); n > 0 {
+		return n
+	}
+	return s.nc.MaxPayload()
+}

@@ -123,7 +123,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
 	// when it is full the slot waits here, which pushes back as before.
 	s.evSem <- struct{}{}
-	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), jetstream.WithExpectStream(wire.StreamEvidence))
+	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), expectEvidence)
 	if err != nil {
 		s.publishFailed(wire.StreamEvidence, mc, err)
 	}
@@ -148,6 +148,10 @@ func (s *Service) handleInline(m *nats.Msg) {
 		go s.settleInline(a, nil)
 	}
 }
+
+// expectEvidence is the publish option of every inline evidence record,
+// built once.
+var expectEvidence = jetstream.WithExpectStream(wire.StreamEvidence)
 
 // inlineAck is an inline message whose evidence acknowledgement is awaited
 // (fut is nil when the publish failed at once).

@@ -128,7 +128,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
 	}
-	pctx, cancel := context.WithTimeout(ctx, s.cfg.timeout)
+	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
 	defer cancel()
 	info := mc.info
 	if s.cfg.resolver != nil {
@@ -152,7 +152,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	so.ObjectName = objectName
 	so.Reuse = reuse
 	if so.MaxPayload == 0 {
-		so.MaxPayload = int(s.nc.MaxPayload())
+		so.MaxPayload = int(s.connMaxPayload())
 	}
 	sink := payload.NewSink(so)
 	ev, perr := eng.Sanitize(pctx, body, sink, info)
@@ -218,37 +218,52 @@ func (s *Service) reject(eng *pipeline.Engine, mc *msgContext, data []byte, code
 }
 
 // outputHeader returns the headers of a reply, clean output or DLQ entry.
+// The map is sized for its entries plus one (the DLQ adds Mcp-Raw-Subject)
+// and every value comes from one backing array (headerSet).
 func outputHeader(mc *msgContext, res result) nats.Header {
 	ev := res.ev
-	// Sized for the headers below, so that the map does not grow.
-	h := make(nats.Header, 16)
-	for _, k := range []string{wire.HeaderContentEncoding, wire.HeaderClaim, wire.HeaderClaimBucket} {
+	n := 4 // outcome, guard, kind, one spare
+	for _, k := range outputBodyHeaders {
+		if res.hdr.Get(k) != "" {
+			n++
+		}
+	}
+	for _, v := range [...]string{string(ev.Code), ev.Input.Digest, mc.info.Tool, mc.info.Server, mc.info.Tenant, mc.info.RequestID, mc.policy, mc.traceparent, mc.tracestate} {
+		if v != "" {
+			n++
+		}
+	}
+	h := newHeaderSet(n)
+	for _, k := range outputBodyHeaders {
 		if v := res.hdr.Get(k); v != "" {
-			h.Set(k, v)
+			h.set(k, v)
 		}
 	}
-	h.Set(wire.HeaderOutcome, string(ev.Outcome))
+	h.set(wire.HeaderOutcome, string(ev.Outcome))
 	if ev.Outcome == wire.OutcomeRejected {
-		h.Set(wire.HeaderCode, headerToken(string(ev.Code)))
+		h.set(wire.HeaderCode, headerToken(string(ev.Code)))
 	}
-	h.Set(wire.HeaderGuard, wire.GuardVersion)
-	h.Set(wire.HeaderKind, string(mc.kind))
+	h.set(wire.HeaderGuard, wire.GuardVersion)
+	h.set(wire.HeaderKind, string(mc.kind))
 	if ev.Input.Digest != "" {
-		h.Set(wire.HeaderInputDigest, ev.Input.Digest)
+		h.set(wire.HeaderInputDigest, ev.Input.Digest)
 	}
-	setToken(h, wire.HeaderTool, mc.info.Tool)
-	setToken(h, wire.HeaderServer, mc.info.Server)
-	setToken(h, wire.HeaderTenant, mc.info.Tenant)
-	setToken(h, wire.HeaderRequestID, mc.info.RequestID)
-	setToken(h, wire.HeaderPolicy, mc.policy)
+	h.token(wire.HeaderTool, mc.info.Tool)
+	h.token(wire.HeaderServer, mc.info.Server)
+	h.token(wire.HeaderTenant, mc.info.Tenant)
+	h.token(wire.HeaderRequestID, mc.info.RequestID)
+	h.token(wire.HeaderPolicy, mc.policy)
 	if mc.traceparent != "" {
-		h.Set(wire.HeaderTraceparent, mc.traceparent)
+		h.set(wire.HeaderTraceparent, mc.traceparent)
 		if mc.tracestate != "" {
-			h.Set(wire.HeaderTracestate, mc.tracestate)
+			h.set(wire.HeaderTracestate, mc.tracestate)
 		}
 	}
-	return h
+	return h.h
 }
+
+// outputBodyHeaders are the sink's body headers a published output carries.
+var outputBodyHeaders = [...]string{wire.HeaderContentEncoding, wire.HeaderClaim, wire.HeaderClaimBucket}
 
 // evidenceRecord is the evidence message body: the pass's record and where
 // it happened. It holds no payload text (see pipeline.Evidence).
@@ -266,18 +281,17 @@ type evidenceRecord struct {
 // evidenceMsg builds the evidence message of a pass for mcp.evidence.<tenant>.
 func evidenceMsg(mc *msgContext, ev *pipeline.Evidence, dlq bool) *nats.Msg {
 	b := appendEvidenceRecord(make([]byte, 0, 1024), &evidenceRecord{Evidence: ev, Path: mc.path, Traceparent: mc.traceparent, RawSequence: mc.rawSeq, Deliveries: mc.deliveries, DLQ: dlq})
-	m := nats.NewMsg(wire.Subject(wire.EvidencePrefix, mc.tenantTok))
-	m.Header.Set(wire.HeaderKind, string(mc.kind))
-	m.Header.Set(wire.HeaderOutcome, string(ev.Outcome))
+	h := newHeaderSet(5)
+	h.set(wire.HeaderKind, string(mc.kind))
+	h.set(wire.HeaderOutcome, string(ev.Outcome))
 	if ev.Outcome == wire.OutcomeRejected {
-		m.Header.Set(wire.HeaderCode, headerToken(string(ev.Code)))
+		h.set(wire.HeaderCode, headerToken(string(ev.Code)))
 	}
-	setToken(m.Header, wire.HeaderRequestID, mc.info.RequestID)
+	h.token(wire.HeaderRequestID, mc.info.RequestID)
 	if mc.traceparent != "" {
-		m.Header.Set(wire.HeaderTraceparent, mc.traceparent)
+		h.set(wire.HeaderTraceparent, mc.traceparent)
 	}
-	m.Data = b
-	return m
+	return &nats.Msg{Subject: wire.Subject(wire.EvidencePrefix, mc.tenantTok), Header: h.h, Data: b}
 }
 
 // appendEvidenceRecord appends the JSON of r: the evidence's members, then
@@ -305,26 +319,29 @@ func appendEvidenceRecord(b []byte, r *evidenceRecord) []byte {
 	return append(b, '}')
 }
 
-func setToken(h nats.Header, k, v string) {
-	if v = headerToken(v); v != "" {
-		h.Set(k, v)
-	}
-}
-
 // headerToken restricts an untrusted identifier to [A-Za-z0-9_.:/-] and 128
 // bytes (other bytes become '_'), so it cannot break a header line or carry
-// text.
+// text. An identifier that is already a token is returned as it is.
 func headerToken(s string) string {
 	if len(s) > 128 {
 		s = s[:128]
 	}
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == ':') {
-			b[i] = '_'
+	for i := 0; i < len(s); i++ {
+		if !tokenByte(s[i]) {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if !tokenByte(b[j]) {
+					b[j] = '_'
+				}
+			}
+			return string(b)
 		}
 	}
-	return string(b)
+	return s
+}
+
+func tokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' || c == '/' || c == ':'
 }
 
 // validTraceparent checks the W3C trace-context version-00 form
