@@ -20,6 +20,7 @@ func (p *pass) blobTextStart() {
 	p.sm = smBlobText
 	p.shadowOff()
 	p.norm.Reset()
+	p.normFresh = true
 	p.red.Reset()
 	w.qn, w.un, w.en = 0, 0, 0
 	w.valRaw = false

@@ -40,7 +40,7 @@ func (p *pass) beginKey(off int64) {
 	p.keyBuf = p.keyBuf[:0]
 	p.sRole = roleGeneric
 	p.sRegion = top.region
-	p.norm.Reset()
+	p.normFresh = false
 	p.red.Reset()
 	p.ev.Strings++
 }
@@ -69,7 +69,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	p.sm = smText
 	p.schemaBase64Start()
 	p.shadowStart()
-	p.norm.Reset()
+	p.normFresh = false
 	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
 		// A member's value: its sanitized key is the context of the
 		// name-based rules (scanners.Redactor.ResetWithContext).
@@ -179,7 +179,9 @@ func (p *pass) flushChain(final bool) {
 		p.recordFinding(&fs[i])
 	}
 	if p.fail == nil {
+		p.sinkLast = final
 		p.sink(rb)
+		p.sinkLast = false
 	}
 	p.shadowTake()
 }
@@ -213,6 +215,12 @@ func (c *chain) runBatch(final bool) {
 	default:
 		if c.ls.on && !c.isKey && !c.ls.normOn {
 			c.ls.normOn, c.ls.normBase = true, c.ls.fed
+		}
+		if !c.normFresh {
+			// Reset where the string first needs the normalizer: most
+			// strings are clean ASCII and never do.
+			c.norm.Reset()
+			c.normFresh = true
 		}
 		nb = c.norm.Append(c.nbuf[:0], c.dbuf, final)
 		c.nbuf = nb
@@ -274,7 +282,11 @@ func (p *pass) sink(r []byte) {
 		return
 	}
 	if p.sm == smKey {
-		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
+		// A key has no more characters than bytes: its runes are counted
+		// only when its bytes are over the bound (and a key that is not
+		// dirty is ASCII: its runes are its bytes).
+		if nk := int64(len(p.keyBuf) + len(r)); p.e.lim.Over(bounds.KeyChars, nk) &&
+			(!p.strDirty || p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r))) {
 			p.failf(CodeBoundExceeded, string(wire.ReasonKeyChars), p.strStart)
 			return
 		}
@@ -293,10 +305,15 @@ func (p *pass) sink(r []byte) {
 	if p.strDirty {
 		n = countRunes(chunk)
 	}
-	if b == bounds.StringChars && !p.b64s.no {
+	rem := p.e.lim.Remaining(b, p.strChars)
+	if b == bounds.StringChars && !p.b64s.no && (n > rem || !p.sinkLast || p.strSchemaB64) {
+		// Whether the string is base64 is asked only where it crosses
+		// string-chars (binaryBound) and at the end of one declared base64
+		// or bounded as binary (base64StringEnd): the last chunk of a
+		// string that stays under the bound needs no scan.
 		p.b64s.scan(chunk)
 	}
-	if rem := p.e.lim.Remaining(b, p.strChars); n > rem && !p.binaryBound(b, n) {
+	if n > rem && !p.binaryBound(b, n) {
 		if p.fail != nil || !p.cut(b) {
 			return
 		}
