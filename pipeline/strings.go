@@ -186,10 +186,6 @@ func (p *pass) flushChain(final bool) {
 	p.shadowTake()
 }
 
-// escapedSlash is a decoded backslash then '/': in text that is JSON, an
-// escaped '/' ("<\/system>"), which the normalizer decodes.
-var escapedSlash = []byte(`\/`)
-
 // runBatch sends the collected batch through the normalizer and the
 // redactor (final: the string ends with it) and plans how the shadow writes
 // the result. The text that is final is left in rbuf, the redactor's
