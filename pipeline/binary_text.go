@@ -264,6 +264,12 @@ type b64Str struct {
 	headN int
 }
 
+// reset starts a string. The head's bytes past headN are never read, so
+// they are left as they are.
+func (s *b64Str) reset() {
+	s.no, s.pad, s.bin, s.headN = false, 0, false, 0
+}
+
 func (s *b64Str) scan(b []byte) {
 	if s.headN < headChars {
 		s.headN += copy(s.head[s.headN:], b)

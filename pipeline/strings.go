@@ -18,7 +18,7 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
-	p.b64s = b64Str{}
+	p.b64s.reset()
 	p.strSchemaB64 = false
 	p.shOn = false
 	p.batches = 0
