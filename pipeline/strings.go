@@ -18,8 +18,6 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
-	p.b64s.reset()
-	p.strSchemaB64 = false
 	p.shOn = false
 	p.batches = 0
 	p.joinIn, p.valBase, p.redFed = false, 0, 0
@@ -47,6 +45,8 @@ func (p *pass) beginKey(off int64) {
 
 func (p *pass) beginValueString(nx next, off int64) {
 	p.startString(off)
+	p.b64s.reset() // a key's text is never base64-bounded
+	p.strSchemaB64 = false
 	p.isKey = false
 	p.sRole = nx.role
 	p.sRegion = nx.region
