@@ -20,6 +20,7 @@ func (p *pass) blobTextStart() {
 	p.sm = smBlobText
 	p.shadowOff()
 	p.norm.Reset()
+	p.normFresh = true
 	p.red.Reset()
 	w.qn, w.un, w.en = 0, 0, 0
 	w.valRaw = false
@@ -261,6 +262,12 @@ type b64Str struct {
 	bin   bool // the string crossed string-chars as base64
 	head  [headChars]byte
 	headN int
+}
+
+// reset starts a string. The head's bytes past headN are never read, so
+// they are left as they are.
+func (s *b64Str) reset() {
+	s.no, s.pad, s.bin, s.headN = false, 0, false, 0
 }
 
 func (s *b64Str) scan(b []byte) {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/bits"
@@ -71,10 +70,11 @@ func (p *pass) lexString(b []byte, i int) int {
 						}
 						c, w, _, dirty = decodeRunSh(&b[i], n-i, &d[k], decodeFlushAt-k, &p.shTmp[0], len(p.shTmp), &runTabs)
 					}
-					if dirty || c != w && !p.strDirty && bytes.Contains(d[max(k-1, 0):k+w], escapedSlash) {
-						// Non-ASCII or a decoded u, or (escapes decoded)
-						// a decoded backslash then /, "\\/" in JSON text,
-						// which the kernel takes without marking it.
+					if dirty || w > 0 && k > 0 && d[k] == '/' && d[k-1] == '\\' {
+						// Non-ASCII, a decoded u, or a decoded backslash
+						// then /, "\\/" in JSON text: the kernel marks one
+						// inside its run and stops before a \\ then /; a
+						// backslash just before its run is seen here.
 						p.strDirty = true
 					}
 					i += c

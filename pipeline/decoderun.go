@@ -48,10 +48,11 @@ var runTabs = func() (t runTables) {
 // they are, \/ as /, a \u escape of printable ASCII but the backslash as
 // its character (a quote as \"), a \u escape of a character from U+0080 up,
 // outside the surrogates, as its UTF-8 in both. It reports dirty when the
-// string now needs the normalizer (non-ASCII, or a decoded u that may
-// complete a \u spelled in the text). It stops at the first byte it does
-// not take (a quote, a control, raw non-ASCII, another escape, \\ then u,
-// an escape the input cuts) and when fewer than 32 bytes of src or 40 of
+// string now needs the normalizer (non-ASCII, a decoded u that may
+// complete a \u spelled in the text, or an escaped / it decoded after a
+// decoded backslash: \/ in text that is JSON). It stops at the first byte
+// it does not take (a quote, a control, raw non-ASCII, another escape, \\
+// then u or /, an escape the input cuts) and when fewer than 32 bytes of src or 40 of
 // dst or sh are left. Whole 32-byte blocks of dst and sh may be written past
 // what it reports.
 func decodeRunShGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, t *runTables) (consumed, written, shw int, dirty bool) {
@@ -83,8 +84,9 @@ func decodeRunShGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int, 
 // not plain (the assembly kernels' ESCAPE_ONE): a backslash with at least
 // two bytes after it that begins \/, a \u escape of printable ASCII but
 // the backslash or of a character from U+0080 up outside the surrogates,
-// or an escape of runEscape but \\ followed by u. ok is false, and nothing
-// taken, for any other byte.
+// or an escape of runEscape but \\ followed by u or /. ok is false, and
+// nothing taken, for any other byte. A / it decodes from \/ or \u002f
+// right after a decoded backslash (d[k-1], when k > 0) sets dirty.
 func decodeOneEscape(s, d, h []byte, i, k, o int, dirty bool, t *runTables) (int, int, int, bool, bool) {
 	n := len(s)
 	if s[i] != '\\' || i+2 >= n {
@@ -93,7 +95,7 @@ func decodeOneEscape(s, d, h []byte, i, k, o int, dirty bool, t *runTables) (int
 	switch e := s[i+1]; e {
 	case '/':
 		d[k], h[o] = '/', '/'
-		return i + 2, k + 1, o + 1, dirty, true
+		return i + 2, k + 1, o + 1, dirty || k > 0 && d[k-1] == '\\', true
 	case 'u':
 		if i+6 > n {
 			return i, k, o, dirty, false
@@ -113,7 +115,7 @@ func decodeOneEscape(s, d, h []byte, i, k, o int, dirty bool, t *runTables) (int
 				h[o] = byte(v)
 				o++
 			}
-			return i + 6, k + 1, o, dirty || v == 'u', true
+			return i + 6, k + 1, o, dirty || v == 'u' || v == '/' && k > 0 && d[k-1] == '\\', true
 		case v >= 0x80 && (v < 0xD800 || v > 0xDFFF):
 			w := utf8.EncodeRune(d[k:], v)
 			copy(h[o:], d[k:k+w])
@@ -122,7 +124,7 @@ func decodeOneEscape(s, d, h []byte, i, k, o int, dirty bool, t *runTables) (int
 		return i, k, o, dirty, false
 	}
 	c := t.esc[s[i+1]]
-	if c == 0 || s[i+1] == '\\' && s[i+2] == 'u' {
+	if c == 0 || s[i+1] == '\\' && (s[i+2] == 'u' || s[i+2] == '/') {
 		return i, k, o, dirty, false
 	}
 	d[k] = c
@@ -195,9 +197,10 @@ func escapeMasks(bs uint32) (letters, starters uint32) {
 // block in dst and sh, then finds lim, the first byte the block cannot
 // take in one step: a quote, control, DEL or non-ASCII byte that no
 // backslash escapes, a backslash that begins an escape other than \" \\ \/
-// \n \r \t or a \\ followed by u, or a backslash that begins an escape at
-// byte 30 or 31. When backslashes begin escapes before lim, the decoded
-// bytes of block[:lim] (the backslashes dropped, n r t turned into their
+// \n \r \t or a \\ followed by u or /, a \/ right after a \\ or at the
+// block's start, or a backslash that begins an escape at byte 30 or 31.
+// When backslashes begin escapes before lim, the decoded bytes of
+// block[:lim] (the backslashes dropped, n r t turned into their
 // controls) are stored in dst as a 32-byte block padded with zeros, and
 // when one of them is \/, the shadow of block[:lim] (the block without the
 // backslash of \/) likewise in sh. A block that ends at lim < 32 goes on
@@ -253,8 +256,13 @@ func decodeRunShCGo(src *byte, n int, dst *byte, room int, sh *byte, shRoom int,
 		letters, starters := escapeMasks(bs)
 		stop &^= letters
 		bad := letters &^ valid
-		bad |= letters & bs & (u >> 1) // \\ then u
-		cut := stop | bad>>1 | starters&0xC0000000
+		bad |= letters & bs & (u >> 1)     // \\ then u
+		bad |= letters & bs & (slash >> 1) // \\ then /
+		// A \/ right after a \\, or at the block's start (after what was
+		// decoded before it), is decodeOneEscape's, which marks it dirty
+		// after a backslash.
+		after := starters & ((letters&bs)<<1 | 1) & ((letters & slash) >> 1)
+		cut := stop | bad>>1 | after | starters&0xC0000000
 		lim := bits.TrailingZeros32(cut)
 		low := uint32(uint64(1)<<lim - 1)
 		st := starters & low

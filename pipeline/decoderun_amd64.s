@@ -58,7 +58,8 @@
 // does and jumps to loop, or to done when it takes nothing: \/, a \u
 // escape of printable ASCII but the backslash or of a character from U+0080
 // up outside the surrogates (R13 set when the string needs the normalizer:
-// non-ASCII, a decoded u), or an escape of the table at R10 but \\ then u.
+// non-ASCII, a decoded u, a / of \/ or \u002f right after a decoded
+// backslash), or an escape of the table at R10 but \\ then u or /.
 // A \u escape the input cuts, bad hex, \u005c, DEL, a control and a
 // surrogate are left to the lexer. Its labels are local to each function
 // that uses it.
@@ -80,6 +81,8 @@
 	JNE  eo_canon; \
 	CMPB 2(SI), $0x75; \
 	JEQ  done; \
+	CMPB 2(SI), $0x2f; \
+	JEQ  done; \
 	eo_canon: MOVB CX, (DI); \
 	MOVW (SI), DX; \
 	MOVW DX, (R11); \
@@ -87,7 +90,12 @@
 	INCQ DI; \
 	ADDQ $2, R11; \
 	JMP  loop; \
-	eo_slash: MOVB $0x2f, (DI); \
+	eo_slash: CMPQ DI, dst+16(FP); \
+	JEQ  eo_slash1; \
+	CMPB -1(DI), $0x5c; \
+	JNE  eo_slash1; \
+	MOVQ $1, R13; \
+	eo_slash1: MOVB $0x2f, (DI); \
 	MOVB $0x2f, (R11); \
 	ADDQ $2, SI; \
 	INCQ DI; \
@@ -132,7 +140,16 @@
 	JMP  loop; \
 	eo_plain: MOVB AL, (R11); \
 	INCQ R11; \
-	CMPL AX, $0x75; \
+	CMPL AX, $0x2f; \
+	JNE  eo_notsl; \
+	LEAQ -1(DI), CX; \
+	CMPQ CX, dst+16(FP); \
+	JEQ  eo_notu; \
+	CMPB -2(DI), $0x5c; \
+	JNE  eo_notu; \
+	MOVQ $1, R13; \
+	JMP  eo_notu; \
+	eo_notsl: CMPL AX, $0x75; \
 	JNE  eo_notu; \
 	MOVQ $1, R13; \
 	eo_notu: ADDQ $6, SI; \
@@ -479,6 +496,19 @@ vspecial:
 	SHRL $1, DX
 	ANDL BX, DX                // \\ then u
 	SHRL $1, DX
+	ORL  DX, AX
+	MOVL R15, DX
+	SHRL $1, DX
+	ANDL BX, DX                // \\ then /
+	SHRL $1, DX
+	ORL  DX, AX
+	MOVL R15, DX
+	ANDL CX, DX
+	SHRL $1, DX
+	ANDL R14, DX               // starters of \/
+	SHLL $1, BX
+	ORL  $1, BX
+	ANDL BX, DX                // \/ after \\ or at the block's start
 	ORL  DX, AX
 	MOVL R14, DX
 	ANDL $0xc0000000, DX

@@ -200,9 +200,10 @@ func (p *pass) keepExhausted(f *frame, nx next, key []byte, off int64) bool {
 
 // typedRole reports whether a value of role r must be of one JSON type
 // (checkValueType).
-func typedRole(r role) bool {
-	return r == roleIsError || r == roleContent || r == roleText || r == roleResText || r == roleEnvelopeVersion
-}
+func typedRole(r role) bool { return typedRoles[r] }
+
+// typedRoles lists the roles of typedRole: one load per value.
+var typedRoles = [256]bool{roleIsError: true, roleContent: true, roleText: true, roleResText: true, roleEnvelopeVersion: true}
 
 // checkValueType fails the pass when the value of role r, whose first byte
 // is c, is not of the type its role needs: isError a boolean (a string

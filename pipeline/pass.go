@@ -217,6 +217,7 @@ type chain struct {
 	b64n     int64
 	b64pad   int
 	b64s     b64Str  // whether a text string is base64, for its bound (binary.go)
+	sinkLast bool    // sink takes the string's last text (flushChain of the final batch)
 	dbuf     []byte  // decoded, not yet normalized
 	sh       []byte  // escaped shadow of decoded text not yet written (shadow.go)
 	shD      int     // decoded bytes the shadow stands for
@@ -237,6 +238,11 @@ type chain struct {
 	norm     scanners.Normalizer
 	red      *scanners.Redactor
 	ls       losslessState // lossless.go
+
+	// normFresh: norm was Reset for the current string. A key or value
+	// string clears it; runBatch resets norm before the string's first
+	// Append, so a clean string costs no Reset.
+	normFresh bool
 
 	// strSchemaB64: the outputSchema declares the location of the string
 	// base64 (structured_base64.go).

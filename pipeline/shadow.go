@@ -106,6 +106,17 @@ func (c *chain) shadowSettle(batch, rb []byte, final bool) {
 		c.shadowOff()
 		return
 	}
+	if spans := c.red.Spans(); final && bs == c.shBase && !c.joinIn && len(spans) == 1 &&
+		int(spans[0].Lo) == bs && int(spans[0].Hi) == end && spans[0].Out == 0 && len(rb) == end-bs {
+		// The string's last batch is the whole shadow and the redactor
+		// released it as it was (most strings): the shadow is written
+		// whole, as the general plan below would write it.
+		c.shDrop, c.shRel = len(c.sh), rel
+		c.planFrom = 0
+		c.plan = append(c.plan, piece{shadow: true, lo: 0, hi: len(c.sh)})
+		c.planLen = len(c.sh)
+		return
+	}
 	// The shadow holds the escaped form of the decoded bytes shBase..end.
 	// An offset in the batch is located by counting back from the end of
 	// the shadow over the batch's decoded bytes; one before the batch (text

@@ -18,8 +18,6 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
-	p.b64s = b64Str{}
-	p.strSchemaB64 = false
 	p.shOn = false
 	p.batches = 0
 	p.joinIn, p.valBase, p.redFed = false, 0, 0
@@ -40,13 +38,15 @@ func (p *pass) beginKey(off int64) {
 	p.keyBuf = p.keyBuf[:0]
 	p.sRole = roleGeneric
 	p.sRegion = top.region
-	p.norm.Reset()
+	p.normFresh = false
 	p.red.Reset()
 	p.ev.Strings++
 }
 
 func (p *pass) beginValueString(nx next, off int64) {
 	p.startString(off)
+	p.b64s.reset() // a key's text is never base64-bounded
+	p.strSchemaB64 = false
 	p.isKey = false
 	p.sRole = nx.role
 	p.sRegion = nx.region
@@ -69,7 +69,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 	p.sm = smText
 	p.schemaBase64Start()
 	p.shadowStart()
-	p.norm.Reset()
+	p.normFresh = false
 	if n := len(p.stack); n > 0 && p.stack[n-1].obj {
 		// A member's value: its sanitized key is the context of the
 		// name-based rules (scanners.Redactor.ResetWithContext).
@@ -179,14 +179,12 @@ func (p *pass) flushChain(final bool) {
 		p.recordFinding(&fs[i])
 	}
 	if p.fail == nil {
+		p.sinkLast = final
 		p.sink(rb)
+		p.sinkLast = false
 	}
 	p.shadowTake()
 }
-
-// escapedSlash is a decoded backslash then '/': in text that is JSON, an
-// escaped '/' ("<\/system>"), which the normalizer decodes.
-var escapedSlash = []byte(`\/`)
 
 // runBatch sends the collected batch through the normalizer and the
 // redactor (final: the string ends with it) and plans how the shadow writes
@@ -213,6 +211,12 @@ func (c *chain) runBatch(final bool) {
 	default:
 		if c.ls.on && !c.isKey && !c.ls.normOn {
 			c.ls.normOn, c.ls.normBase = true, c.ls.fed
+		}
+		if !c.normFresh {
+			// Reset where the string first needs the normalizer: most
+			// strings are clean ASCII and never do.
+			c.norm.Reset()
+			c.normFresh = true
 		}
 		nb = c.norm.Append(c.nbuf[:0], c.dbuf, final)
 		c.nbuf = nb
@@ -274,7 +278,11 @@ func (p *pass) sink(r []byte) {
 		return
 	}
 	if p.sm == smKey {
-		if p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r)) {
+		// A key has no more characters than bytes: its runes are counted
+		// only when its bytes are over the bound (and a key that is not
+		// dirty is ASCII: its runes are its bytes).
+		if nk := int64(len(p.keyBuf) + len(r)); p.e.lim.Over(bounds.KeyChars, nk) &&
+			(!p.strDirty || p.e.lim.Over(bounds.KeyChars, countRunes(p.keyBuf)+countRunes(r))) {
 			p.failf(CodeBoundExceeded, string(wire.ReasonKeyChars), p.strStart)
 			return
 		}
@@ -293,10 +301,15 @@ func (p *pass) sink(r []byte) {
 	if p.strDirty {
 		n = countRunes(chunk)
 	}
-	if b == bounds.StringChars && !p.b64s.no {
+	rem := p.e.lim.Remaining(b, p.strChars)
+	if b == bounds.StringChars && !p.b64s.no && (n > rem || !p.sinkLast || p.strSchemaB64) {
+		// Whether the string is base64 is asked only where it crosses
+		// string-chars (binaryBound) and at the end of one declared base64
+		// or bounded as binary (base64StringEnd): the last chunk of a
+		// string that stays under the bound needs no scan.
 		p.b64s.scan(chunk)
 	}
-	if rem := p.e.lim.Remaining(b, p.strChars); n > rem && !p.binaryBound(b, n) {
+	if n > rem && !p.binaryBound(b, n) {
 		if p.fail != nil || !p.cut(b) {
 			return
 		}

@@ -155,8 +155,15 @@ func (s *schemaPass) holdEndsAt(depth int) bool {
 }
 
 // afterValue runs at the separator or close (input offset off) after a
-// value: the member held for the outputSchema checks ends there.
+// value: the member held for the outputSchema checks, or the JSON-RPC
+// error object held, ends there.
 func (p *pass) afterValue(b []byte, off int64) {
+	if p.sch != nil || p.rpc.on {
+		p.afterValueHeld(b, off) // one call per value, only while one is held
+	}
+}
+
+func (p *pass) afterValueHeld(b []byte, off int64) {
 	if p.sch != nil {
 		p.afterHeldValue(b, off)
 	}
