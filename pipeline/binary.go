@@ -494,6 +494,15 @@ func (p *pass) binClose(f *frame, off int64) bool {
 	}
 	if w.reason == "" {
 		p.binRelease()
+		if w.pinned {
+			// The block closed without a type: none will come, so its
+			// output goes now. Left held, the pin would keep the next
+			// block from being watched, and a disallowed binary there
+			// would fail the whole result instead of being replaced.
+			w.pinned = false
+			w.valStart = -1
+			p.em.pin = nil
+		}
 		w.level = 0
 		return false
 	}
