@@ -665,6 +665,11 @@ func (l *Lexer) str(b []byte, i int) (Kind, int) {
 			if j >= n || b[j] < utf8.RuneSelf {
 				break
 			}
+			if size := validRune23(b, j); size != 0 {
+				dirty = true
+				j += size
+				continue
+			}
 			r, size := utf8.DecodeRune(b[j:])
 			if r == utf8.RuneError && size == 1 {
 				break
@@ -727,4 +732,29 @@ func (l *Lexer) str(b []byte, i int) (Kind, int) {
 		}
 	}
 	return More, i
+}
+
+// validRune23 returns the length of the valid two- or three-byte UTF-8
+// sequence at b[j], or 0 for anything else (four bytes, invalid, cut),
+// which utf8.DecodeRune then reads. It is the check utf8.DecodeRune
+// makes for these lengths (no overlong form, no surrogate), inlined: most
+// text outside ASCII (Latin accents, Greek, Cyrillic, CJK) is made of
+// such sequences, and the call per rune was most of the lexer's cost on
+// such text.
+func validRune23(b []byte, j int) int {
+	c := b[j]
+	if c < 0xC2 || c > 0xEF || j+1 >= len(b) {
+		return 0
+	}
+	c1 := b[j+1]
+	if c1&0xC0 != 0x80 {
+		return 0
+	}
+	if c < 0xE0 {
+		return 2
+	}
+	if j+2 >= len(b) || b[j+2]&0xC0 != 0x80 || c == 0xE0 && c1 < 0xA0 || c == 0xED && c1 >= 0xA0 {
+		return 0
+	}
+	return 3
 }
