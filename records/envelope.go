@@ -93,19 +93,13 @@ func scanEnvelope(line []byte) (envelope, bool) {
 		case "result":
 			env.result, env.resultWS = v, s.ws
 		}
-		s.skipWS()
-		if s.i >= len(s.b) {
+		more, ok := s.sep('}')
+		if !ok {
 			return env, false
 		}
-		if s.b[s.i] == ',' {
-			s.i++
-			continue
+		if !more {
+			break
 		}
-		if s.b[s.i] != '}' {
-			return env, false
-		}
-		s.i++
-		break
 	}
 	s.skipWS()
 	if s.i != len(s.b) || env.result == nil {
@@ -221,18 +215,8 @@ func (s *envScanner) array(depth int) bool {
 		if !s.value(depth + 1) {
 			return false
 		}
-		s.skipWS()
-		if s.i >= len(s.b) {
-			return false
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return true
-		default:
-			return false
+		if more, ok := s.sep(']'); !more {
+			return ok
 		}
 	}
 }
@@ -258,20 +242,29 @@ func (s *envScanner) object(depth int) bool {
 		if !s.value(depth + 1) {
 			return false
 		}
-		s.skipWS()
-		if s.i >= len(s.b) {
-			return false
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return true
-		default:
-			return false
+		if more, ok := s.sep('}'); !more {
+			return ok
 		}
 	}
+}
+
+// sep reads what follows a member or an element: a ',' (more follow) or
+// end, which closes the object or array (ok without more); anything else
+// is no JSON (neither).
+func (s *envScanner) sep(end byte) (more, ok bool) {
+	s.skipWS()
+	if s.i >= len(s.b) {
+		return false, false
+	}
+	switch s.b[s.i] {
+	case ',':
+		s.i++
+		return true, true
+	case end:
+		s.i++
+		return false, true
+	}
+	return false, false
 }
 
 // appendCompact appends the JSON value v without the whitespace outside its
