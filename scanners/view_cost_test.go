@@ -95,6 +95,9 @@ func FuzzViewBuild(f *testing.F) {
 	}
 	f.Add("\xff\xcf\x81", []byte{1})
 	f.Add("\xf0&lt", []byte{})
+	// Runs of two- and three-byte runes broken by invalid and cut bytes.
+	f.Add("обрабатывается\xd0\xc1\x81по\xd1", []byte{3, 5, 7})
+	f.Add("该服务\xe8\x80日本\xe0\x80\x80ρ語\xed\xa0\x80", []byte{2, 4, 1, 9})
 	f.Fuzz(func(t *testing.T, s string, cuts []byte) {
 		for _, skel := range []bool{true, false} {
 			tv := refViewNoSkel(s)

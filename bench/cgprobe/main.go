@@ -1,0 +1,94 @@
+// Command cgprobe runs one configuration of pipeline's BenchmarkSanitize
+// (the same generated documents, the same bounds) a given number of times
+// in its main goroutine and does nothing else, so that an instruction count
+// taken inside its loop is the cost of the passes alone:
+//
+//	valgrind --tool=callgrind --toggle-collect='main.loop' cgprobe -corpus WebPage -size 4096 -n 41
+//
+// A benchmark binary is not that: under valgrind the testing package's own
+// work on other goroutines (compiling the -test.bench pattern for every
+// sub-benchmark name) is counted as if it ran inside Engine.Sanitize, at
+// moments that change from run to run; counts of one 4 KiB configuration
+// taken that way moved by more than 50%. scripts/cgsanitize.sh runs this
+// probe twice (n and m calls) and prints the instructions of one call.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mcp-sanitize/mcp-sanitize/bench"
+	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+)
+
+// corpora are BenchmarkSanitize's (pipeline/bench_test.go): keep them the
+// same.
+var corpora = map[string]bench.Options{
+	"Code":         {Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal},
+	"CodeGoJSON":   {Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeHTML},
+	"Logs":         {Seed: 2, Shape: bench.LogTail, Escaping: bench.EscapeMinimal},
+	"JSONInText":   {Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal},
+	"Search":       {Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal},
+	"WebPage":      {Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeMinimal},
+	"WebPageASCII": {Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeASCII},
+	"SecretsDense": {Seed: 6, Shape: bench.LogTail, Escaping: bench.EscapeMinimal},
+}
+
+func main() {
+	name := flag.String("corpus", "Code", "a BenchmarkSanitize corpus: Code, CodeGoJSON, Logs, JSONInText, Search, WebPage, WebPageASCII, SecretsDense")
+	size := flag.Int("size", 64<<10, "document size in bytes (the benchmark's are 4096, 65536 and 1048576)")
+	n := flag.Int("n", 11, "Sanitize calls inside loop (after one outside it)")
+	flag.Parse()
+	o, ok := corpora[*name]
+	if !ok || *size <= 0 || *n < 0 {
+		fmt.Fprintln(os.Stderr, "cgprobe: unknown corpus or bad -size/-n")
+		os.Exit(2)
+	}
+	o.Size = *size
+	if *name == "SecretsDense" {
+		o.Secrets, o.Tags, o.Invisible = *size/4096+1, *size/8192+1, *size/8192+1
+	}
+	doc := bench.Generate(o).JSON
+	// The benchmark's policy: a fixed fingerprint key, bounds that cut
+	// nothing, 64 KiB reads.
+	os.Setenv("MCP_SANITIZE_CGPROBE_KEY", "cgprobe-fingerprint-key-0123456789")
+	e, err := pipeline.NewEngine(&pipeline.Policy{
+		ChunkBytes:  64 << 10,
+		Fingerprint: pipeline.Fingerprint{KeyEnv: "MCP_SANITIZE_CGPROBE_KEY"},
+		Limits:      map[string]int64{"text-chars": 1 << 31, "string-chars": 1 << 31, "output-bytes": 1 << 31},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cgprobe:", err)
+		os.Exit(1)
+	}
+	info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "bench"}
+	r := bytes.NewReader(doc)
+	var out pipeline.Discarder
+	// One call outside the loop: first-use tables and buffers.
+	ev, err := e.Sanitize(context.Background(), r, &out, info)
+	if err != nil || ev.Outcome == pipeline.OutcomeRejected || ev.Outcome == pipeline.OutcomeTruncated {
+		fmt.Fprintf(os.Stderr, "cgprobe: outcome %s %s (%v)\n", ev.Outcome, ev.Code, err)
+		os.Exit(1)
+	}
+	if err := loop(e, r, doc, &out, info, *n); err != nil {
+		fmt.Fprintln(os.Stderr, "cgprobe:", err)
+		os.Exit(1)
+	}
+}
+
+// loop is what callgrind counts (--toggle-collect='main.loop').
+//
+//go:noinline
+func loop(e *pipeline.Engine, r *bytes.Reader, doc []byte, out *pipeline.Discarder, info pipeline.MessageInfo, n int) error {
+	ctx := context.Background()
+	for range n {
+		r.Reset(doc)
+		if _, err := e.Sanitize(ctx, r, out, info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
