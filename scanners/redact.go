@@ -143,11 +143,21 @@ func (r *Redactor) Reset() {
 // are replaced by markers and reported by appending to fs, in order of
 // offset.
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
-	if w := &r.vw; r.c.noView || w.ascii && w.nhold == 0 && !w.mapped() && bytes.IndexByte(src, '&') < 0 {
-		// ASCII without '&', nothing held and no earlier part of the
-		// string viewed differently: the view of src is src.
+	w := &r.vw
+	if r.c.noView {
 		w.ascii = false
 		return r.appendScan(dst, src, final, fs)
+	}
+	if w.ascii && w.nhold == 0 && !w.mapped() {
+		k := bytes.IndexByte(src, '&')
+		if k < 0 {
+			// ASCII without '&', nothing held and no earlier part of the
+			// string viewed differently: the view of src is src.
+			w.ascii = false
+			return r.appendScan(dst, src, final, fs)
+		}
+		// build starts from this '&' instead of searching src again.
+		w.amp0 = k + 1
 	}
 	return r.appendViewed(dst, src, final, fs)
 }

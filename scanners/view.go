@@ -95,6 +95,10 @@ type detView struct {
 
 	cum int64 // the cum of the last record (0 without one)
 
+	// amp0 is 1 + the index of the first '&' of the next build's src when
+	// Append has searched for it (nothing held then), or 0.
+	amp0 int
+
 	// During an Append: the text build made the view of (held bytes and
 	// src), and the view offset of its first byte.
 	in     []byte
@@ -118,6 +122,7 @@ func (w *detView) reset() {
 	w.orig = w.orig[:0]
 	w.delta = 0
 	w.cum = 0
+	w.amp0 = 0
 }
 
 // mapped reports whether view offsets differ from text offsets anywhere
@@ -150,7 +155,11 @@ func (w *detView) build(src []byte, base int64, final bool) []byte {
 	}
 	w.in, w.inBase = in, base
 	// amp is the index of the first '&' from i on, or len(in).
-	amp := bytes.IndexByte(in, '&')
+	amp := w.amp0 - 1
+	if w.amp0 == 0 {
+		amp = bytes.IndexByte(in, '&')
+	}
+	w.amp0 = 0
 	if amp < 0 {
 		amp = len(in)
 	}
