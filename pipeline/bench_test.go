@@ -11,43 +11,27 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 )
 
-// benchCorpus is one kind of tool output for the benchmarks.
+// benchCorpus is one kind of tool output for the benchmarks
+// (bench.SanitizeCorpora).
 type benchCorpus struct {
 	name string
-	opts bench.Options
+	c    bench.SanitizeCorpus
 }
 
-// benchCorpora: mostly-ASCII tool outputs (code, the same code as Go's
-// encoding/json writes it with <, > and & escaped, logs, JSON in text,
-// structured search results), a non-ASCII web page (also as Python's
-// json.dumps writes it, every non-ASCII character escaped), and a secrets-dense
-// log with a credential, a tag or an invisible run every ~2 KiB.
-var benchCorpora = []benchCorpus{
-	{"Code", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal}},
-	{"CodeGoJSON", bench.Options{Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeHTML}},
-	{"Logs", bench.Options{Seed: 2, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
-	{"JSONInText", bench.Options{Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal}},
-	{"Search", bench.Options{Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal}},
-	{"WebPage", bench.Options{Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeMinimal}},
-	{"WebPageASCII", bench.Options{Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeASCII}},
-	{"SecretsDense", bench.Options{Seed: 6, Shape: bench.LogTail, Escaping: bench.EscapeMinimal}},
-}
+var benchCorpora = func() (cs []benchCorpus) {
+	for _, c := range bench.SanitizeCorpora {
+		cs = append(cs, benchCorpus{name: c.Name, c: c})
+	}
+	return cs
+}()
 
 var benchSizes = []struct {
 	name string
 	n    int
 }{{"4KiB", 4 << 10}, {"64KiB", 64 << 10}, {"1MiB", 1 << 20}}
 
-// corpusDoc generates a corpus at a size; the secrets-dense one gets one
-// planted item per 2 KiB.
-func corpusDoc(c benchCorpus, size int) []byte {
-	o := c.opts
-	o.Size = size
-	if c.name == "SecretsDense" {
-		o.Secrets, o.Tags, o.Invisible = size/4096+1, size/8192+1, size/8192+1
-	}
-	return bench.Generate(o).JSON
-}
+// corpusDoc generates a corpus at a size.
+func corpusDoc(c benchCorpus, size int) []byte { return c.c.Doc(size) }
 
 // BenchmarkSanitize measures the whole pass (lex, decode, normalize,
 // redact, bound, re-escape, evidence) into a Discarder, with bounds large

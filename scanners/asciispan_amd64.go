@@ -15,11 +15,9 @@ func asciiSpan(s []byte, i int) int {
 	if haveAVX2 && len(s)-i >= 64 {
 		// Most often the run is short (a word or a space between two
 		// characters outside ASCII) and ends in its first word: found
-		// there without the kernel's call. The lowest lane the borrow
-		// test flags is a byte that ends the run unless it is \t \n \r.
-		x := binary.LittleEndian.Uint64(s[i:])
-		y := x ^ 0x7F*swarLo
-		if m := (x | (x-0x20*swarLo)&^x | (y-swarLo)&^y) & swarHi; m != 0 {
+		// there without the kernel's call. The lowest lane asciiFlags
+		// flags is a byte that ends the run unless it is \t \n \r.
+		if m := asciiFlags(binary.LittleEndian.Uint64(s[i:])); m != 0 {
 			j := i + bits.TrailingZeros64(m)>>3
 			if c := s[j]; c != '\t' && c != '\n' && c != '\r' {
 				return j

@@ -546,17 +546,22 @@ const (
 	swarHi = 0x8080808080808080
 )
 
+// asciiFlags returns the high bit of each lane of x that holds a byte
+// >= 0x80 (x), < 0x20 (x-0x20 borrows) or == 0x7F (y-1 borrows): \t \n \r
+// among the bytes below 0x20. Borrows run only upwards, so the lowest
+// flagged lane is a true one; lanes above it may not be.
+func asciiFlags(x uint64) uint64 {
+	y := x ^ 0x7F*swarLo
+	return (x | (x-0x20*swarLo)&^x | (y-swarLo)&^y) & swarHi
+}
+
 // asciiSpanWords returns the end of the run of bytes 0x20..0x7E, \t, \n
 // and \r that starts at s[i], eight bytes at a time. asciiSpan is it, with a
 // vector kernel for long runs where there is one.
 func asciiSpanWords(s []byte, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64(s[i:])
-		y := x ^ 0x7F*swarLo
-		// The high bit of a lane is set by a byte >= 0x80 (x), < 0x20
-		// (x-0x20 borrows), or == 0x7F (y-1 borrows). Borrows run only
-		// upwards, so the lowest flagged lane is a true one.
-		if (x|(x-0x20*swarLo)&^x|(y-swarLo)&^y)&swarHi == 0 {
+		if asciiFlags(x) == 0 {
 			continue
 		}
 		// Something to look at, maybe only \t \n \r: redo it exactly,

@@ -1,5 +1,5 @@
 // Command cgprobe runs one configuration of pipeline's BenchmarkSanitize
-// (the same generated documents, the same bounds) a given number of times
+// (the same generated documents, bench.SanitizeCorpora, and the same bounds) a given number of times
 // in its main goroutine and does nothing else, so that an instruction count
 // taken inside its loop is the cost of the passes alone:
 //
@@ -24,34 +24,21 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 )
 
-// corpora are BenchmarkSanitize's (pipeline/bench_test.go): keep them the
-// same.
-var corpora = map[string]bench.Options{
-	"Code":         {Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeMinimal},
-	"CodeGoJSON":   {Seed: 1, Shape: bench.FileRead, Escaping: bench.EscapeHTML},
-	"Logs":         {Seed: 2, Shape: bench.LogTail, Escaping: bench.EscapeMinimal},
-	"JSONInText":   {Seed: 3, Shape: bench.APIResponse, Escaping: bench.EscapeMinimal},
-	"Search":       {Seed: 4, Shape: bench.CodeSearch, Escaping: bench.EscapeMinimal},
-	"WebPage":      {Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeMinimal},
-	"WebPageASCII": {Seed: 5, Shape: bench.WebPage, Escaping: bench.EscapeASCII},
-	"SecretsDense": {Seed: 6, Shape: bench.LogTail, Escaping: bench.EscapeMinimal},
-}
-
 func main() {
 	name := flag.String("corpus", "Code", "a BenchmarkSanitize corpus: Code, CodeGoJSON, Logs, JSONInText, Search, WebPage, WebPageASCII, SecretsDense")
 	size := flag.Int("size", 64<<10, "document size in bytes (the benchmark's are 4096, 65536 and 1048576)")
 	n := flag.Int("n", 11, "Sanitize calls inside loop (after one outside it)")
 	flag.Parse()
-	o, ok := corpora[*name]
-	if !ok || *size <= 0 || *n < 0 {
+	var doc []byte
+	for _, c := range bench.SanitizeCorpora {
+		if c.Name == *name && *size > 0 && *n >= 0 {
+			doc = c.Doc(*size)
+		}
+	}
+	if doc == nil {
 		fmt.Fprintln(os.Stderr, "cgprobe: unknown corpus or bad -size/-n")
 		os.Exit(2)
 	}
-	o.Size = *size
-	if *name == "SecretsDense" {
-		o.Secrets, o.Tags, o.Invisible = *size/4096+1, *size/8192+1, *size/8192+1
-	}
-	doc := bench.Generate(o).JSON
 	// The benchmark's policy: a fixed fingerprint key, bounds that cut
 	// nothing, 64 KiB reads.
 	os.Setenv("MCP_SANITIZE_CGPROBE_KEY", "cgprobe-fingerprint-key-0123456789")
