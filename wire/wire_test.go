@@ -34,3 +34,25 @@ func TestParseRaw(t *testing.T) {
 		}
 	}
 }
+
+func TestKindForMethod(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		want   Kind
+	}{
+		{MethodToolsCall, KindToolResult},
+		{MethodResourcesRead, KindResourceResult},
+		{MethodPromptsGet, KindPromptResult},
+		{MethodCompletionComplete, KindCompletionResult},
+		{MethodElicitationCreate, KindElicitationRequest},
+		{"", KindGeneric},
+		{"vendor/unknown", KindGeneric},
+	} {
+		if got := KindForMethod(tc.method); got != tc.want {
+			t.Errorf("KindForMethod(%q) = %q, want %q", tc.method, got, tc.want)
+		}
+	}
+	if len(KnownMethods()) == 0 {
+		t.Fatal("KnownMethods is empty")
+	}
+}
