@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
+	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"sigs.k8s.io/yaml"
@@ -230,6 +231,10 @@ type Policy struct {
 	// about a fifth of the pass on large messages). Each digest names its
 	// algorithm ("sha256:<hex>", "blake3:<hex>").
 	Digest string `json:"digest,omitempty"`
+	// Resources configures the resources/read guard of G003 (package
+	// resgate, docs/resources.md); nil leaves resource results to the
+	// generic pass alone.
+	Resources *resgate.Policy `json:"resources,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.
@@ -435,6 +440,9 @@ func (p *Policy) Validate() error {
 	}
 	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
 		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
+	}
+	if _, err := compileGuards(p); err != nil {
+		return err
 	}
 	return nil
 }
