@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
+	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
 	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -235,6 +236,13 @@ type Policy struct {
 	// resgate, docs/resources.md); nil leaves resource results to the
 	// generic pass alone.
 	Resources *resgate.Policy `json:"resources,omitempty"`
+	// Prompts configures the prompts/get guard of G004 (package
+	// promptgate): allow-listed names, argument validators, roles and
+	// forbidden markers.
+	Prompts *promptgate.PromptsPolicy `json:"prompts,omitempty"`
+	// Completions configures the completion/complete guard of G004:
+	// completable arguments, visibility and the per-principal budget.
+	Completions *promptgate.CompletionsPolicy `json:"completions,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.

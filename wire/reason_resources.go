@@ -55,6 +55,28 @@ const (
 	ReasonResourceAuthzUnavailable  Reason = "resource-authz-unavailable"
 	ReasonResourceReceiptMissing    Reason = "resource-receipt-missing"
 	ReasonResourceBrokerUnavailable Reason = "resource-broker-unavailable"
+
+	// Prompt and completion guard reasons (package promptgate).
+	ReasonPromptNoRequest             Reason = "prompt-no-request"
+	ReasonPromptUnknownName           Reason = "prompt-unknown-name"
+	ReasonPromptScope                 Reason = "prompt-scope"
+	ReasonPromptUnknownArgument       Reason = "prompt-unknown-argument"
+	ReasonPromptMissingArgument       Reason = "prompt-missing-argument"
+	ReasonPromptInvalidArgument       Reason = "prompt-invalid-argument"
+	ReasonPromptArgumentInjection     Reason = "prompt-argument-injection"
+	ReasonPromptMalformed             Reason = "prompt-malformed"
+	ReasonPromptRole                  Reason = "prompt-role"
+	ReasonPromptMarker                Reason = "prompt-marker"
+	ReasonPromptTooLarge              Reason = "prompt-too-large"
+	ReasonCompletionNoRequest         Reason = "completion-no-request"
+	ReasonCompletionNoPrincipal       Reason = "completion-no-principal"
+	ReasonCompletionBudgetSpent       Reason = "completion-budget-spent"
+	ReasonCompletionBudgetUnavailable Reason = "completion-budget-unavailable"
+	ReasonCompletionUnknownArgument   Reason = "completion-unknown-argument"
+	ReasonCompletionScope             Reason = "completion-scope"
+	ReasonCompletionInvalidInput      Reason = "completion-invalid-input"
+	ReasonCompletionMalformed         Reason = "completion-malformed"
+	ReasonCompletionTooLarge          Reason = "completion-too-large"
 )
 
 var resourceReasons = []Reason{
@@ -71,4 +93,10 @@ var resourceReasons = []Reason{
 	ReasonResourceNoRequest, ReasonResourceMalformed, ReasonResourceTooLarge, ReasonResourceURIMismatch,
 	ReasonResourceAuthzDenied, ReasonResourceAuthzUnavailable, ReasonResourceReceiptMissing,
 	ReasonResourceBrokerUnavailable,
+
+	ReasonPromptNoRequest, ReasonPromptUnknownName, ReasonPromptScope, ReasonPromptUnknownArgument,
+	ReasonPromptMissingArgument, ReasonPromptInvalidArgument, ReasonPromptArgumentInjection, ReasonPromptMalformed,
+	ReasonPromptRole, ReasonPromptMarker, ReasonPromptTooLarge, ReasonCompletionNoRequest, ReasonCompletionNoPrincipal,
+	ReasonCompletionBudgetSpent, ReasonCompletionBudgetUnavailable, ReasonCompletionUnknownArgument,
+	ReasonCompletionScope, ReasonCompletionInvalidInput, ReasonCompletionMalformed, ReasonCompletionTooLarge,
 }
