@@ -14,15 +14,15 @@ const (
 	ReasonMarker            = "prompt-marker"             // a forbidden marker in a generated message
 	ReasonTooLarge          = "prompt-too-large"          // the result is larger than the guard reads
 
-	ReasonCompletionNoRequest   = "completion-no-request"        // no or malformed completion/complete params
-	ReasonCompletionNoPrincipal = "completion-no-principal"      // no principal to charge
-	ReasonBudgetSpent           = "completion-budget-spent"      // the principal's budget is spent
+	ReasonCompletionNoRequest   = "completion-no-request"         // no or malformed completion/complete params
+	ReasonCompletionNoPrincipal = "completion-no-principal"       // no principal to charge
+	ReasonBudgetSpent           = "completion-budget-spent"       // the principal's budget is spent
 	ReasonBudgetUnavailable     = "completion-budget-unavailable" // no budget store, or it failed
-	ReasonCompletionUnknown     = "completion-unknown-argument"  // a ref or argument the policy does not list
-	ReasonCompletionScope       = "completion-scope"             // the principal lacks the argument's scope
-	ReasonCompletionInput       = "completion-invalid-input"     // the typed value or context fails the checks
-	ReasonCompletionMalformed   = "completion-malformed"         // not a completion/complete result
-	ReasonCompletionTooLarge    = "completion-too-large"         // the result is larger than the guard reads
+	ReasonCompletionUnknown     = "completion-unknown-argument"   // a ref or argument the policy does not list
+	ReasonCompletionScope       = "completion-scope"              // the principal lacks the argument's scope
+	ReasonCompletionInput       = "completion-invalid-input"      // the typed value or context fails the checks
+	ReasonCompletionMalformed   = "completion-malformed"          // not a completion/complete result
+	ReasonCompletionTooLarge    = "completion-too-large"          // the result is larger than the guard reads
 )
 
 // Reasons lists every reason.
