@@ -97,6 +97,11 @@ func (g *guards) limit(kind Kind) (int64, Code) {
 // check runs the guard of kind over body.
 func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byte) ([]byte, string) {
 	in := promptgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes, Request: gi.Request}
+	if g.res != nil {
+		// A completed resource-template argument must expand to a URI the
+		// resources policy accepts (RFC 6570, checked after expansion).
+		in.ResourceURI = g.res.TemplateAccepts
+	}
 	switch kind {
 	case KindResourceResult:
 		out, d := g.res.Check(ctx, resgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes,

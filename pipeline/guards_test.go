@@ -145,3 +145,27 @@ func TestPromptAndCompletionGuardsInThePass(t *testing.T) {
 		t.Fatalf("completion over budget: %s %s: %s", ev.Code, ev.Reason, out)
 	}
 }
+
+// A completion of a resource template's argument keeps only the values
+// whose expansion is a URI the resources policy accepts.
+func TestCompletionOfResourceTemplateChecksExpansion(t *testing.T) {
+	pol := resourcePolicy()
+	pol.Completions = &promptgate.CompletionsPolicy{
+		Arguments: map[string]promptgate.CompletionRule{"resource:aidefend-file://docs/{+path}/path": {}, "resource:aidefend-file://{root}/x/root": {}},
+		Budget:    promptgate.BudgetPolicy{Limit: 10},
+	}
+	info := func(tmpl, arg string) MessageInfo {
+		return MessageInfo{Kind: KindCompletionResult, Guard: &GuardInput{Principal: "alice", Budget: &countBudget{limit: 10},
+			Request: []byte(`{"ref":{"type":"ref/resource","uri":"` + tmpl + `"},"argument":{"name":"` + arg + `","value":""}}`)}}
+	}
+	body := `{"completion":{"values":["guide/intro.md","../../etc/passwd","a%2fb","%252e%252e/x","ok.txt","a//b","e\u0301.md"]}}`
+	out, ev := run(t, pol, info("aidefend-file://docs/{+path}", "path"), body)
+	if ev.Outcome == OutcomeRejected || !strings.Contains(out, `"values":["guide/intro.md","ok.txt"]`) || !strings.Contains(out, `"total":2`) {
+		t.Fatalf("%s %s: %s", ev.Outcome, ev.Reason, out)
+	}
+	// A template whose authority is an expression accepts no value.
+	out, ev = run(t, pol, info("aidefend-file://{root}/x", "root"), `{"completion":{"values":["docs","etc"]}}`)
+	if ev.Outcome == OutcomeRejected || !strings.Contains(out, `"values":[]`) {
+		t.Fatalf("%s %s: %s", ev.Outcome, ev.Reason, out)
+	}
+}

@@ -176,3 +176,16 @@ func (g *Gate) MaxResultBytes() int64 { return g.maxResult }
 
 // URIs returns the gate's URI parser (for templates and tooling).
 func (g *Gate) URIs() *resuri.Parser { return g.uris }
+
+// TemplateAccepts reports whether the RFC 6570 template, expanded with
+// vars, is a URI the policy accepts (package resuri's rules, applied after
+// expansion). A template that does not parse, or puts an expression in
+// its scheme or authority, accepts nothing.
+func (g *Gate) TemplateAccepts(template string, vars map[string]any) bool {
+	t, err := g.uris.ParseTemplate(template)
+	if err != nil {
+		return false
+	}
+	_, err = g.uris.Expand(t, vars)
+	return err == nil
+}
