@@ -189,3 +189,14 @@ func (g *Gate) TemplateAccepts(template string, vars map[string]any) bool {
 	_, err = g.uris.Expand(t, vars)
 	return err == nil
 }
+
+// VerifyReceipt checks a signed receipt for content of the given length
+// and SHA-256 read as the canonical URI u, as Check does (for operator
+// tooling: sanitize-worker resources verify).
+func (g *Gate) VerifyReceipt(signed []byte, u resuri.URI, n int64, sum [32]byte) (*receipt.Receipt, error) {
+	if g.verifier == nil {
+		return nil, deny(ReasonBrokerUnavailable, -1)
+	}
+	return g.verifier.Verify(signed, receipt.Expect{RootID: u.RootID, RelativePath: u.RelativePath,
+		PolicyVersion: g.version, AdapterBuildSha256: g.adapter, MaxBytes: g.maxBytes, ContentBytes: n, ContentSHA256: sum})
+}

@@ -209,6 +209,13 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		opts = append(opts, worker.WithResolver(worker.CatalogResolver{Catalog: catalog, RequireKnownTool: f.requireKnownTool}))
 	}
 	opts = append(opts, worker.WithFraming(pipeline.Framing(f.framing)))
+	gopts, err := f.guards.options(ctx, nc, f.replicas, append(sortedEngines(named), def)...)
+	if err != nil {
+		// No backend text in the log: the subject or the bucket is named.
+		log.Error("guard hooks unavailable: check --authz-subject and the JetStream KV bucket " + wire.BucketBudgets)
+		return fail()
+	}
+	opts = append(opts, gopts...)
 	svc, err := worker.NewService(nc, def, opts...)
 	if err != nil {
 		log.Error("invalid settings", "error", err.Error())
