@@ -189,3 +189,21 @@ func TestCompileCompletionsRejects(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCompletionCheck(b *testing.B) {
+	g := completionGuard(b, 1<<62)
+	vals := make([]string, 100)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("TICKET-1%05d", i)
+	}
+	body := completionBody(vals, `,"total":100`)
+	in := Input{Principal: "alice", Scopes: []string{"tenant:acme"}, Request: ticketReq}
+	bud := &memBudget{}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, d := g.Check(context.Background(), in, bud, body); d != nil {
+			b.Fatal(d)
+		}
+	}
+}
