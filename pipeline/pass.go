@@ -134,6 +134,13 @@ type pass struct {
 	inN      int64
 	inReader io.Reader
 
+	// notObjAt is the input offset of a tool result that is not an object
+	// (-1: none). The pass reads on to the end of the input before it says
+	// so, so that input that is not JSON at all is INVALID_JSON whatever
+	// its first byte (tokens.go beginValue).
+	notObjAt  int64
+	notObjPtr string
+
 	lx jsonlex.Lexer
 	shaper
 	chain
@@ -318,6 +325,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.ctx = ctx
 	p.info = info
 	p.inOff = 0
+	p.notObjAt, p.notObjPtr = -1, ""
 	p.inH.Reset()
 	p.inN = 0
 	p.lx.Reset()
@@ -393,6 +401,12 @@ func (p *pass) failf(code Code, reason string, off int64) {
 	if p.fail != nil {
 		return
 	}
+	if p.notObjAt >= 0 && code != CodeInvalidJSON && code != CodeTimeout && code != CodeInternal {
+		// A result that is not an object, whatever else is wrong with it
+		// as long as it is JSON.
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+		return
+	}
 	p.fail = &Error{Code: code, Reason: reason, Offset: off, Pointer: p.pointer()}
 }
 
@@ -410,6 +424,9 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	p.readAll(in)
 	if p.fail == nil {
 		p.finishDoc()
+	}
+	if p.fail == nil && p.notObjAt >= 0 {
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
 	}
 	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
 		return p.finishToolError(out, start)

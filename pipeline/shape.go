@@ -381,7 +381,9 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
+		// Not one well-formed JSON value for every reader (RFC 8259 leaves
+		// which member wins open; I-JSON, RFC 7493, forbids it).
+		p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)

@@ -17,7 +17,7 @@
 // a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
 // an object, no result, a schema that does not compile) gets a sanitized
 // error result on its own line; it does not stop the run. So does a record
-// with a member name twice (BOUND_EXCEEDED, duplicate-key, as inside a
+// with a member name twice (INVALID_JSON, duplicate-key, as inside a
 // message), a "framing" member that is not a framing (INVALID_CONTENT,
 // unknown-framing), or an outputSchema whose echo would hold one name twice
 // once normalized (SCHEMA_INVALID, schema-key-collision). A record's

@@ -151,7 +151,7 @@ func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pip
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
 		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
 	case w.duplicateKey(v):
-		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonDuplicateKey))
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())
