@@ -120,29 +120,68 @@ func (s *Session) FromClient(msg []byte) Routed {
 	return Routed{Server: msg}
 }
 
+// Request is a client request as FromClient read it, for a transport that
+// knows which request a response answers (the POST that carried it).
+type Request struct {
+	key string
+	p   pending
+}
+
+// RequestOf reads the client request msg, or returns nil for a message
+// that is not a request.
+func RequestOf(msg []byte) *Request {
+	e := peek(msg)
+	if e.typ != msgRequest {
+		return nil
+	}
+	key, ok := idKey(e.id)
+	if !ok {
+		return nil
+	}
+	r := &Request{key: key, p: pending{method: e.method, id: append([]byte(nil), e.id...)}}
+	if e.method == wire.MethodToolsCall {
+		r.p.tool = toolName(e.params)
+	}
+	return r
+}
+
+// Method is the request's method.
+func (r *Request) Method() string { return r.p.method }
+
 // FromServer routes one server-to-client message through a pass: a
 // response by the method of the request it answers (KindForMethod of the
-// remembered method, or of hint's when the transport knows which request
-// a response answers), a server request or a notification by its own
+// remembered method, or of hint's when the response answers hint), a
+// server request or a notification by its own
 // method, anything else as generic. The id the client or server wrote is
 // restored in what is delivered. A response that cannot be sanitized is
 // delivered as a JSON-RPC error for its id; a server request that cannot
 // be is answered to the server with an error; a notification that cannot
 // be, and a message that is not one JSON-RPC message, are dropped with
 // evidence.
-func (s *Session) FromServer(ctx context.Context, msg []byte, hint string) Routed {
+func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Routed {
 	e := peek(msg)
 	switch e.typ {
 	case msgResponse:
 		key, _ := idKey(e.id)
+		var pr pending
+		ok := false
+		if hint != nil && (hint.key == key && key != "" || e.id == nil) {
+			// The response answers the request the transport carried it
+			// for; an error with a null id (a server that could not read
+			// the request's id) answers it too.
+			pr, ok = hint.p, true
+			key = hint.key
+		}
 		s.mu.Lock()
-		pr, ok := s.pending[key]
-		if ok {
+		if p, found := s.pending[key]; found {
 			delete(s.pending, key)
+			if !ok {
+				pr, ok = p, true
+			}
 		}
 		s.mu.Unlock()
 		if !ok {
-			pr = pending{method: hint, id: e.id}
+			pr = pending{id: e.id}
 		}
 		kind := wire.KindForMethod(pr.method)
 		res, err := s.sanitize(ctx, kind, msg, pr.tool, e.id)
@@ -151,7 +190,7 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint string) Route
 			return Routed{Client: errorResponse(pr.id, code, reason)}
 		}
 		body := res.Body
-		if pr.id != nil && res.Outcome != wire.OutcomeClean {
+		if pr.id != nil && (res.Outcome != wire.OutcomeClean || e.id == nil) {
 			body = replaceID(body, pr.id)
 		}
 		if pr.method == wire.MethodToolsList && res.Outcome != wire.OutcomeRejected {
@@ -317,6 +356,13 @@ func (s *Session) learnTools(body []byte) {
 		}
 		s.tools[t.Name] = t.InputSchema
 	}
+}
+
+// forgetKey forgets a request in flight that will not be answered.
+func (s *Session) forgetKey(key string) {
+	s.mu.Lock()
+	delete(s.pending, key)
+	s.mu.Unlock()
 }
 
 // cancelled forgets the request a client's notifications/cancelled names.

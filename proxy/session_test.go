@@ -87,7 +87,7 @@ func TestRouting(t *testing.T) {
 			continue
 		}
 		spy.kinds = nil
-		r := s.FromServer(context.Background(), []byte(st.server), "")
+		r := s.FromServer(context.Background(), []byte(st.server), nil)
 		if len(spy.kinds) != 1 || spy.kinds[0] != st.kind {
 			t.Errorf("step %d: kinds %v, want %s", i, spy.kinds, st.kind)
 		}
@@ -136,7 +136,7 @@ func TestFailClosed(t *testing.T) {
 			if tc.client != "" {
 				s.FromClient([]byte(tc.client))
 			}
-			r := s.FromServer(context.Background(), []byte(tc.server), "")
+			r := s.FromServer(context.Background(), []byte(tc.server), nil)
 			for _, b := range [][]byte{r.Client, r.Server} {
 				if strings.Contains(string(b), "im_start") || strings.Contains(string(b), "secret detail") {
 					t.Fatalf("raw text delivered: %s", b)

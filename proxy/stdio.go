@@ -98,10 +98,10 @@ func (s *Stdio) Run(ctx context.Context, in io.Reader, out io.Writer) (int, erro
 			case line == nil:
 			case isBatch(line):
 				for _, m := range splitBatch(line) {
-					deliver(sess.FromServer(ctx, m, ""), toClient, toServer)
+					deliver(sess.FromServer(ctx, m, nil), toClient, toServer)
 				}
 			default:
-				deliver(sess.FromServer(ctx, line, ""), toClient, toServer)
+				deliver(sess.FromServer(ctx, line, nil), toClient, toServer)
 			}
 			if err != nil {
 				return
@@ -217,6 +217,10 @@ func newLineReader(r io.Reader, max int64) *lineReader {
 // line holds its first headBytes and n its length. err is the read error
 // that ended the input (io.EOF at the end), returned with the last line.
 func (l *lineReader) next() (line []byte, over bool, n int64, err error) {
+	return l.nextLine(true)
+}
+
+func (l *lineReader) nextLine(trim bool) (line []byte, over bool, n int64, err error) {
 	if cap(l.buf) > keepBuf {
 		l.buf = nil
 	}
@@ -242,6 +246,9 @@ func (l *lineReader) next() (line []byte, over bool, n int64, err error) {
 			return l.buf, true, n, err
 		}
 		line = trimEOL(l.buf)
+		if trim {
+			line = trimSpace(line)
+		}
 		if len(line) > 0 && int64(len(line)) > l.max {
 			return line, true, int64(len(line)), err
 		}
@@ -252,6 +259,16 @@ func (l *lineReader) next() (line []byte, over bool, n int64, err error) {
 	}
 }
 
+// nextRaw is next for SSE: a blank line is an empty, non-nil line (it ends
+// an event), and leading white space is kept.
+func (l *lineReader) nextRaw() (line []byte, over bool, n int64, err error) {
+	line, over, n, err = l.nextLine(false)
+	if line == nil && !over {
+		line = l.buf[:0]
+	}
+	return line, over, n, err
+}
+
 func trimEOL(b []byte) []byte {
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]
@@ -259,6 +276,10 @@ func trimEOL(b []byte) []byte {
 	if len(b) > 0 && b[len(b)-1] == '\r' {
 		b = b[:len(b)-1]
 	}
+	return b
+}
+
+func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
 		b = b[1:]
 	}

@@ -20,6 +20,7 @@ import (
 // of an upstream URL. This file only wires flags.
 
 const proxyUsageHead = `usage: sanitize-worker proxy [flags] -- <server command> [args...]
+       sanitize-worker proxy [flags] --upstream URL [--listen ADDR] [--upstream-header "Name: value"]...
 
 Runs in front of an MCP server. Every message the server sends towards the
 client is sanitized before the client sees it: responses by the method of
@@ -32,6 +33,10 @@ stdio: the server runs as a child; the proxy's standard input and output
 are the client side, the child's standard error is the proxy's. The proxy
 ends when the server does, with its exit status; closing standard input
 ends the server.
+
+HTTP: the proxy serves MCP's Streamable HTTP transport on --listen
+(loopback by default; a loopback proxy refuses foreign Origin headers) and
+relays to --upstream, SSE event by event.
 
 The engine runs in this process.
 
@@ -60,8 +65,13 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return exitUsage
 	}
 	command := fs.Args()
-	if len(command) == 0 {
-		return usageErr("give the server command after --")
+	switch {
+	case f.upstream == "" && len(command) == 0:
+		return usageErr("give the server command after -- (stdio), or --upstream URL (HTTP)")
+	case f.upstream != "" && len(command) > 0:
+		return usageErr("--upstream and a server command are alternatives")
+	case f.upstream == "" && f.listen != "":
+		return usageErr("--listen goes with --upstream")
 	}
 	if err := f.check(); err != nil {
 		return usageErr("%v", err)
@@ -100,6 +110,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	if f.upstream != "" {
+		return runProxyHTTP(ctx, p, &f, log, stderr)
+	}
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = stderr
 	st := &proxy.Stdio{Proxy: p, Cmd: cmd, CloseGrace: f.closeGrace}
@@ -127,6 +140,10 @@ type proxyFlags struct {
 	maxPending                       int
 	noArgsGate                       bool
 	verbose                          bool
+
+	// HTTP (proxy_http.go)
+	upstream, listen string
+	headers          headerFlags
 }
 
 func (f *proxyFlags) register(fs *flag.FlagSet) {
@@ -140,6 +157,7 @@ func (f *proxyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxPending, "max-pending", proxy.DefaultMaxPending, "client requests in flight the proxy remembers; more are answered with an error")
 	fs.BoolVar(&f.noArgsGate, "no-args-gate", false, "let tools/call arguments through unchecked")
 	fs.BoolVar(&f.verbose, "v", false, "log each refused or rejected message (codes and reasons only) to standard error")
+	f.registerHTTP(fs)
 }
 
 func (f *proxyFlags) check() error {
@@ -153,7 +171,7 @@ func (f *proxyFlags) check() error {
 	case f.maxPending < 1:
 		return errors.New("--max-pending must be positive")
 	}
-	return nil
+	return f.checkHTTP()
 }
 
 func (f *proxyFlags) logLevel() slog.Level {

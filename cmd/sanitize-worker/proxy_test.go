@@ -49,3 +49,24 @@ func TestProxyCommandUsage(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestProxyCommandHTTPFlags: the HTTP flags are checked before anything
+// starts, and a header value never appears in a message.
+func TestProxyCommandHTTPFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"proxy", "--upstream", "ftp://x/mcp"},
+		{"proxy", "--upstream", "http://user:pw@x/mcp"},
+		{"proxy", "--upstream", "http://x/mcp", "--", "server"},
+		{"proxy", "--listen", "127.0.0.1:0", "--", "server"},
+		{"proxy", "--upstream-header", "Authorization: Bearer s3cr3t-value", "--", "server"},
+		{"proxy", "--upstream", "http://x/mcp", "--upstream-header", "no colon s3cr3t-value"},
+	} {
+		var out, errb bytes.Buffer
+		if code := dispatch(context.Background(), args, strings.NewReader(""), &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+		if strings.Contains(errb.String(), "s3cr3t") || strings.Contains(errb.String(), "pw@") {
+			t.Errorf("%v: a credential in the message: %s", args, errb.String())
+		}
+	}
+}
