@@ -75,6 +75,7 @@ type frame struct {
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
 	reqMember bool  // an envelope: a "method" or "params" member was read
+	hasMethod bool  // an envelope: a "method" member was read
 	version   int8  // an envelope: 0 no "jsonrpc" member read, 1 "2.0", -1 another value
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
@@ -166,6 +167,7 @@ type pass struct {
 type shaper struct {
 	tool    bool // the message is a tool result
 	request bool // the message is a request (an envelope carries method and params, framing.go)
+	generic bool // the message is of KindGeneric: any one JSON-RPC message (framing.go)
 	framing framing
 	stack   []frame
 	nx      next
@@ -334,6 +336,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
 	p.request = info.Kind == KindElicitationRequest
+	p.generic = info.Kind == KindGeneric
 	p.rk = resultKindOf(info.Kind)
 	p.exhausted = false
 	p.truncs = 0

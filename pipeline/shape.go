@@ -419,6 +419,7 @@ func (p *pass) keyDone(off int64) {
 		f.hasResult = f.hasResult || nx.role == roleResult
 		f.hasError = f.hasError || string(key) == "error"
 		f.reqMember = f.reqMember || f.envelope && (string(key) == "method" || string(key) == "params")
+		f.hasMethod = f.hasMethod || f.envelope && string(key) == "method"
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {

@@ -20,7 +20,7 @@ const (
 // Kinds lists every kind in a stable order.
 func Kinds() []Kind {
 	return []Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
-		KindElicitationRequest, KindElicitationResponse, KindInputRequired}
+		KindElicitationRequest, KindElicitationResponse, KindInputRequired, KindGeneric}
 }
 
 // ParseKind checks a kind name.
