@@ -143,13 +143,29 @@ func guardNotification(g *guardRun) {
 	}
 }
 
-// URL elicitation required: the JSON-RPC error code of a request that
-// needs URL-mode elicitations first (2025-11-25 URLElicitationRequiredError).
-const codeURLElicitationRequired = -32042
+// writeNotificationError writes what takes the place of a refused
+// notification: there is no request to answer, so the client gets a
+// notifications/message of level warning from logger "mcp-sanitize"
+// whose data holds our labels, code and reason (never the input); bare,
+// its params.
+func (p *pass) writeNotificationError(f *Error) {
+	em := &p.em
+	if p.envelope {
+		em.rawString(`{"jsonrpc":"2.0","method":"notifications/message","params":`)
+	}
+	em.rawString(`{"level":"warning","logger":"mcp-sanitize","data":{`)
+	p.writeErrorMeta(f)
+	em.rawString(`}}`)
+	if p.envelope {
+		em.byte1('}')
+	}
+}
 
 // guardRPCError checks a JSON-RPC error object: code an integer, message
-// a string (both sanitized by the pass, rpcerror.go); the data of a URL
-// elicitation error is kept and each of its elicitations' URLs checked.
+// a string. The pass rewrote the object already (rpcerror.go: the
+// message sanitized or mapped, data dropped or reduced, the elicitations
+// of a URL elicitation error kept when their URL passes the URL
+// elicitation rules); the guard checks what it wrote.
 func guardRPCError(g *guardRun) {
 	if g.env {
 		if _, ok := g.doc["error"]; !ok {
@@ -178,27 +194,14 @@ func guardRPCError(g *guardRun) {
 		g.failShape("/code")
 		return
 	}
-	if c != codeURLElicitationRequired {
+	if c != CodeURLElicitationRequired {
 		return
 	}
-	data, ok := g.obj(g.body, "", "data", true)
-	if !ok {
-		return
-	}
-	els, ok := g.arr(data, "/data", "elicitations", true)
-	if !ok {
-		return
-	}
-	for i, el := range g.objItems(els, "/data/elicitations") {
-		ptr := "/data/elicitations/" + strconv.Itoa(i)
-		g.str(el, ptr, "message", true)
-		u, ok := g.str(el, ptr, "url", true)
-		id, _ := g.str(el, ptr, "elicitationId", false)
-		if ok && g.fail == nil {
-			g.checkURL(u, id, ptr+"/url")
-		}
-		if g.fail != nil {
-			return
+	// The pass kept only the elicitations whose URL elicit.CheckURLRequest
+	// accepts (rpcerror.go): count them.
+	if data, ok := g.obj(g.body, "", "data", false); ok {
+		if els, ok := g.arr(data, "/data", "elicitations", false); ok {
+			g.rec.URLs += len(els)
 		}
 	}
 }
