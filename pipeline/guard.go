@@ -161,7 +161,11 @@ func (e *Engine) sanitizeGuarded(ctx context.Context, gf guardFunc, in io.Reader
 		return copyOut(ev, err, buf.Bytes(), out)
 	}
 	g := &guardRun{ctx: ctx, e: e, info: info, ev: ev, norm: p.normAt}
-	g.run(gf, buf.Bytes(), p.envelope)
+	g.safeRun(gf, buf.Bytes(), p.envelope)
+	outBytes := buf.Bytes()
+	if g.changed && g.fail == nil {
+		outBytes = g.encode()
+	}
 	p.ev = *ev
 	if g.rec.Method != "" || g.rec.Items > 0 || len(g.rec.Members) > 0 || g.rec.URLs > 0 || len(g.rec.Pins) > 0 {
 		rec := g.rec
@@ -171,10 +175,6 @@ func (e *Engine) sanitizeGuarded(ctx context.Context, gf guardFunc, in io.Reader
 		p.fail = g.fail
 		p.inReader = nil
 		return p.finishError(out, start)
-	}
-	outBytes := buf.Bytes()
-	if g.changed {
-		outBytes = g.encode()
 	}
 	p.em.reset(out)
 	p.em.raw(outBytes)
@@ -204,6 +204,18 @@ func copyOut(ev *Evidence, err error, b []byte, out Output) (*Evidence, error) {
 		return ev, errOutput{werr}
 	}
 	return ev, nil
+}
+
+// safeRun is run that fails closed on a fault of its own (a panic in a
+// guard or a PinStore): the message is refused, never passed unchecked.
+func (g *guardRun) safeRun(gf guardFunc, b []byte, envelope bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault)}
+			g.changed = false
+		}
+	}()
+	g.run(gf, b, envelope)
 }
 
 // run decodes the sanitized message, finds its body and calls the kind's
