@@ -62,6 +62,14 @@ type MessageInfo struct {
 	// sanitized), is projected by policy, and the text blocks that mirror
 	// it are regenerated (see docs/pipeline.md).
 	OutputSchema *schema.Schema
+	// Method is the MCP method of the message (of the request a result
+	// answers, or of the server's request or notification), for the kind
+	// guards of bare bodies that do not carry it (guard.go); an
+	// envelope's own method takes precedence.
+	Method string
+	// Pins, when not nil, pins the tool definitions of a tools-list
+	// message (guard_pins.go); Server names the server they belong to.
+	Pins PinStore
 }
 
 // Output receives the sanitized message. A pass writes to it as it goes; on
@@ -189,6 +197,9 @@ func (e *Engine) RandomFingerprintKey() bool { return e.randKey }
 // outcome recorded in the evidence, with an error result written to out.
 // The deadline of ctx bounds the pass (code TIMEOUT).
 func (e *Engine) Sanitize(ctx context.Context, in io.Reader, out Output, info MessageInfo) (*Evidence, error) {
+	if g := guardOf(info.Kind); g != nil {
+		return e.sanitizeGuarded(ctx, g, in, out, info)
+	}
 	p := e.getPass()
 	defer p.release()
 	return p.run(ctx, in, out, info)

@@ -168,6 +168,12 @@ func (s *shaper) topMember(f *frame, k string) (next, bool) {
 			return next{role: roleEnvelopeID, region: regionOther}, true
 		case "jsonrpc":
 			return next{role: roleEnvelopeVersion, region: regionOther}, true
+		case "params":
+			if s.rk == rkSampling {
+				// A sampling request's params hold its messages, read
+				// like a prompt result's (guard_sampling.go).
+				return next{role: roleResult, region: regionOther}, true
+			}
 		}
 		return next{region: regionOther}, true
 	}

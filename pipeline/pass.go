@@ -177,6 +177,11 @@ type shaper struct {
 
 	rk resultKind // a resource or prompt result (binary_kinds.go)
 
+	// attr keeps what normalization changed per string (normAt) for the
+	// member records of a kind guard (guard.go).
+	attr   bool
+	normAt []normAt
+
 	// JSON-RPC envelope: when the top-level object is one, an error result
 	// is wrapped in an envelope with the same id (sanitized, bounded).
 	envelope bool
@@ -335,9 +340,11 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nx = next{role: roleTop}
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
-	p.request = info.Kind == KindElicitationRequest
+	p.request = wire.IsRequestKind(info.Kind)
 	p.generic = info.Kind == KindGeneric
 	p.rk = resultKindOf(info.Kind)
+	p.attr = guardOf(info.Kind) != nil
+	p.normAt = p.normAt[:0]
 	p.exhausted = false
 	p.truncs = 0
 	p.secrets = 0
