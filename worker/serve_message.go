@@ -131,6 +131,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
 	defer cancel()
 	info := mc.info
+	info.Guard = s.guardInput(mc, hdr)
 	if s.cfg.resolver != nil {
 		if err := s.cfg.resolver.Resolve(pctx, &info, hdr); err != nil {
 			var pe *pipeline.Error
