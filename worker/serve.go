@@ -120,7 +120,9 @@ type serveConfig struct {
 	store          jetstream.ObjectStore
 	payloadLimits  payload.Limits
 	sink           payload.SinkOptions
-	framing        pipeline.Framing // of messages without Mcp-Framing (serve_framing.go)
+	framing        pipeline.Framing  // of messages without Mcp-Framing (serve_framing.go)
+	policySrc      PolicySource      // serve_policy.go
+	tenantPins     map[string]string // tenant -> policy name or version
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -686,11 +688,3 @@ func (s *Service) Handler(g prometheus.Gatherer) http.Handler {
 // Processed returns how many messages the service finished (published or
 // handed back), for logs and tests.
 func (s *Service) Processed() int64 { return s.processed.Load() }
-
-// engineFor returns the engine of a policy name ("" is the default).
-func (s *Service) engineFor(name string) *pipeline.Engine {
-	if name == "" {
-		return s.def
-	}
-	return s.cfg.policies[name]
-}

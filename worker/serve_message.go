@@ -123,7 +123,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, string(wire.ReasonUnknownKind), false)
 	}
-	eng := s.engineFor(mc.policy)
+	eng := s.engineForMsg(mc)
 	if eng == nil {
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
