@@ -34,6 +34,12 @@ type Trust struct {
 // Len returns the number of trusted keys.
 func (t Trust) Len() int { return len(t.keys) }
 
+// Key returns the trusted key of an id.
+func (t Trust) Key(id string) (ed25519.PublicKey, bool) {
+	k, ok := t.keys[id]
+	return k, ok
+}
+
 // IDs returns the trusted key ids, sorted.
 func (t Trust) IDs() []string {
 	s := make([]string, 0, len(t.keys))

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mcp-sanitize/mcp-sanitize/evchain"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -123,6 +124,8 @@ type serveConfig struct {
 	framing        pipeline.Framing  // of messages without Mcp-Framing (serve_framing.go)
 	policySrc      PolicySource      // serve_policy.go
 	tenantPins     map[string]string // tenant -> policy name or version
+	chain          *evchain.Sealer   // evidence_chain.go
+	chainEvery     time.Duration
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -405,6 +408,8 @@ type Service struct {
 	hardStop context.CancelFunc
 	hardCtx  context.Context
 	stopHlth func()
+	// stopChain stops the evidence checkpoints and publishes the last.
+	stopChain func()
 
 	ready  atomic.Bool
 	health health
@@ -555,8 +560,10 @@ func (s *Service) Start(ctx context.Context) error {
 		}
 	}
 	s.stopHlth = s.startHealth()
+	s.stopChain = s.startChain()
 	if s.cfg.durable {
 		if err := s.startDurable(); err != nil {
+			s.stopChain()
 			s.stopHlth()
 			s.hardStop()
 			return err
@@ -648,6 +655,9 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
+	if s.stopChain != nil {
+		s.stopChain()
+	}
 	if s.stopHlth != nil {
 		s.stopHlth()
 	}

@@ -123,7 +123,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
 	// when it is full the slot waits here, which pushes back as before.
 	s.evSem <- struct{}{}
-	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), expectEvidence)
+	fut, err := s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
 	if err != nil {
 		s.publishFailed(wire.StreamEvidence, mc, err)
 	}
@@ -227,6 +227,7 @@ func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
 // publishFailed counts and logs a failed publish. The error text comes from
 // the client or the server (no payload); only its class is logged.
 func (s *Service) publishFailed(stream string, mc *msgContext, err error) {
+	s.chainVoid(stream, mc)
 	s.m.PublishFailures.WithLabelValues(stream).Inc()
 	s.log.Warn("publish failed", "stream", stream, "kind", string(mc.kind), "tenant", mc.tenantTok, "error", publishErrorClass(err))
 }

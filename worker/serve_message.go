@@ -45,6 +45,9 @@ type msgContext struct {
 	rawSeq     uint64
 	deliveries uint64
 	msgID      string
+	// chainSeq is the sequence of the message's last sealed evidence
+	// record (evidence_chain.go; 0: none).
+	chainSeq uint64
 }
 
 // newContext reads the context of a message. For the durable path tenant

@@ -75,7 +75,10 @@ type serveFlags struct {
 	policyTrust, policyBucket string            // serve_policy.go
 	policyPin                 string            // TENANT=VERSION,...
 	tenantPins                map[string]string // parsed policyPins
-	given                     map[string]bool   // set by flag, environment or file
+	evidenceKey               string            // serve_policy.go: chain checkpoints
+	evidenceChain             bool
+	checkpointEvery           time.Duration
+	given                     map[string]bool // set by flag, environment or file
 }
 
 // serveEnv maps each flag to its environment variable. The connection
@@ -98,6 +101,9 @@ var serveEnv = []struct{ flag, env string }{
 	{"policy-trust", "MCP_SANITIZE_POLICY_TRUST"},
 	{"policy-bucket", "MCP_SANITIZE_POLICY_BUCKET"},
 	{"policy-pin", "MCP_SANITIZE_POLICY_PIN"},
+	{"evidence-chain", "MCP_SANITIZE_EVIDENCE_CHAIN"},
+	{"evidence-key", "MCP_SANITIZE_EVIDENCE_KEY"},
+	{"checkpoint-every", "MCP_SANITIZE_CHECKPOINT_EVERY"},
 	{"inline", "MCP_SANITIZE_INLINE"},
 	{"durable", "MCP_SANITIZE_DURABLE"},
 	{"manage-streams", "MCP_SANITIZE_MANAGE_STREAMS"},

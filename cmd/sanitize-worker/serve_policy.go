@@ -1,15 +1,21 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
 	"flag"
+	"fmt"
 	"log/slog"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/mcp-sanitize/mcp-sanitize/evchain"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/policyset"
@@ -26,6 +32,9 @@ func registerPolicyServeFlags(fs *flag.FlagSet, f *serveFlags) {
 	fs.StringVar(&f.policyTrust, "policy-trust", "", "trusted policy keys `FILE`: run the signed active policy of the policy bucket, verified with these keys (docs/policy.md)")
 	fs.StringVar(&f.policyBucket, "policy-bucket", wire.BucketPolicies, "policy KV `BUCKET` (with --policy-trust)")
 	fs.StringVar(&f.policyPin, "policy-pin", "", "pin tenants to a policy `TENANT=VERSION,...` (a version of the bucket or a --policies name)")
+	fs.BoolVar(&f.evidenceChain, "evidence-chain", false, "hash-chain every evidence record this worker publishes (docs/evidence-chain.md)")
+	fs.StringVar(&f.evidenceKey, "evidence-key", "", "signing key `FILE` (policy keygen) of signed evidence checkpoints; implies --evidence-chain")
+	fs.DurationVar(&f.checkpointEvery, "checkpoint-every", worker.DefaultCheckpointEvery, "interval of evidence checkpoints (with --evidence-key)")
 }
 
 var pinTokenRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
@@ -45,6 +54,14 @@ func (f *serveFlags) checkPolicyFlags() error {
 				return usagef("--policy-pin names a tenant twice")
 			}
 			f.tenantPins[tenant] = version
+		}
+	}
+	if f.checkpointEvery < 100*time.Millisecond {
+		return usagef("--checkpoint-every must be at least 100ms")
+	}
+	if f.evidenceKey != "" {
+		if _, err := policyset.LoadSigningKey(f.evidenceKey); err != nil {
+			return usagef("--evidence-key: not a signing key file of mode 0600 (policy keygen)")
 		}
 	}
 	if f.policyTrust != "" {
@@ -69,6 +86,13 @@ func (f *serveFlags) policyOptions(ctx context.Context, nc *nats.Conn, reg prome
 		return nil, nil, err
 	}
 	pm.SetVersion(worker.PolicyRoleActive, def.Policy().Version)
+	if f.evidenceChain || f.evidenceKey != "" {
+		o, err := f.chainOption(log)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, o)
+	}
 	if f.policyTrust == "" {
 		return opts, func() {}, nil
 	}
@@ -105,4 +129,38 @@ func (f *serveFlags) policyOptions(ctx context.Context, nc *nats.Conn, reg prome
 	}
 	log.Info("policy watch", "bucket", f.policyBucket, "trustedKeys", trust.IDs(), "active", active)
 	return append(opts, worker.WithPolicySource(w)), w.Stop, nil
+}
+
+// chainOption returns the evidence chain option: a new chain per process,
+// named for the host and the start time, with checkpoints signed by
+// --evidence-key when given.
+func (f *serveFlags) chainOption(log *slog.Logger) (worker.ServeOption, error) {
+	host, _ := os.Hostname()
+	var b strings.Builder
+	for _, c := range []byte(host) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' {
+			b.WriteByte(c)
+		}
+		if b.Len() == 64 {
+			break
+		}
+	}
+	var r [4]byte
+	rand.Read(r[:])
+	id := fmt.Sprintf("%s.%s.%x", cmp.Or(b.String(), "worker"), time.Now().UTC().Format("20060102T150405Z"), r)
+	var key policyset.SigningKey
+	if f.evidenceKey != "" {
+		k, err := policyset.LoadSigningKey(f.evidenceKey)
+		if err != nil {
+			log.Error("cannot load the evidence key", "reason", string(policyset.ReasonOf(err)))
+			return nil, err
+		}
+		key = k
+	}
+	s, err := evchain.NewSealer(id, key.ID, key.Key)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("evidence chain", "chain", id, "checkpointKey", key.ID, "checkpointEvery", f.checkpointEvery.String())
+	return worker.WithEvidenceChain(s, f.checkpointEvery), nil
 }
