@@ -17,6 +17,12 @@ var ErrEvidenceRead = errors.New("worker: evidence stream unavailable")
 // read began), in stream order, through an ordered consumer. It stops at
 // fn's first error and returns it.
 func ReadStream(ctx context.Context, js jetstream.JetStream, stream string, since, until time.Time, fn func(seq uint64, stored time.Time, data []byte) error) error {
+	return ReadStreamSubject(ctx, js, stream, "", since, until, fn)
+}
+
+// ReadStreamSubject is ReadStream over the messages of one subject filter
+// ("" for all).
+func ReadStreamSubject(ctx context.Context, js jetstream.JetStream, stream, subject string, since, until time.Time, fn func(seq uint64, stored time.Time, data []byte) error) error {
 	st, err := js.Stream(ctx, stream)
 	if err != nil {
 		return ErrEvidenceRead
@@ -30,6 +36,9 @@ func ReadStream(ctx context.Context, js jetstream.JetStream, stream string, sinc
 		return nil
 	}
 	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
+	if subject != "" {
+		cfg.FilterSubjects = []string{subject}
+	}
 	if !since.IsZero() {
 		cfg.DeliverPolicy = jetstream.DeliverByStartTimePolicy
 		cfg.OptStartTime = &since

@@ -43,6 +43,8 @@ subcommands:
            make an earlier version active again (default: the active before the current one)
   unshadow
            remove the shadow policy
+  shadow-report [--since T] [--until T] [--json] [--report DIR]
+           what the shadow policy would have changed differently, per rule and tenant, over a range
 
 NATS flags (push, list, diff of versions, rollback, unshadow): --nats-url, --creds, --nkey,
 --tls-ca, --tls-cert, --tls-key, --bucket (default ` + wire.BucketPolicies + `), --timeout
@@ -63,6 +65,8 @@ func runPolicyEnv(ctx context.Context, args []string, lookup func(string) (strin
 		fmt.Fprint(stdout, policyUsage)
 		return exitOK
 	case "keygen", "sign", "push", "list", "diff", "rollback", "unshadow":
+	case "shadow-report":
+		return runShadowReport(ctx, rest, lookup, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "sanitize-worker policy: unknown subcommand %q\n\n%s", sub, policyUsage)
 		return exitUsage

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -149,6 +150,41 @@ func TestPolicyCommands(t *testing.T) {
 	code, out, e = runPolicyTest(t, "diff", "--nats-url", url, "v1", "active")
 	if code != exitOK || !strings.Contains(out, `+ /limits/text-chars: 500`) || !strings.Contains(out, `~ /version: "v1" -> "v2"`) {
 		t.Fatalf("diff: %d %q %s", code, out, e)
+	}
+	// A shadow candidate: replies stay v2's, shadow-report shows the difference.
+	shadow := sign(key, "v3", "version: v3\nlabel: {template: \"[v3] {tool}:\\n\"}\nrules: {disabled: [github-pat]}\n")
+	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, "--shadow", shadow); code != exitOK {
+		t.Fatalf("push --shadow: %d %s", code, e)
+	}
+	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, func() error {
+		resp, err := http.Get("http://" + a.http + "/metrics")
+		if err != nil {
+			return err
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !bytes.Contains(b, []byte(`mcp_sanitize_policy_info{role="shadow",version="v3"} 1`)) {
+			return fmt.Errorf("no shadow in metrics")
+		}
+		return nil
+	})
+	for i := 0; i < 4; i++ {
+		if r := reply(); !strings.Contains(r, "[v2] fetch:") {
+			t.Fatalf("reply with a shadow: %s", r)
+		}
+	}
+	testnats.CheckFor(t, 10*time.Second, 100*time.Millisecond, func() error {
+		code, out, e := runPolicyTest(t, "shadow-report", "--nats-url", url, "--since", "1h")
+		if code != exitOK || !strings.Contains(out, "shadow v3 vs active v2: 4 messages, 4 would change") {
+			return fmt.Errorf("shadow-report: %d %s %s", code, out, e)
+		}
+		if !regexp.MustCompile(`github-pat\s+0\s+4\s+0\s+4`).MatchString(out) {
+			return fmt.Errorf("shadow-report rules: %s", out)
+		}
+		return nil
+	})
+	if code, _, e := runPolicyTest(t, "unshadow", "--nats-url", url); code != exitOK {
+		t.Fatalf("unshadow: %d %s", code, e)
 	}
 	if code, _, e := runPolicyTest(t, "rollback", "--nats-url", url, "--trust", trust); code != exitOK {
 		t.Fatalf("rollback: %d %s", code, e)
