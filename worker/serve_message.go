@@ -45,6 +45,9 @@ type msgContext struct {
 	rawSeq     uint64
 	deliveries uint64
 	msgID      string
+	// chainSeq is the sequence of the message's last sealed evidence
+	// record (evidence_chain.go; 0: none).
+	chainSeq uint64
 }
 
 // newContext reads the context of a message. For the durable path tenant
@@ -123,7 +126,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, string(wire.ReasonUnknownKind), false)
 	}
-	eng := s.engineFor(mc.policy)
+	eng := s.engineForMsg(mc)
 	if eng == nil {
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
