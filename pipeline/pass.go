@@ -391,6 +391,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		GuardVersion:  GuardVersion,
 		Normalization: p.e.pol.Normalization,
 	}
+	p.scrubIdentifiers()
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest
 	}
