@@ -31,6 +31,7 @@ const (
 	KindElicitationRequest  = wire.KindElicitationRequest
 	KindElicitationResponse = wire.KindElicitationResponse
 	KindInputRequired       = wire.KindInputRequired
+	KindGeneric             = wire.KindGeneric
 )
 
 // Kinds lists every kind in a stable order (wire.Kinds).
@@ -61,6 +62,14 @@ type MessageInfo struct {
 	// sanitized), is projected by policy, and the text blocks that mirror
 	// it are regenerated (see docs/pipeline.md).
 	OutputSchema *schema.Schema
+	// Method is the MCP method of the message (of the request a result
+	// answers, or of the server's request or notification), for the kind
+	// guards of bare bodies that do not carry it (guard.go); an
+	// envelope's own method takes precedence.
+	Method string
+	// Pins, when not nil, pins the tool definitions of a tools-list
+	// message (guard_pins.go); Server names the server they belong to.
+	Pins PinStore
 	// Guard is the request context of the resource, prompt and completion
 	// guards (guards.go); nil when the producer gave none.
 	Guard *GuardInput
@@ -197,7 +206,10 @@ func (e *Engine) RandomFingerprintKey() bool { return e.randKey }
 // The deadline of ctx bounds the pass (code TIMEOUT).
 func (e *Engine) Sanitize(ctx context.Context, in io.Reader, out Output, info MessageInfo) (*Evidence, error) {
 	if e.guards.on(info.Kind) {
-		return e.sanitizeGuarded(ctx, in, out, info)
+		return e.sanitizeSeedGuarded(ctx, in, out, info)
+	}
+	if g := guardOf(info.Kind); g != nil {
+		return e.sanitizeGuarded(ctx, g, in, out, info)
 	}
 	p := e.getPass()
 	defer p.release()

@@ -124,9 +124,9 @@ func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byt
 	return out, ""
 }
 
-// sanitizeGuarded runs the guard of info.Kind and then the pass on what
+// sanitizeSeedGuarded runs the G003/G004 guard of info.Kind and then the pass on what
 // it returns.
-func (e *Engine) sanitizeGuarded(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
+func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
 	max, code := e.guards.limit(info.Kind)
 	body, rerr := io.ReadAll(io.LimitReader(in, max+1))
 	if rerr != nil {

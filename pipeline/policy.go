@@ -232,6 +232,15 @@ type Policy struct {
 	// about a fifth of the pass on large messages). Each digest names its
 	// algorithm ("sha256:<hex>", "blake3:<hex>").
 	Digest string `json:"digest,omitempty"`
+	// Pinning is what a tools/list does with a tool whose definition
+	// differs from its pin (guard_pins.go, docs/pinning.md): "warn"
+	// (default: forwarded, flagged in evidence), "hold" (kept out of the
+	// list until approved; so is a tool whose pin could not be checked)
+	// or "off". It applies when the caller gives a PinStore.
+	Pinning string `json:"pinning,omitempty"`
+	// Notifications bounds the notifications of one server
+	// (NotificationPolicy; applied by the worker and the proxy).
+	Notifications NotificationPolicy `json:"notifications,omitempty"`
 	// Resources configures the resources/read guard of G003 (package
 	// resgate, docs/resources.md); nil leaves resource results to the
 	// generic pass alone.
@@ -390,6 +399,12 @@ func (p *Policy) Validate() error {
 		return fmt.Errorf("%w: version must match %s", ErrPolicy, versionRE)
 	}
 	if _, err := p.limits(); err != nil {
+		return err
+	}
+	if err := checkPinning(p.Pinning); err != nil {
+		return err
+	}
+	if err := p.Notifications.validate(); err != nil {
 		return err
 	}
 	if _, err := p.structuredBytes(); err != nil {

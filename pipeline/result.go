@@ -82,6 +82,10 @@ func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
 // most 128 bytes) or null when it was not read whole before the failure.
 func (p *pass) writeErrorResult(f *Error) {
 	em := &p.em
+	if p.info.Kind == KindNotification {
+		p.writeNotificationError(f) // a notification has no response (guard_misc.go)
+		return
+	}
 	if p.envelope {
 		em.rawString(`{"jsonrpc":"2.0","id":`)
 		switch {

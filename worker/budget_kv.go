@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -34,6 +35,12 @@ type KVBudget struct {
 	kv          jetstream.KeyValue
 	maxAttempts int
 	now         func() time.Time
+
+	// Lazy opening (NewKVBudget): the bucket is created or looked up on
+	// the first charge, and again after a failure.
+	mu   sync.Mutex
+	js   jetstream.JetStream
+	opts KVBudgetOptions
 }
 
 // KVBudgetOptions configure the bucket.
@@ -64,6 +71,48 @@ var _ promptgate.Budget = (*KVBudget)(nil)
 
 // OpenKVBudget creates the bucket if needed and returns the budget.
 func OpenKVBudget(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions) (*KVBudget, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	kv, err := openBudgetBucket(ctx, js, o)
+	if err != nil {
+		return nil, err
+	}
+	return &KVBudget{kv: kv, maxAttempts: o.MaxAttempts, now: time.Now}, nil
+}
+
+// NewKVBudget returns a budget that opens its bucket on the first charge
+// (and again after a failure, which refuses that charge): a worker whose
+// policies have no completions never creates the bucket, and one that
+// receives such a policy later needs no restart.
+func NewKVBudget(js jetstream.JetStream, o KVBudgetOptions) (*KVBudget, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if js == nil {
+		return nil, optErr("budget: nil JetStream context")
+	}
+	return &KVBudget{js: js, opts: o, maxAttempts: o.MaxAttempts, now: time.Now}, nil
+}
+
+// bucket returns the KV bucket, opening it if needed.
+func (b *KVBudget) bucket(ctx context.Context) (jetstream.KeyValue, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.kv != nil {
+		return b.kv, nil
+	}
+	kv, err := openBudgetBucket(ctx, b.js, b.opts)
+	if err != nil {
+		return nil, err
+	}
+	b.kv = kv
+	return kv, nil
+}
+
+func (o KVBudgetOptions) withDefaults() (KVBudgetOptions, error) {
 	if o.Bucket == "" {
 		o.Bucket = wire.BucketBudgets
 	}
@@ -77,8 +126,12 @@ func OpenKVBudget(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions
 		o.MaxAttempts = DefaultBudgetAttempts
 	}
 	if o.MaxAge < time.Second || o.MaxAttempts < 1 || o.Replicas < 1 {
-		return nil, optErr("budget: max age at least 1s, attempts and replicas at least 1")
+		return o, optErr("budget: max age at least 1s, attempts and replicas at least 1")
 	}
+	return o, nil
+}
+
+func openBudgetBucket(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions) (jetstream.KeyValue, error) {
 	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      o.Bucket,
 		Description: "mcp-sanitize: completion budgets, keyed c.<principal digest>.<window>",
@@ -92,7 +145,7 @@ func OpenKVBudget(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions
 	if err != nil {
 		return nil, fmt.Errorf("worker: budget bucket: %w", err)
 	}
-	return &KVBudget{kv: kv, maxAttempts: o.MaxAttempts, now: time.Now}, nil
+	return kv, nil
 }
 
 // Charge implements promptgate.Budget.
@@ -100,11 +153,15 @@ func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window t
 	if window <= 0 || limit <= 0 {
 		return false, nil
 	}
+	kv, err := b.bucket(ctx)
+	if err != nil {
+		return false, err
+	}
 	k := "c." + key + "." + strconv.FormatInt(b.now().UnixNano()/int64(window), 10)
 	for range b.maxAttempts {
-		e, err := b.kv.Get(ctx, k)
+		e, err := kv.Get(ctx, k)
 		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			_, err = b.kv.Create(ctx, k, []byte("1"))
+			_, err = kv.Create(ctx, k, []byte("1"))
 			if err == nil {
 				return true, nil
 			}
@@ -124,7 +181,7 @@ func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window t
 		if n >= limit {
 			return false, nil
 		}
-		_, err = b.kv.Update(ctx, k, []byte(strconv.FormatInt(n+1, 10)), e.Revision())
+		_, err = kv.Update(ctx, k, []byte(strconv.FormatInt(n+1, 10)), e.Revision())
 		if err == nil {
 			return true, nil
 		}

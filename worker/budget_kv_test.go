@@ -21,10 +21,18 @@ func TestKVBudgetHoldsAcrossWorkers(t *testing.T) {
 	srv := serveTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// One budget opens the bucket at once, the other on its first charge
+	// (as serve's does).
 	var budgets []*KVBudget
-	for range 2 {
+	for i := range 2 {
 		_, js := serveConnect(t, srv.ClientURL())
-		b, err := OpenKVBudget(ctx, js, KVBudgetOptions{})
+		var b *KVBudget
+		var err error
+		if i == 0 {
+			b, err = OpenKVBudget(ctx, js, KVBudgetOptions{})
+		} else {
+			b, err = NewKVBudget(js, KVBudgetOptions{})
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
@@ -17,8 +15,10 @@ import (
 // (docs/resources.md): a policy with "resources" asks the authorization
 // hook on --authz-subject; a policy with "completions" charges the
 // fleet-wide budget in the KV bucket mcp-budgets. Without them those
-// guards refuse every result (fail closed), so they are wired whenever a
-// loaded policy needs them.
+// guards refuse every result (fail closed). Both are always wired, since a
+// signed policy pushed to the fleet later may need them: the authorizer
+// costs nothing until asked, and the budget opens its bucket on the first
+// charge.
 
 // guardFlags are the settings of the guards' hooks.
 type guardFlags struct {
@@ -31,43 +31,19 @@ func (g *guardFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&g.authzTimeout, "authz-timeout", worker.DefaultAuthzTimeout, "deadline of one authorization request (an outage refuses the resource)")
 }
 
-// options returns the worker options of the hooks the engines need.
-func (g *guardFlags) options(ctx context.Context, nc *nats.Conn, replicas int, engines ...*pipeline.Engine) ([]worker.ServeOption, error) {
-	var needAuthz, needBudget bool
-	for _, e := range engines {
-		p := e.Policy()
-		needAuthz = needAuthz || p.Resources != nil
-		needBudget = needBudget || p.Completions != nil
+// options returns the worker options of the hooks.
+func (g *guardFlags) options(nc *nats.Conn, replicas int) ([]worker.ServeOption, error) {
+	a, err := worker.NewNATSAuthorizer(nc, g.authzSubject, g.authzTimeout)
+	if err != nil {
+		return nil, err
 	}
-	var opts []worker.ServeOption
-	if needAuthz {
-		a, err := worker.NewNATSAuthorizer(nc, g.authzSubject, g.authzTimeout)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, worker.WithAuthorizer(a))
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
 	}
-	if needBudget {
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return nil, err
-		}
-		bctx, cancel := context.WithTimeout(ctx, serveStartTimeout)
-		defer cancel()
-		b, err := worker.OpenKVBudget(bctx, js, worker.KVBudgetOptions{Replicas: replicas})
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, worker.WithCompletionBudget(b))
+	b, err := worker.NewKVBudget(js, worker.KVBudgetOptions{Replicas: replicas})
+	if err != nil {
+		return nil, err
 	}
-	return opts, nil
-}
-
-// sortedEngines returns the named engines in name order.
-func sortedEngines(named map[string]*pipeline.Engine) []*pipeline.Engine {
-	var out []*pipeline.Engine
-	for _, k := range sortedKeys(named) {
-		out = append(out, named[k])
-	}
-	return out
+	return []worker.ServeOption{worker.WithAuthorizer(a), worker.WithCompletionBudget(b)}, nil
 }
