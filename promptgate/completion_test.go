@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -206,4 +207,46 @@ func BenchmarkCompletionCheck(b *testing.B) {
 			b.Fatal(d)
 		}
 	}
+}
+
+// FuzzCompletionResult: whatever the server answers, a delivered
+// completion has at most 100 values, each a string that passes the
+// checks, a total no smaller than the values, and hasMore when the total
+// is larger.
+func FuzzCompletionResult(f *testing.F) {
+	f.Add([]byte(`{"completion":{"values":["TICKET-10001","TICKET-20002"],"total":2}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[],"hasMore":true}}}`))
+	f.Add([]byte(`{"completion":{"values":["TICKET-1\u202e"],"total":-1}}`))
+	g := completionGuard(f, 1<<62)
+	in := Input{Principal: "alice", Scopes: []string{"tenant:acme"}, Request: ticketReq}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		out, d := g.Check(context.Background(), in, &memBudget{}, body)
+		if d != nil {
+			return
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("output not JSON: %s", out)
+		}
+		r := doc
+		if _, rpc := doc["jsonrpc"]; rpc {
+			if _, isErr := doc["error"]; isErr {
+				return
+			}
+			r = doc["result"].(map[string]any)
+		}
+		c := r["completion"].(map[string]any)
+		vals := c["values"].([]any)
+		total := c["total"].(float64)
+		more := c["hasMore"].(bool)
+		if len(vals) > MaxCompletionValues || int(total) < len(vals) || int(total) > len(vals) && !more {
+			t.Fatalf("inconsistent completion: %s", out)
+		}
+		for _, v := range vals {
+			s := v.(string)
+			if !g.cleanValue(s) || !strings.HasPrefix(s, "TICKET-1") {
+				t.Fatalf("value %q delivered", s)
+			}
+		}
+	})
 }
