@@ -151,7 +151,15 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 	if reason != "" {
 		return p.runForced(ctx, body, out, info, &Error{Code: code, Reason: reason})
 	}
-	return p.run(ctx, bytes.NewReader(clean), out, info)
+	ev, err = p.run(ctx, bytes.NewReader(clean), out, info)
+	if ev != nil {
+		// The evidence (and the worker's Mcp-Input-Digest) names the input
+		// as the producer sent it, not the guard's rewrite.
+		d := newDigester(e.pol.Digest)
+		d.Write(body)
+		ev.Input = Digest{Bytes: int64(len(body)), Digest: d.String()}
+	}
+	return ev, err
 }
 
 // tooLarge is the reason of a result over its guard's cap.

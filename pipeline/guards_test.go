@@ -169,3 +169,18 @@ func TestCompletionOfResourceTemplateChecksExpansion(t *testing.T) {
 		t.Fatalf("%s %s: %s", ev.Outcome, ev.Reason, out)
 	}
 }
+
+// The evidence of a guarded message digests the input as sent, not the
+// guard's rewrite, like the evidence of a refused one.
+func TestGuardedEvidenceDigestsTheInput(t *testing.T) {
+	in := `{"contents":[{"uri":"https://Example.com/x","text":"hello"}]}`
+	_, ev := run(t, resourcePolicy(), resourceInfo("https://example.com/x", "ALLOW"), in)
+	_, ref := run(t, nil, MessageInfo{Kind: KindResourceResult}, in)
+	if ev.Outcome == OutcomeRejected || ev.Input != ref.Input {
+		t.Fatalf("guarded input %+v, the pass alone %+v", ev.Input, ref.Input)
+	}
+	_, ev = run(t, resourcePolicy(), resourceInfo("https://example.com/x", "DENY"), in)
+	if ev.Outcome != OutcomeRejected || ev.Input != ref.Input {
+		t.Fatalf("refused input %+v, the pass alone %+v", ev.Input, ref.Input)
+	}
+}
