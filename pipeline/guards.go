@@ -133,7 +133,11 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 		return e.Reject(nil, out, info, CodeInternal, string(wire.ReasonReadError))
 	}
 	if int64(len(body)) > max {
-		return e.Reject(io.MultiReader(bytes.NewReader(body), in), out, info, code, string(tooLarge[code]))
+		// Refused whole, read through the pass for the envelope's id and
+		// the input digest.
+		p := e.getPass()
+		defer p.release()
+		return p.runWith(ctx, io.MultiReader(bytes.NewReader(body), in), out, info, &Error{Code: code, Reason: string(tooLarge[code])})
 	}
 	defer func() {
 		if r := recover(); r != nil {

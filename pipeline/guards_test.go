@@ -184,3 +184,14 @@ func TestGuardedEvidenceDigestsTheInput(t *testing.T) {
 		t.Fatalf("refused input %+v, the pass alone %+v", ev.Input, ref.Input)
 	}
 }
+
+// A result over its guard's cap is refused with the kind's code, keeping
+// the envelope's id.
+func TestGuardedResultTooLarge(t *testing.T) {
+	pol := &Policy{Prompts: &promptgate.PromptsPolicy{MaxResultBytes: 64, Prompts: map[string]promptgate.PromptRule{"p": {}}}}
+	in := `{"jsonrpc":"2.0","id":12,"result":{"messages":[{"role":"user","content":{"type":"text","text":"` + strings.Repeat("a", 200) + `"}}]}}`
+	out, ev := run(t, pol, MessageInfo{Kind: KindPromptResult, Guard: &GuardInput{Request: []byte(`{"name":"p"}`)}}, in)
+	if ev.Code != wire.CodePromptRefused || ev.Reason != string(wire.ReasonPromptTooLarge) || !strings.HasPrefix(out, `{"jsonrpc":"2.0","id":12,"error":`) || ev.Input.Bytes != int64(len(in)) {
+		t.Fatalf("%s %s %+v: %s", ev.Code, ev.Reason, ev.Input, out)
+	}
+}
