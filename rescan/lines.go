@@ -16,6 +16,10 @@ type meta struct {
 	ref    uint64
 	tenant string
 	at     time.Time // zero: the record has no time
+	// blank: the line holds only whitespace. records.Run answers it with
+	// an error result on its line (output line N answers input line N),
+	// so it takes an index like a record, but it is not counted as one.
+	blank bool
 }
 
 // metaKeep is how much of a line is kept to read its tenant and time:
@@ -23,8 +27,9 @@ type meta struct {
 const metaKeep = 1 << 20
 
 // readMeta splits in into records exactly as records.Run does (lines split
-// at '\n', a trailing '\r' removed, blank lines skipped, a line longer than
-// max a record of its own) and calls fn with each record's meta in order.
+// at '\n', a trailing '\r' removed, a line longer than
+// max a record of its own, a blank line a record of its own, marked blank)
+// and calls fn with each record's meta in order.
 func readMeta(in io.Reader, max int, fn func(meta)) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var p fastjson.Parser
@@ -64,13 +69,7 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 			break
 		}
 		n++
-		if blank && !tooLong {
-			if eof {
-				return nil
-			}
-			continue
-		}
-		m := meta{line: n}
+		m := meta{line: n, blank: blank && !tooLong}
 		if !tooLong && (bytes.Contains(line, []byte(`"tenant"`)) || bytes.Contains(line, []byte(`"time"`))) {
 			if v, err := p.ParseBytes(bytes.TrimRight(line, "\r\n")); err == nil && v.Type() == fastjson.TypeObject {
 				if t := v.GetStringBytes("tenant"); t != nil {

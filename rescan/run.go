@@ -304,9 +304,11 @@ func (c *comparer) flush() {
 			return
 		}
 		delete(c.pend, c.next)
-		c.agg.add(c.next, s)
+		if !s.m.blank {
+			c.agg.add(c.next, s)
+			c.prog.Records.Add(1)
+		}
 		c.next++
-		c.prog.Records.Add(1)
 	}
 }
 
