@@ -101,6 +101,7 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = optInt(b, `,"identifierSecrets":`, e.IdentifierSecrets)
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }
