@@ -265,10 +265,15 @@ func prefixIs(prefixes []string, fold bool, pre []byte) bool {
 }
 
 // finish validates the body of a token found at [ks, end): a match unless
-// it is filler (placeholderBody), validate refuses it, or it is glued to a
-// word without a valid checksum.
+// it is a mask (fillBody), validate refuses it or it is glued to a word
+// without a valid checksum. A placeholder-looking body (placeholderBody:
+// words such as "example" or "test", ascending runs) is no reason to keep a
+// token with a provider's prefix: the prefix says where it goes, and a real
+// key that looks like filler would slip through (placeholder filters are
+// for the generic and context rules only). The seed's shapes (floor) keep
+// not even a mask.
 func (t *tokenSpec) finish(body []byte, glued bool, ks, end int) result {
-	if placeholderBody(body) {
+	if fillBody(body) {
 		return noMatch
 	}
 	cs := ChecksumNone
@@ -433,6 +438,28 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 		return noMatch // the plain form's
 	}
 	return t.finish(buf[:u], glued, ks, i)
+}
+
+// fillBody reports a mask: a body of 8 or more letters and digits of which
+// one byte (letters case-folded) makes half or more (ghp_xxxx…, glc_1111…,
+// AKIAXXXX…). It carries no information, so no random token of any format
+// looks like it (a random body of 8 or more bytes has this shape with
+// negligible probability).
+func fillBody(b []byte) bool {
+	var counts [256]uint8
+	n, top := 0, 0
+	for _, c := range b {
+		if !setAlnum[c] {
+			continue
+		}
+		lc := lowerASCII(c)
+		if counts[lc] < 255 {
+			counts[lc]++
+		}
+		n++
+		top = max(top, int(counts[lc]))
+	}
+	return n >= 8 && 2*top >= n
 }
 
 // placeholderBody reports a token body that is filler rather than a
