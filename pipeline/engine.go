@@ -31,6 +31,7 @@ const (
 	KindElicitationRequest  = wire.KindElicitationRequest
 	KindElicitationResponse = wire.KindElicitationResponse
 	KindInputRequired       = wire.KindInputRequired
+	KindGeneric             = wire.KindGeneric
 )
 
 // Kinds lists every kind in a stable order (wire.Kinds).

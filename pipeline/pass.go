@@ -75,6 +75,7 @@ type frame struct {
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
 	reqMember bool  // an envelope: a "method" or "params" member was read
+	hasMethod bool  // an envelope: a "method" member was read
 	version   int8  // an envelope: 0 no "jsonrpc" member read, 1 "2.0", -1 another value
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
@@ -134,6 +135,13 @@ type pass struct {
 	inN      int64
 	inReader io.Reader
 
+	// notObjAt is the input offset of a tool result that is not an object
+	// (-1: none). The pass reads on to the end of the input before it says
+	// so, so that input that is not JSON at all is INVALID_JSON whatever
+	// its first byte (tokens.go beginValue).
+	notObjAt  int64
+	notObjPtr string
+
 	lx jsonlex.Lexer
 	shaper
 	chain
@@ -159,6 +167,7 @@ type pass struct {
 type shaper struct {
 	tool    bool // the message is a tool result
 	request bool // the message is a request (an envelope carries method and params, framing.go)
+	generic bool // the message is of KindGeneric: any one JSON-RPC message (framing.go)
 	framing framing
 	stack   []frame
 	nx      next
@@ -323,6 +332,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.ctx = ctx
 	p.info = info
 	p.inOff = 0
+	p.notObjAt, p.notObjPtr = -1, ""
 	p.inH.Reset()
 	p.inN = 0
 	p.lx.Reset()
@@ -331,6 +341,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
 	p.request = wire.IsRequestKind(info.Kind)
+	p.generic = info.Kind == KindGeneric
 	p.rk = resultKindOf(info.Kind)
 	p.attr = guardOf(info.Kind) != nil
 	p.normAt = p.normAt[:0]
@@ -400,6 +411,12 @@ func (p *pass) failf(code Code, reason string, off int64) {
 	if p.fail != nil {
 		return
 	}
+	if p.notObjAt >= 0 && code != CodeInvalidJSON && code != CodeTimeout && code != CodeInternal {
+		// A result that is not an object, whatever else is wrong with it
+		// as long as it is JSON.
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+		return
+	}
 	p.fail = &Error{Code: code, Reason: reason, Offset: off, Pointer: p.pointer()}
 }
 
@@ -417,6 +434,9 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	p.readAll(in)
 	if p.fail == nil {
 		p.finishDoc()
+	}
+	if p.fail == nil && p.notObjAt >= 0 {
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
 	}
 	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
 		return p.finishToolError(out, start)

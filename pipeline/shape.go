@@ -386,7 +386,9 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
+		// Not one well-formed JSON value for every reader (RFC 8259 leaves
+		// which member wins open; I-JSON, RFC 7493, forbids it).
+		p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)
@@ -422,6 +424,7 @@ func (p *pass) keyDone(off int64) {
 		f.hasResult = f.hasResult || nx.role == roleResult && string(key) == "result"
 		f.hasError = f.hasError || string(key) == "error"
 		f.reqMember = f.reqMember || f.envelope && (string(key) == "method" || string(key) == "params")
+		f.hasMethod = f.hasMethod || f.envelope && string(key) == "method"
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {

@@ -11,10 +11,11 @@ type Code string
 // transport (package payload).
 const (
 	// CodeInvalidJSON: the message is not one well-formed JSON value
-	// (syntax error, trailing data, invalid UTF-8 under the reject policy).
+	// (syntax error, trailing data, invalid UTF-8 under the reject policy,
+	// an object with a member name twice).
 	CodeInvalidJSON Code = "INVALID_JSON"
 	// CodeBoundExceeded: a bound whose action is reject was crossed, or the
-	// document is unsafe in shape (duplicate or prototype-polluting keys).
+	// document is unsafe in shape (prototype-polluting keys).
 	CodeBoundExceeded Code = "BOUND_EXCEEDED"
 	// CodeTimeout: the deadline of the caller's context ended the pass.
 	CodeTimeout Code = "TIMEOUT"
@@ -153,7 +154,7 @@ const DefaultPublicMessage = "The tool output could not be sanitized, so it was 
 // publicMessages is the one table of public messages: the text a reply
 // carries for a code. It depends on the code alone, never on input.
 var publicMessages = map[Code]string{
-	CodeInvalidJSON:                  "The tool returned output that is not valid JSON, so it was withheld.",
+	CodeInvalidJSON:                  "The tool returned malformed output (not valid JSON, or an object with a member name twice), so it was withheld.",
 	CodeBoundExceeded:                "The tool output exceeded a safety limit, so it was withheld. Narrow the request (a smaller range, a filter, fewer fields or a page size) and call the tool again.",
 	CodeTimeout:                      "Sanitizing the tool output took too long, so it was withheld. Narrow the request and call the tool again.",
 	CodeInvalidContent:               "The tool returned content that is not allowed (not a result object, malformed binary data or a disallowed media type), so the output was withheld.",

@@ -23,7 +23,7 @@ const (
 func Kinds() []Kind {
 	return append([]Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
 		KindElicitationRequest, KindElicitationResponse, KindInputRequired},
-		serverKinds()...)
+		append(serverKinds(), KindGeneric)...)
 }
 
 // ParseKind checks a kind name.

@@ -322,6 +322,10 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, fr
 	if evw != io.Discard {
 		o.Evidence = evw
 	}
+	// A live filter: every line is flushed as soon as it is ready, unless
+	// the output is a regular file (then large writes are cheaper and no
+	// one reads it line by line meanwhile).
+	o.Flush = !isRegularFile(out)
 	if err := records.Run(ctx, eng, in, out, o); err != nil {
 		if errors.Is(err, records.ErrOptions) {
 			fmt.Fprintln(stderr, "sanitize-worker scan: invalid --jsonl options")
@@ -329,4 +333,14 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, fr
 		return exitFailure
 	}
 	return exitOK
+}
+
+// isRegularFile reports whether w is an *os.File on a regular file.
+func isRegularFile(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
 }
