@@ -106,6 +106,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if evw != nil {
 		o.Evidence = evw.Write
 	}
+	if pe, ok := san.(proxy.Engine); ok {
+		o.Notifications = pe.E.Policy().Notifications // the policy's rate of notifications
+	}
 	p, err := proxy.New(san, o)
 	if err != nil {
 		return usageErr("%v", err)
