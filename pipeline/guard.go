@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -155,8 +156,16 @@ func (e *Engine) sanitizeGuarded(ctx context.Context, gf guardFunc, in io.Reader
 	p := e.getPass()
 	defer p.release()
 	start := time.Now()
-	var buf Buffer
-	ev, err := p.run(ctx, in, &buf, info)
+	max, _ := e.pol.kindGuardBytes() // validated by NewEngine
+	buf := &guardBuffer{max: max}
+	ev, err := p.run(ctx, in, buf, info)
+	if buf.over {
+		// Too large to hold: refused, the rest of the input digested.
+		p.ev = *ev
+		p.fail = errGuardBytes
+		p.inReader = in
+		return p.finishError(out, start)
+	}
 	if err != nil || ev.Outcome == OutcomeRejected {
 		return copyOut(ev, err, buf.Bytes(), out)
 	}
@@ -491,4 +500,45 @@ func (r *GuardRecord) appendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, j...)
+}
+
+// KindGuardBytesLimit is the id, in Policy.Limits, of the bound on the
+// sanitized message a kind guard holds to read it (guard.go): a message of
+// a kind with a guard whose output is larger is refused (BOUND_EXCEEDED /
+// kind-guard-bytes) rather than held. The guard's decoded form takes a few
+// times the bytes, so this bounds the memory of such a pass.
+const KindGuardBytesLimit = string(wire.ReasonKindGuardBytes)
+
+// DefaultKindGuardBytes is the default of the kind-guard-bytes limit: a
+// tools/list of a few hundred tools with large schemas is well under it.
+const DefaultKindGuardBytes = 8 << 20
+
+// kindGuardBytes returns the kind-guard-bytes limit.
+func (p *Policy) kindGuardBytes() (int64, error) {
+	v, ok := p.Limits[KindGuardBytesLimit]
+	if !ok {
+		return DefaultKindGuardBytes, nil
+	}
+	if v <= 0 || v > 1<<30 {
+		return 0, fmt.Errorf("%w: limits: %s must be between 1 and 1073741824", ErrPolicy, KindGuardBytesLimit)
+	}
+	return v, nil
+}
+
+// guardBuffer is the Buffer a guarded pass writes to: a write past max
+// fails (errGuardBytes), which ends the pass.
+type guardBuffer struct {
+	Buffer
+	max  int64
+	over bool
+}
+
+var errGuardBytes = &Error{Code: CodeBoundExceeded, Reason: string(wire.ReasonKindGuardBytes)}
+
+func (b *guardBuffer) Write(p []byte) (int, error) {
+	if int64(b.Len()+len(p)) > b.max {
+		b.over = true
+		return 0, errGuardBytes
+	}
+	return b.Buffer.Write(p)
 }

@@ -181,3 +181,36 @@ func TestPinningRace(t *testing.T) {
 		t.Fatalf("%d workers pinned the tool first, want 1", first)
 	}
 }
+
+// TestKindGuardBytes: a guarded message whose sanitized form is over
+// kind-guard-bytes is refused, not held; the limit validates.
+func TestKindGuardBytes(t *testing.T) {
+	pol := DefaultPolicy()
+	pol.Limits = map[string]int64{KindGuardBytesLimit: 400}
+	e, err := NewEngine(pol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := toolsListOf(strings.Repeat("long description ", 40))
+	var out Buffer
+	ev, err := e.Sanitize(context.Background(), strings.NewReader(in), &out, MessageInfo{Kind: KindToolsList})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Outcome != OutcomeRejected || ev.Code != CodeBoundExceeded || ev.Reason != KindGuardBytesLimit || ev.Input.Bytes != int64(len(in)) {
+		t.Fatalf("evidence %+v", ev)
+	}
+	if !strings.HasPrefix(out.String(), `{"jsonrpc":"2.0","id":1,"error":`) || strings.Contains(out.String(), "long description") {
+		t.Fatalf("output %s", out.String())
+	}
+	out.Reset()
+	if ev, _ := e.Sanitize(context.Background(), strings.NewReader(`{"tools":[]}`), &out, MessageInfo{Kind: KindToolsList}); ev.Outcome != OutcomeClean {
+		t.Fatalf("a list under the limit: %+v", ev)
+	}
+	for _, bad := range []int64{0, -1, 2 << 30} {
+		pol.Limits = map[string]int64{KindGuardBytesLimit: bad}
+		if _, err := NewEngine(pol); err == nil {
+			t.Errorf("kind-guard-bytes %d accepted", bad)
+		}
+	}
+}
