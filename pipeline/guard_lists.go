@@ -1,6 +1,10 @@
 package pipeline
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/valyala/fastjson"
+)
 
 // The guards of the list results: tools/list, prompts/list,
 // resources/list, resources/templates/list. Every string of a list went
@@ -44,7 +48,7 @@ func guardToolsList(g *guardRun) {
 		}
 	}
 	g.attribute("tools", names)
-	g.pinTools(tools, names)
+	g.pinTools(names)
 }
 
 // guardPromptsList checks a ListPromptsResult.
@@ -116,7 +120,7 @@ func guardTemplatesList(g *guardRun) {
 }
 
 // resourceCommon checks the members a resource and a template share.
-func (g *guardRun) resourceCommon(r map[string]any, ptr string) {
+func (g *guardRun) resourceCommon(r *fastjson.Value, ptr string) {
 	g.str(r, ptr, "title", false)
 	g.str(r, ptr, "description", false)
 	g.str(r, ptr, "mimeType", false)
@@ -126,7 +130,7 @@ func (g *guardRun) resourceCommon(r map[string]any, ptr string) {
 
 // annotations checks an Annotations member (audience, priority,
 // lastModified).
-func (g *guardRun) annotations(m map[string]any, ptr string) {
+func (g *guardRun) annotations(m *fastjson.Value, ptr string) {
 	a, ok := g.obj(m, ptr, "annotations", false)
 	if !ok {
 		return
@@ -134,7 +138,7 @@ func (g *guardRun) annotations(m map[string]any, ptr string) {
 	ap := ptr + "/annotations"
 	if aud, ok := g.arr(a, ap, "audience", false); ok {
 		for j, x := range aud {
-			if s, ok := x.(string); !ok || s != "user" && s != "assistant" {
+			if s := string(x.GetStringBytes()); x.Type() != fastjson.TypeString || s != "user" && s != "assistant" {
 				g.failShape(ap + "/audience/" + strconv.Itoa(j))
 				return
 			}
@@ -146,7 +150,7 @@ func (g *guardRun) annotations(m map[string]any, ptr string) {
 
 // listItems checks the result's list member (required, an array of
 // objects) and nextCursor.
-func (g *guardRun) listItems(list string) []map[string]any {
+func (g *guardRun) listItems(list string) []*fastjson.Value {
 	if g.body == nil {
 		g.failShape("")
 		return nil

@@ -107,14 +107,23 @@ func ToolDigest(def map[string]any) (canon []byte, digest string, err error) {
 
 // pinTools checks every tool of the list against MessageInfo.Pins and,
 // under pinning: hold, removes the changed and unverified ones.
-func (g *guardRun) pinTools(tools []map[string]any, names []string) {
+func (g *guardRun) pinTools(names []string) {
 	mode := g.e.pol.Pinning
 	if g.info.Pins == nil || mode == PinningOff || g.info.Server == "" {
 		return
 	}
 	hold := mode == PinningHold
+	// The definitions are canonicalized from the strict decoder's form
+	// (what ToolDigest takes), never from a re-encoding.
+	body := g.strictBody()
+	list, _ := body["tools"].([]any)
+	if g.fail != nil || len(list) != len(names) {
+		g.failReason(string(wire.ReasonKindDecode), "/tools")
+		return
+	}
 	var kept []any
-	for i, t := range tools {
+	for i, x := range list {
+		t, _ := x.(map[string]any)
 		canon, digest, err := ToolDigest(t)
 		if err != nil {
 			// A decoded value always canonicalizes; fail closed all the same.
@@ -140,7 +149,7 @@ func (g *guardRun) pinTools(tools []map[string]any, names []string) {
 		if kept == nil {
 			kept = []any{}
 		}
-		g.body["tools"] = kept
+		body["tools"] = kept
 		g.changed = true
 	}
 }
