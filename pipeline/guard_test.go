@@ -194,6 +194,10 @@ func guardCases(t *testing.T) []guardCase {
 		{name: "notify/log-bad-level", kind: KindNotification, in: poison(t, logMsg, `"error"`, `"loud"`), outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "notify/progress-official", kind: KindNotification, in: progress, def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "notify/progress-poisoned", kind: KindNotification, in: poison(t, progress, "Reticulating splines...", j(tag)), def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeSanitized, absent: []string{"<IMPORTANT>"}},
+		// Server-written text is bounded like a text block (text-chars).
+		{name: "notify/progress-long", kind: KindNotification, in: poison(t, progress, "Reticulating splines...", strings.Repeat("splines ", 2000)), def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeTruncated},
+		{name: "sampling/long", kind: KindSamplingRequest, in: poison(t, poison(t, envelope(t, sampling, true), "You are a helpful assistant.", strings.Repeat("helpful ", 2000)), "What is the capital of France?", strings.Repeat("capital ", 2000)),
+			def: "CreateMessageRequestParams", revs: bothRevs, outcome: OutcomeTruncated},
 		{name: "notify/progress-no-progress", kind: KindNotification, in: `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t"}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "notify/updated-official", kind: KindNotification, in: updated, def: "ResourceUpdatedNotificationParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "notify/cancelled-official", kind: KindNotification, in: cancelled, def: "CancelledNotificationParams", revs: bothRevs, outcome: OutcomeClean},
