@@ -47,6 +47,9 @@ func guardToolsList(g *guardRun) {
 			return
 		}
 	}
+	if !g.uniqueNames("tools", names) {
+		return
+	}
 	g.attribute("tools", names)
 	g.pinTools(names)
 }
@@ -76,6 +79,9 @@ func guardPromptsList(g *guardRun) {
 		if g.fail != nil {
 			return
 		}
+	}
+	if !g.uniqueNames("prompts", names) {
+		return
 	}
 	g.attribute("prompts", names)
 }
@@ -117,6 +123,21 @@ func guardTemplatesList(g *guardRun) {
 		}
 	}
 	g.attribute("resourceTemplates", names)
+}
+
+// uniqueNames fails the message when two items of a list share a name (as
+// the pass sanitized it): a client could not tell which one a call names,
+// and the second would take the first's pin.
+func (g *guardRun) uniqueNames(list string, names []string) bool {
+	seen := make(map[string]struct{}, len(names))
+	for i, n := range names {
+		if _, dup := seen[n]; dup {
+			g.failShape("/" + list + "/" + strconv.Itoa(i) + "/name")
+			return false
+		}
+		seen[n] = struct{}{}
+	}
+	return true
 }
 
 // resourceCommon checks the members a resource and a template share.

@@ -131,6 +131,10 @@ func guardCases(t *testing.T) []guardCase {
 			def: "ListToolsResult", revs: []string{rev26}, outcome: OutcomeSanitized, absent: []string{"<system>", "\u200b"}, item: "get_weather", memb: "/title", rule: "pseudo-tag"},
 		{name: "tools/2025-bare", kind: KindToolsList, framing: FramingBare, in: `{"tools":[{"name":"a","description":"ok","inputSchema":{"type":"object"},"annotations":{"title":"A ` + j("<system>") + `","readOnlyHint":true}}]}`,
 			def: "ListToolsResult", revs: []string{rev25}, outcome: OutcomeSanitized, item: "a", memb: "/annotations/title", rule: "pseudo-tag"},
+		// Two tools of one name (once sanitized: an invisible character
+		// does not make a second name).
+		{name: "tools/duplicate-name", kind: KindToolsList, in: `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a` + "\\u200b" + `","inputSchema":{"type":"object"}}]}`, framing: FramingBare, outcome: OutcomeRejected, reason: "kind-shape"},
+		{name: "prompts/duplicate-name", kind: KindPromptsList, in: `{"prompts":[{"name":"p"},{"name":"p"}]}`, framing: FramingBare, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/no-tools", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/not-array", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"tools":{"name":"a"}}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/no-name", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"inputSchema":{"type":"object"}}]}}`, outcome: OutcomeRejected, reason: "kind-shape"},
