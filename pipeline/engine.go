@@ -68,7 +68,7 @@ type MessageInfo struct {
 	// envelope's own method takes precedence.
 	Method string
 	// Pins, when not nil, pins the tool definitions of a tools-list
-	// message (guard_pins.go); Server names the server they belong to.
+	// message (guard_pins.go) under Server.
 	Pins PinStore
 	// Guard is the request context of the resource, prompt and completion
 	// guards (guards.go); nil when the producer gave none.
