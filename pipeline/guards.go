@@ -97,6 +97,11 @@ func (g *guards) limit(kind Kind) (int64, Code) {
 // check runs the guard of kind over body.
 func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byte) ([]byte, string) {
 	in := promptgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes, Request: gi.Request}
+	if g.res != nil {
+		// A completed resource-template argument must expand to a URI the
+		// resources policy accepts (RFC 6570, checked after expansion).
+		in.ResourceURI = g.res.TemplateAccepts
+	}
 	switch kind {
 	case KindResourceResult:
 		out, d := g.res.Check(ctx, resgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes,
@@ -128,7 +133,11 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 		return e.Reject(nil, out, info, CodeInternal, string(wire.ReasonReadError))
 	}
 	if int64(len(body)) > max {
-		return e.Reject(io.MultiReader(bytes.NewReader(body), in), out, info, code, string(tooLarge[code]))
+		// Refused whole, read through the pass for the envelope's id and
+		// the input digest.
+		p := e.getPass()
+		defer p.release()
+		return p.runWith(ctx, io.MultiReader(bytes.NewReader(body), in), out, info, &Error{Code: code, Reason: string(tooLarge[code])})
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -146,7 +155,15 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 	if reason != "" {
 		return p.runForced(ctx, body, out, info, &Error{Code: code, Reason: reason})
 	}
-	return p.run(ctx, bytes.NewReader(clean), out, info)
+	ev, err = p.run(ctx, bytes.NewReader(clean), out, info)
+	if ev != nil {
+		// The evidence (and the worker's Mcp-Input-Digest) names the input
+		// as the producer sent it, not the guard's rewrite.
+		d := newDigester(e.pol.Digest)
+		d.Write(body)
+		ev.Input = Digest{Bytes: int64(len(body)), Digest: d.String()}
+	}
+	return ev, err
 }
 
 // tooLarge is the reason of a result over its guard's cap.

@@ -145,3 +145,53 @@ func TestPromptAndCompletionGuardsInThePass(t *testing.T) {
 		t.Fatalf("completion over budget: %s %s: %s", ev.Code, ev.Reason, out)
 	}
 }
+
+// A completion of a resource template's argument keeps only the values
+// whose expansion is a URI the resources policy accepts.
+func TestCompletionOfResourceTemplateChecksExpansion(t *testing.T) {
+	pol := resourcePolicy()
+	pol.Completions = &promptgate.CompletionsPolicy{
+		Arguments: map[string]promptgate.CompletionRule{"resource:aidefend-file://docs/{+path}/path": {}, "resource:aidefend-file://{root}/x/root": {}},
+		Budget:    promptgate.BudgetPolicy{Limit: 10},
+	}
+	info := func(tmpl, arg string) MessageInfo {
+		return MessageInfo{Kind: KindCompletionResult, Guard: &GuardInput{Principal: "alice", Budget: &countBudget{limit: 10},
+			Request: []byte(`{"ref":{"type":"ref/resource","uri":"` + tmpl + `"},"argument":{"name":"` + arg + `","value":""}}`)}}
+	}
+	body := `{"completion":{"values":["guide/intro.md","../../etc/passwd","a%2fb","%252e%252e/x","ok.txt","a//b","e\u0301.md"]}}`
+	out, ev := run(t, pol, info("aidefend-file://docs/{+path}", "path"), body)
+	if ev.Outcome == OutcomeRejected || !strings.Contains(out, `"values":["guide/intro.md","ok.txt"]`) || !strings.Contains(out, `"total":2`) {
+		t.Fatalf("%s %s: %s", ev.Outcome, ev.Reason, out)
+	}
+	// A template whose authority is an expression accepts no value.
+	out, ev = run(t, pol, info("aidefend-file://{root}/x", "root"), `{"completion":{"values":["docs","etc"]}}`)
+	if ev.Outcome == OutcomeRejected || !strings.Contains(out, `"values":[]`) {
+		t.Fatalf("%s %s: %s", ev.Outcome, ev.Reason, out)
+	}
+}
+
+// The evidence of a guarded message digests the input as sent, not the
+// guard's rewrite, like the evidence of a refused one.
+func TestGuardedEvidenceDigestsTheInput(t *testing.T) {
+	in := `{"contents":[{"uri":"https://Example.com/x","text":"hello"}]}`
+	_, ev := run(t, resourcePolicy(), resourceInfo("https://example.com/x", "ALLOW"), in)
+	_, ref := run(t, nil, MessageInfo{Kind: KindResourceResult}, in)
+	if ev.Outcome == OutcomeRejected || ev.Input != ref.Input {
+		t.Fatalf("guarded input %+v, the pass alone %+v", ev.Input, ref.Input)
+	}
+	_, ev = run(t, resourcePolicy(), resourceInfo("https://example.com/x", "DENY"), in)
+	if ev.Outcome != OutcomeRejected || ev.Input != ref.Input {
+		t.Fatalf("refused input %+v, the pass alone %+v", ev.Input, ref.Input)
+	}
+}
+
+// A result over its guard's cap is refused with the kind's code, keeping
+// the envelope's id.
+func TestGuardedResultTooLarge(t *testing.T) {
+	pol := &Policy{Prompts: &promptgate.PromptsPolicy{MaxResultBytes: 64, Prompts: map[string]promptgate.PromptRule{"p": {}}}}
+	in := `{"jsonrpc":"2.0","id":12,"result":{"messages":[{"role":"user","content":{"type":"text","text":"` + strings.Repeat("a", 200) + `"}}]}}`
+	out, ev := run(t, pol, MessageInfo{Kind: KindPromptResult, Guard: &GuardInput{Request: []byte(`{"name":"p"}`)}}, in)
+	if ev.Code != wire.CodePromptRefused || ev.Reason != string(wire.ReasonPromptTooLarge) || !strings.HasPrefix(out, `{"jsonrpc":"2.0","id":12,"error":`) || ev.Input.Bytes != int64(len(in)) {
+		t.Fatalf("%s %s %+v: %s", ev.Code, ev.Reason, ev.Input, out)
+	}
+}

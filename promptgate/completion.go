@@ -126,7 +126,7 @@ func (g *CompletionGuard) Check(ctx context.Context, in Input, budget Budget, bo
 	if int64(len(body)) > g.maxBytes {
 		return nil, deny(ReasonCompletionTooLarge)
 	}
-	rule, d := g.checkRequest(in)
+	rule, req, d := g.checkRequest(in)
 	if d != nil {
 		return nil, d
 	}
@@ -137,7 +137,18 @@ func (g *CompletionGuard) Check(ctx context.Context, in Input, budget Budget, bo
 	if doc.IsError() {
 		return body, nil
 	}
-	if d := g.filter(doc.Result, rule, in.Scopes); d != nil {
+	var expands func(string) bool
+	if req.template != "" && in.ResourceURI != nil {
+		expands = func(v string) bool {
+			vars := map[string]any{}
+			for k, x := range req.context {
+				vars[k] = x
+			}
+			vars[req.argument] = v
+			return in.ResourceURI(req.template, vars)
+		}
+	}
+	if d := g.filter(doc.Result, rule, in.Scopes, expands); d != nil {
 		return nil, d
 	}
 	out, err := doc.Encode()
@@ -147,77 +158,92 @@ func (g *CompletionGuard) Check(ctx context.Context, in Input, budget Budget, bo
 	return out, nil
 }
 
+// completionRequest is what the guard keeps of the request.
+type completionRequest struct {
+	// template is the resource template of a ref/resource ("" for a
+	// prompt), argument the completed argument, context the other
+	// arguments already given.
+	template, argument string
+	context            map[string]string
+}
+
 // checkRequest reads the completion/complete params and finds the rule of
 // the argument.
-func (g *CompletionGuard) checkRequest(in Input) (*completionRule, *Denial) {
+func (g *CompletionGuard) checkRequest(in Input) (*completionRule, completionRequest, *Denial) {
+	var req completionRequest
 	v, err := strictjson.Decode(in.Request, 8)
 	if len(in.Request) == 0 || err != nil {
-		return nil, deny(ReasonCompletionNoRequest)
+		return nil, req, deny(ReasonCompletionNoRequest)
 	}
 	params, ok := v.(map[string]any)
 	if !ok {
-		return nil, deny(ReasonCompletionNoRequest)
+		return nil, req, deny(ReasonCompletionNoRequest)
 	}
 	for k := range params {
 		if k != "ref" && k != "argument" && k != "context" && k != "_meta" {
-			return nil, deny(ReasonCompletionNoRequest)
+			return nil, req, deny(ReasonCompletionNoRequest)
 		}
 	}
 	ref, ok1 := params["ref"].(map[string]any)
 	arg, ok2 := params["argument"].(map[string]any)
 	if !ok1 || !ok2 {
-		return nil, deny(ReasonCompletionNoRequest)
+		return nil, req, deny(ReasonCompletionNoRequest)
 	}
 	argName, ok1 := arg["name"].(string)
 	value, ok2 := arg["value"].(string)
 	if !ok1 || !ok2 || len(arg) != 2 {
-		return nil, deny(ReasonCompletionNoRequest)
+		return nil, req, deny(ReasonCompletionNoRequest)
 	}
 	var key string
 	switch t, _ := ref["type"].(string); t {
 	case "ref/prompt":
 		name, ok := ref["name"].(string)
 		if !ok {
-			return nil, deny(ReasonCompletionNoRequest)
+			return nil, req, deny(ReasonCompletionNoRequest)
 		}
 		key = "prompt:" + name + "/" + argName
 	case "ref/resource":
 		uri, ok := ref["uri"].(string)
 		if !ok {
-			return nil, deny(ReasonCompletionNoRequest)
+			return nil, req, deny(ReasonCompletionNoRequest)
 		}
 		key = "resource:" + uri + "/" + argName
+		req.template = uri
 	default:
-		return nil, deny(ReasonCompletionNoRequest)
+		return nil, req, deny(ReasonCompletionNoRequest)
 	}
+	req.argument = argName
 	rule, ok := g.rules[key]
 	if !ok {
-		return nil, deny(ReasonCompletionUnknown)
+		return nil, req, deny(ReasonCompletionUnknown)
 	}
 	if !hasScopes(in.Scopes, rule.scopes) {
-		return nil, deny(ReasonCompletionScope)
+		return nil, req, deny(ReasonCompletionScope)
 	}
 	if !g.cleanValue(value) {
-		return nil, deny(ReasonCompletionInput)
+		return nil, req, deny(ReasonCompletionInput)
 	}
 	if c, present := params["context"]; present {
 		cm, ok := c.(map[string]any)
 		if !ok {
-			return nil, deny(ReasonCompletionInput)
+			return nil, req, deny(ReasonCompletionInput)
 		}
 		if a, present := cm["arguments"]; present {
 			am, ok := a.(map[string]any)
 			if !ok {
-				return nil, deny(ReasonCompletionInput)
+				return nil, req, deny(ReasonCompletionInput)
 			}
-			for _, x := range am {
-				if s, ok := x.(string); !ok || !g.cleanValue(s) {
-					return nil, deny(ReasonCompletionInput)
+			req.context = map[string]string{}
+			for k, x := range am {
+				s, ok := x.(string)
+				if !ok || !g.cleanValue(s) {
+					return nil, req, deny(ReasonCompletionInput)
 				}
+				req.context[k] = s
 			}
 		}
 	}
-	return rule, nil
+	return rule, req, nil
 }
 
 func (g *CompletionGuard) cleanValue(s string) bool {
@@ -229,7 +255,7 @@ func (g *CompletionGuard) cleanValue(s string) bool {
 // returned, hasMore true when some were cut or, when nothing was filtered
 // out, when the server said so. A server's own total counts values the
 // principal may not see, so it is never passed on.
-func (g *CompletionGuard) filter(r map[string]any, rule *completionRule, scopes []string) *Denial {
+func (g *CompletionGuard) filter(r map[string]any, rule *completionRule, scopes []string, expands func(string) bool) *Denial {
 	c, ok := r["completion"].(map[string]any)
 	if !ok {
 		return deny(ReasonCompletionMalformed)
@@ -262,7 +288,7 @@ func (g *CompletionGuard) filter(r map[string]any, rule *completionRule, scopes 
 		if !ok {
 			return deny(ReasonCompletionMalformed)
 		}
-		if !g.cleanValue(s) || rule.re != nil && !rule.re.MatchString(s) || !rule.sees(s, scopes) {
+		if !g.cleanValue(s) || rule.re != nil && !rule.re.MatchString(s) || !rule.sees(s, scopes) || expands != nil && !expands(s) {
 			filtered = true
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -188,4 +189,64 @@ func TestCompileCompletionsRejects(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
+}
+
+func BenchmarkCompletionCheck(b *testing.B) {
+	g := completionGuard(b, 1<<62)
+	vals := make([]string, 100)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("TICKET-1%05d", i)
+	}
+	body := completionBody(vals, `,"total":100`)
+	in := Input{Principal: "alice", Scopes: []string{"tenant:acme"}, Request: ticketReq}
+	bud := &memBudget{}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, d := g.Check(context.Background(), in, bud, body); d != nil {
+			b.Fatal(d)
+		}
+	}
+}
+
+// FuzzCompletionResult: whatever the server answers, a delivered
+// completion has at most 100 values, each a string that passes the
+// checks, a total no smaller than the values, and hasMore when the total
+// is larger.
+func FuzzCompletionResult(f *testing.F) {
+	f.Add([]byte(`{"completion":{"values":["TICKET-10001","TICKET-20002"],"total":2}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":[],"hasMore":true}}}`))
+	f.Add([]byte(`{"completion":{"values":["TICKET-1\u202e"],"total":-1}}`))
+	g := completionGuard(f, 1<<62)
+	in := Input{Principal: "alice", Scopes: []string{"tenant:acme"}, Request: ticketReq}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		out, d := g.Check(context.Background(), in, &memBudget{}, body)
+		if d != nil {
+			return
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(out, &doc); err != nil {
+			t.Fatalf("output not JSON: %s", out)
+		}
+		r := doc
+		if _, rpc := doc["jsonrpc"]; rpc {
+			if _, isErr := doc["error"]; isErr {
+				return
+			}
+			r = doc["result"].(map[string]any)
+		}
+		c := r["completion"].(map[string]any)
+		vals := c["values"].([]any)
+		total := c["total"].(float64)
+		more := c["hasMore"].(bool)
+		if len(vals) > MaxCompletionValues || int(total) < len(vals) || int(total) > len(vals) && !more {
+			t.Fatalf("inconsistent completion: %s", out)
+		}
+		for _, v := range vals {
+			s := v.(string)
+			if !g.cleanValue(s) || !strings.HasPrefix(s, "TICKET-1") {
+				t.Fatalf("value %q delivered", s)
+			}
+		}
+	})
 }

@@ -29,6 +29,8 @@ func fold(s string) string {
 		space = false
 		if l, ok := scanners.ConfusableLatin(r); ok {
 			r = rune(l)
+		} else if strings.ContainsRune(colonLookalikes, r) {
+			r = ':'
 		}
 		out.WriteRune(unicode.ToLower(r))
 	}
@@ -55,6 +57,10 @@ var DefaultForbiddenMarkers = []string{
 	"ignore the above instructions",
 }
 
+// colonLookalikes are drawn like ':' but NFKC keeps them (ratio, modifier
+// letter colons, Armenian full stop, Hebrew sof pasuq).
+const colonLookalikes = "\u2236\ua789\u02f8\u0589\u05c3"
+
 var roleNames = []string{"system", "developer", "assistant", "user", "tool", "human", "ai"}
 
 // find returns whether s carries a marker.
@@ -71,6 +77,10 @@ func (m *markerSet) find(s string) bool {
 	// Role headers: at the start of a line (of the original text, since
 	// fold joins lines), after optional '#', '*', '>' and spaces.
 	for _, line := range strings.Split(s, "\n") {
+		if !strings.ContainsAny(line, ":\uff1a\ufe55\ufe13"+colonLookalikes) {
+			// No colon, nor a character folded to one.
+			continue
+		}
 		l := strings.TrimLeft(fold(line), "#*> -")
 		for _, r := range roleNames {
 			if strings.HasPrefix(l, r) {

@@ -16,6 +16,13 @@ type Input struct {
 	Scopes    []string
 	// Request is the JSON of the request's params.
 	Request []byte
+	// ResourceURI, when not nil, checks a completion of a resource
+	// template's argument: the template expanded with the completed
+	// argument set to the value (and the context's other arguments) must
+	// be a URI the resources policy accepts. A value for which it returns
+	// false is dropped; a template it refuses outright (ok false for every
+	// value) yields no values.
+	ResourceURI func(template string, vars map[string]any) bool
 }
 
 // PromptGuard is a compiled PromptsPolicy; immutable, safe for concurrent

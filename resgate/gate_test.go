@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -257,5 +258,25 @@ func TestCompileRejects(t *testing.T) {
 		if _, err := Compile(p, "v1"); !errors.Is(err, ErrPolicy) {
 			t.Errorf("%s: Compile = %v", name, err)
 		}
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	g := testGate(b)
+	for _, size := range []int{1 << 10, 64 << 10} {
+		content := strings.Repeat("a", size)
+		rec := signedReceipt(b, brokerKey(1), []byte(content), nil)
+		body := result(b, "aidefend-file://docs/guide/intro.md", rec, content)
+		in := Input{Request: []byte(`{"uri":"aidefend-file://docs/guide/intro.md"}`), Authorizer: allowAll(), Now: now}
+		b.Run(fmt.Sprintf("local/%dKiB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				in.Authorizer = AuthorizerFunc(func(context.Context, AuthzRequest) (Decision, error) { return Decision{Outcome: OutcomeAllow}, nil })
+				if _, d := g.Check(context.Background(), in, body); d != nil {
+					b.Fatal(d)
+				}
+			}
+		})
 	}
 }

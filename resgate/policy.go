@@ -176,3 +176,27 @@ func (g *Gate) MaxResultBytes() int64 { return g.maxResult }
 
 // URIs returns the gate's URI parser (for templates and tooling).
 func (g *Gate) URIs() *resuri.Parser { return g.uris }
+
+// TemplateAccepts reports whether the RFC 6570 template, expanded with
+// vars, is a URI the policy accepts (package resuri's rules, applied after
+// expansion). A template that does not parse, or puts an expression in
+// its scheme or authority, accepts nothing.
+func (g *Gate) TemplateAccepts(template string, vars map[string]any) bool {
+	t, err := g.uris.ParseTemplate(template)
+	if err != nil {
+		return false
+	}
+	_, err = g.uris.Expand(t, vars)
+	return err == nil
+}
+
+// VerifyReceipt checks a signed receipt for content of the given length
+// and SHA-256 read as the canonical URI u, as Check does (for operator
+// tooling: sanitize-worker resources verify).
+func (g *Gate) VerifyReceipt(signed []byte, u resuri.URI, n int64, sum [32]byte) (*receipt.Receipt, error) {
+	if g.verifier == nil {
+		return nil, deny(ReasonBrokerUnavailable, -1)
+	}
+	return g.verifier.Verify(signed, receipt.Expect{RootID: u.RootID, RelativePath: u.RelativePath,
+		PolicyVersion: g.version, AdapterBuildSha256: g.adapter, MaxBytes: g.maxBytes, ContentBytes: n, ContentSHA256: sum})
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
 	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -23,6 +24,19 @@ import (
 // guardConfig holds the hooks of the guards.
 type guardConfig struct {
 	authorizer resgate.Authorizer
+	budget     promptgate.Budget
+}
+
+// WithCompletionBudget sets the completion budget (see KVBudget). Without
+// one, every completion a policy's completions guard sees is refused.
+func WithCompletionBudget(b promptgate.Budget) ServeOption {
+	return func(c *serveConfig) error {
+		if b == nil {
+			return optErr("nil completion budget")
+		}
+		c.guards.budget = b
+		return nil
+	}
 }
 
 // WithAuthorizer sets the resource authorization hook (see
@@ -52,7 +66,7 @@ const (
 // out of bounds or shape is dropped, so that the guard refuses (no
 // principal, no request) rather than acts on part of it.
 func (s *Service) guardInput(mc *msgContext, hdr nats.Header) *pipeline.GuardInput {
-	g := &pipeline.GuardInput{Tenant: mc.info.Tenant, Authorizer: s.cfg.guards.authorizer}
+	g := &pipeline.GuardInput{Tenant: mc.info.Tenant, Authorizer: s.cfg.guards.authorizer, Budget: s.cfg.guards.budget}
 	if p := hdr.Get(wire.HeaderPrincipal); printableToken(p, maxPrincipalBytes) {
 		g.Principal = p
 	}

@@ -79,6 +79,7 @@ type serveFlags struct {
 	evidenceChain             bool
 	checkpointEvery           time.Duration
 	given                     map[string]bool // set by flag, environment or file
+	guards                    guardFlags      // serve_guards.go
 }
 
 // serveEnv maps each flag to its environment variable. The connection
@@ -97,6 +98,8 @@ var serveEnv = []struct{ flag, env string }{
 	{"embedded-max-payload", "MCP_SANITIZE_NATS_EMBEDDED_MAX_PAYLOAD"},
 	{"drain-timeout", "MCP_SANITIZE_NATS_DRAIN_TIMEOUT"},
 	{"policy", "MCP_SANITIZE_POLICY"},
+	{"authz-subject", "MCP_SANITIZE_AUTHZ_SUBJECT"},
+	{"authz-timeout", "MCP_SANITIZE_AUTHZ_TIMEOUT"},
 	{"policies", "MCP_SANITIZE_POLICIES"},
 	{"policy-trust", "MCP_SANITIZE_POLICY_TRUST"},
 	{"policy-bucket", "MCP_SANITIZE_POLICY_BUCKET"},
@@ -220,6 +223,7 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.StringVar(&f.stateKeys, "state-keys", "", "key ring `FILE`: also serve mcp.state.seal/verify (as `sanitize-worker state`) on the same connection")
 	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "`FRAMING` of messages without an Mcp-Framing header: bare (the body is the result), jsonrpc (a JSON-RPC message carrying it) or auto (decided from the body; docs/pipeline.md, \"Framing\"); set it to what the producers send")
 	fs.StringVar(&f.logLevel, "log-level", "info", "`LEVEL` of the JSON log: debug, info, warn, error")
+	f.guards.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsageHead)
 		fs.PrintDefaults()
