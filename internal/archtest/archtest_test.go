@@ -115,7 +115,7 @@ var rules = []rule{
 	}},
 	{"the engine knows nothing of NATS", func(p pkg) []string {
 		r := rel(p.ImportPath)
-		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson"}, r) {
+		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson", "policyset", "evchain", "rescan"}, r) {
 			return nil
 		}
 		var v []string
