@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/rescan"
 )
 
 const rescanTestPolicy = `version: acme.2
@@ -260,4 +262,32 @@ func TestRescanCorpusFile(t *testing.T) {
 	}
 	rescanCorpus(t, path, n)
 	os.WriteFile(path+".policy.yaml", []byte(rescanTestPolicy), 0o644)
+}
+
+// TestRescanProgress: the bar redraws one line with a percentage and an
+// ETA; lines mode writes whole lines; none writes nothing.
+func TestRescanProgress(t *testing.T) {
+	var p rescan.Progress
+	p.Records.Store(500)
+	p.Bytes.Store(250)
+	var bar, lines, none bytes.Buffer
+	for _, c := range []struct {
+		mode string
+		w    *bytes.Buffer
+	}{{"bar", &bar}, {"lines", &lines}, {"none", &none}} {
+		stop := startProgress(c.mode, c.w, &p, 1000)
+		if c.mode == "bar" {
+			time.Sleep(450 * time.Millisecond) // two redraws at 200 ms
+		}
+		stop()
+	}
+	if !strings.HasPrefix(bar.String(), "\r[#######                       ]  25% 500 records") || !strings.Contains(bar.String(), " ETA ") || !strings.HasSuffix(bar.String(), "\n") {
+		t.Errorf("bar %q", bar.String())
+	}
+	if !strings.HasPrefix(lines.String(), "rescan: 25% 500 records") || strings.Contains(lines.String(), "\r") {
+		t.Errorf("lines %q", lines.String())
+	}
+	if none.Len() != 0 {
+		t.Errorf("none %q", none.String())
+	}
 }
