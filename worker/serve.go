@@ -97,6 +97,10 @@ func (f ResolverFunc) Resolve(ctx context.Context, info *pipeline.MessageInfo, h
 }
 
 type serveConfig struct {
+	// guards are the hooks of the resource, prompt and completion guards
+	// (guards.go).
+	guards guardConfig
+
 	policies       map[string]*pipeline.Engine
 	inline         bool
 	durable        bool
