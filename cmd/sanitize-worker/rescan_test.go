@@ -62,7 +62,7 @@ func rescanCorpus(t testing.TB, path string, n int) []int64 {
 		line++
 		switch {
 		case i%997 == 5:
-			w.WriteString("\n") // blank: not a record
+			w.WriteString("\n") // blank: a record answered with an error result
 			line++
 		case i%1009 == 7:
 			w.WriteString("{not json\n") // a bad record: an error result
@@ -192,8 +192,10 @@ func TestRescanMatchesScan(t *testing.T) {
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("report.json: %v", err)
 	}
-	if rep.Records != 12000+12 || rep.Policy.Version != "acme.2" || rep.TimeAxis != "record" {
-		// 12 bad records (no tenant or time, so the axis is positions).
+	raw, _ := os.ReadFile(corpus)
+	if lines := int64(bytes.Count(raw, []byte("\n"))); rep.Records != lines || lines != 12000+12+13 || rep.Policy.Version != "acme.2" || rep.TimeAxis != "record" {
+		// Every line is a record, 13 blank and 12 bad ones included (they
+		// have no tenant or time, so the axis is positions).
 		t.Fatalf("records %d, policy %q, axis %q", rep.Records, rep.Policy.Version, rep.TimeAxis)
 	}
 	want := countsFromScans(t, corpus, policyFile)
