@@ -34,8 +34,9 @@ const (
 // Consumer metadata of a job: the range it covers, fixed when the job is
 // created.
 const (
-	jobMetaEnd   = "mcp-sanitize.rescan.end"
-	jobMetaUntil = "mcp-sanitize.rescan.until"
+	jobMetaEnd      = "mcp-sanitize.rescan.end"
+	jobMetaUntil    = "mcp-sanitize.rescan.until"
+	jobMetaIdentity = "mcp-sanitize.rescan.identity"
 )
 
 // RescanJob configures RunRescanJob.
@@ -56,7 +57,14 @@ type RescanJob struct {
 	AckWait time.Duration
 	// Replicas of the result stream (default 1).
 	Replicas int
+	// Identity names what the job compares (the policies' versions and
+	// digests). It is kept with the job, and a process whose identity
+	// differs is refused: results of two comparisons never mix.
+	Identity string
 }
+
+// ErrJobMismatch: the job exists and compares something else.
+var ErrJobMismatch = errors.New("worker: the re-scan job exists with other policies; name a new job")
 
 // ArchivedMsg is one message of the archive.
 type ArchivedMsg struct {
@@ -219,6 +227,9 @@ func jobConsumer(ctx context.Context, st jetstream.Stream, j RescanJob) (jetstre
 		if err != nil {
 			return nil, 0, time.Time{}, errors.New("worker: rescan consumer " + name + " is not a job's (no range in its metadata)")
 		}
+		if info.Config.Metadata[jobMetaIdentity] != j.Identity {
+			return nil, 0, time.Time{}, ErrJobMismatch
+		}
 		var until time.Time
 		if u := info.Config.Metadata[jobMetaUntil]; u != "" {
 			until, _ = time.Parse(time.RFC3339Nano, u)
@@ -239,7 +250,7 @@ func jobConsumer(ctx context.Context, st jetstream.Stream, j RescanJob) (jetstre
 		AckWait:       j.AckWait,
 		MaxAckPending: 1024,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
-		Metadata:      map[string]string{jobMetaEnd: strconv.FormatUint(end, 10)},
+		Metadata:      map[string]string{jobMetaEnd: strconv.FormatUint(end, 10), jobMetaIdentity: j.Identity},
 	}
 	if !j.Since.IsZero() {
 		since := j.Since

@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -261,6 +264,17 @@ func (l *policyLoader) engineFrom(arg string, bucketOnly bool) (*pipeline.Engine
 		return nil, ref, err
 	}
 	ref.Version = eng.Policy().Version
+	if ref.Digest == "" {
+		// A policy file: the digest of its fields with defaults filled, so
+		// two spellings of one policy have one digest.
+		p := eng.Policy()
+		b, err := json.Marshal(&p)
+		if err != nil {
+			return nil, ref, err
+		}
+		sum := sha256.Sum256(b)
+		ref.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	}
 	return eng, ref, nil
 }
 

@@ -125,7 +125,8 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		return rescan.AppendResult(make([]byte, 0, 512), m.Seq, tenant, m.Stored, evs[0], evs[1]), nil
 	}
 	stop := startProgressRecords(r.progress, stderr, &prog, total)
-	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait}, fn)
+	identity := "policy " + r.pRef.Version + " " + r.pRef.Digest + "; baseline " + r.bRef.Version + " " + r.bRef.Digest
+	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait, Identity: identity}, fn)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

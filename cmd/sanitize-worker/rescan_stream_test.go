@@ -108,6 +108,15 @@ func TestRescanStream(t *testing.T) {
 	}
 	stop()
 
+	// The same job with another policy is refused: results never mix.
+	other := filepath.Join(dir, "other.yaml")
+	os.WriteFile(other, []byte("version: other\n"), 0o644)
+	otherArgs := args(filepath.Join(dir, "rx"))
+	otherArgs[5] = other
+	if code := runRescanEnv(ctx, otherArgs, envOf(nil), &out, &errb); code != exitFailure || !bytes.Contains(errb.Bytes(), []byte("other policies")) {
+		t.Fatalf("a job run with another policy: %d %s", code, errb.String())
+	}
+
 	// Two processes finish it over the same consumer.
 	var wg sync.WaitGroup
 	codes := make([]int, 2)
