@@ -16,10 +16,6 @@ type meta struct {
 	ref    uint64
 	tenant string
 	at     time.Time // zero: the record has no time
-	// blank: the line holds only whitespace. records.Run answers it with
-	// an error result on its line (output line N answers input line N),
-	// so it takes an index like a record, but it is not counted as one.
-	blank bool
 }
 
 // metaKeep is how much of a line is kept to read its tenant and time:
@@ -27,9 +23,9 @@ type meta struct {
 const metaKeep = 1 << 20
 
 // readMeta splits in into records exactly as records.Run does (lines split
-// at '\n', a trailing '\r' removed, a line longer than
-// max a record of its own, a blank line a record of its own, marked blank)
-// and calls fn with each record's meta in order.
+// at '\n', every line a record, a blank one included, a line longer than
+// max a record of its own, no record after a final newline) and calls fn
+// with each record's meta in order.
 func readMeta(in io.Reader, max int, fn func(meta)) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var p fastjson.Parser
@@ -37,7 +33,7 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 	var n int64
 	for {
 		line = line[:0]
-		total, blank, tooLong := 0, true, false
+		total, tooLong := 0, false
 		eof := false
 		for {
 			frag, err := br.ReadSlice('\n')
@@ -49,9 +45,6 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 			total += len(frag)
 			if len(line) < metaKeep {
 				line = append(line, frag[:min(len(frag), metaKeep-len(line))]...)
-			}
-			if blank && len(bytes.TrimSpace(frag)) != 0 {
-				blank = false
 			}
 			if err == bufio.ErrBufferFull {
 				continue
@@ -69,7 +62,7 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 			break
 		}
 		n++
-		m := meta{line: n, blank: blank && !tooLong}
+		m := meta{line: n}
 		if !tooLong && (bytes.Contains(line, []byte(`"tenant"`)) || bytes.Contains(line, []byte(`"time"`))) {
 			if v, err := p.ParseBytes(bytes.TrimRight(line, "\r\n")); err == nil && v.Type() == fastjson.TypeObject {
 				if t := v.GetStringBytes("tenant"); t != nil {

@@ -129,6 +129,7 @@ type serveConfig struct {
 	policySrc      PolicySource      // serve_policy.go
 	tenantPins     map[string]string // tenant -> policy name or version
 	chain          *evchain.Sealer   // evidence_chain.go
+	archive        *ArchiveConfig    // archive.go (nil: off)
 	chainEvery     time.Duration
 }
 
@@ -531,6 +532,9 @@ func (s *Service) Start(ctx context.Context) error {
 			return err
 		}
 	} else if err := CheckStreams(ctx, s.js); err != nil {
+		return err
+	}
+	if err := s.ensureArchive(ctx); err != nil {
 		return err
 	}
 	if err := s.bindStore(ctx); err != nil {

@@ -131,9 +131,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
-	if s.cfg.policySrc != nil {
-		s.runShadow(mc, hdr, m.Data, res.ev) // after the reply: no latency added
-	}
+	s.afterDelivery(mc, hdr, m.Data, res.ev) // archive, shadow: after the reply, no latency added
 	s.m.observe(PathInline, res.ev, start)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))

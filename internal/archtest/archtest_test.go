@@ -116,7 +116,7 @@ var rules = []rule{
 	{"the engine knows nothing of NATS", func(p pkg) []string {
 		r := rel(p.ImportPath)
 		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson",
-			"resuri", "receipt", "resgate", "promptgate"}, r) {
+			"resuri", "receipt", "resgate", "promptgate", "policyset", "evchain", "rescan"}, r) {
 			return nil
 		}
 		var v []string
