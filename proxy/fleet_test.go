@@ -19,6 +19,12 @@ import (
 // and returns a client of it.
 func startFleet(t testing.TB, withWorker bool, timeout time.Duration) *client.Client {
 	t.Helper()
+	return startFleetWith(t, sharedEngine(t), withWorker, timeout)
+}
+
+// startFleetWith is startFleet with the worker's engine.
+func startFleetWith(t testing.TB, eng *pipeline.Engine, withWorker bool, timeout time.Duration) *client.Client {
+	t.Helper()
 	s := testnats.RunServer(t, testnats.Options{})
 	if withWorker {
 		wnc, err := nats.Connect(s.ClientURL())
@@ -26,7 +32,7 @@ func startFleet(t testing.TB, withWorker bool, timeout time.Duration) *client.Cl
 			t.Fatal(err)
 		}
 		t.Cleanup(wnc.Close)
-		svc, err := worker.NewService(wnc, sharedEngine(t), worker.WithConsumerStatsEvery(0))
+		svc, err := worker.NewService(wnc, eng, worker.WithConsumerStatsEvery(0))
 		if err != nil {
 			t.Fatal(err)
 		}
