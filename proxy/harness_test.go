@@ -282,6 +282,7 @@ func checkTraffic(t *testing.T, tr *traffic, rev string, absent []string) {
 var (
 	resultDefs = map[string]string{
 		"initialize":               "InitializeResult",
+		"server/discover":          "DiscoverResult",
 		"tools/list":               "ListToolsResult",
 		"tools/call":               "CallToolResult",
 		"resources/list":           "ListResourcesResult",
