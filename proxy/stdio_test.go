@@ -3,6 +3,8 @@ package proxy_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -215,5 +217,33 @@ func TestStdioExitCode(t *testing.T) {
 	r := h.close()
 	if r.err != nil || r.code != 7 {
 		t.Fatalf("proxy ended with %d, %v; want 7", r.code, r.err)
+	}
+}
+
+// TestStdioCloseEndsServer: a server that ignores the end of its input is
+// sent SIGTERM once the client's input ends and the grace has passed; the
+// proxy ends with its status (128 + 15).
+func TestStdioCloseEndsServer(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	p, err := proxy.New(proxy.Engine{E: sharedEngine(t)}, proxy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &proxy.Stdio{Proxy: p, Cmd: exec.Command(sleep, "60"), CloseGrace: 100 * time.Millisecond}
+	done := make(chan int, 1)
+	go func() {
+		code, _ := st.Run(context.Background(), strings.NewReader(""), io.Discard)
+		done <- code
+	}()
+	select {
+	case code := <-done:
+		if code != 128+15 {
+			t.Fatalf("exit %d, want %d", code, 128+15)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the proxy did not end the server after its input closed")
 	}
 }
