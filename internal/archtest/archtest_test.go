@@ -70,7 +70,7 @@ type rule struct {
 
 // natsClientImporters may import nats.go directly; see docs/architecture.md
 // for why each is there.
-var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench"}
+var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench", "examples/mcpmw"}
 
 // leaves are the packages of ours that import only the standard library,
 // so that anything may use them: the vocabulary and the small helpers
