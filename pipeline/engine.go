@@ -111,6 +111,9 @@ type Engine struct {
 	// noShadow writes all text through the escaper (shadow.go); for the
 	// differential tests.
 	noShadow bool
+	// noRawSchema turns finishRaw off (structured.go): every structured
+	// result is decoded; for the differential tests.
+	noRawSchema bool
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer

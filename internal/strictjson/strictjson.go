@@ -1,6 +1,7 @@
 package strictjson
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -226,6 +227,7 @@ func (d *decoder) strBytes() ([]byte, error) {
 	d.pos++ // '"'
 	start := d.pos
 	// Fast path: no escapes, ASCII or valid UTF-8.
+	d.pos = plainRun(d.data, d.pos)
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
@@ -257,8 +259,9 @@ func (d *decoder) strBytes() ([]byte, error) {
 		case c < 0x20:
 			return nil, d.fail(Syntax)
 		case c != '\\':
-			d.buf = append(d.buf, c)
-			d.pos++
+			end := plainRun(d.data, d.pos+1)
+			d.buf = append(d.buf, d.data[d.pos:end]...)
+			d.pos = end
 			continue
 		}
 		var err error
@@ -339,6 +342,15 @@ func (d *decoder) hex4() (rune, bool) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
+	if err := d.numberEnd(); err != nil {
+		return nil, err
+	}
+	return json.Number(d.data[start:d.pos]), nil
+}
+
+// numberEnd reads a number literal and checks it as number does.
+func (d *decoder) numberEnd() error {
+	start := d.pos
 	if d.data[d.pos] == '-' {
 		d.pos++
 	}
@@ -346,13 +358,13 @@ func (d *decoder) number() (any, error) {
 	case d.pos < len(d.data) && d.data[d.pos] == '0':
 		d.pos++
 	case d.digits() == 0:
-		return nil, d.fail(Syntax)
+		return d.fail(Syntax)
 	}
 	float := false
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if d.digits() == 0 {
-			return nil, d.fail(Syntax)
+			return d.fail(Syntax)
 		}
 		float = true
 	}
@@ -364,23 +376,22 @@ func (d *decoder) number() (any, error) {
 			d.pos++
 		}
 		if d.digits() == 0 {
-			return nil, d.fail(Syntax)
+			return d.fail(Syntax)
 		}
 		float = true
 	}
 	if d.pos-start > MaxNumberBytes || expStart > 0 && !exponentOK(d.data[expStart:d.pos]) {
-		return nil, d.fail(Number)
+		return d.fail(Number)
 	}
-	lit := string(d.data[start:d.pos])
-	if float || len(lit) > 15 {
+	if lit := d.data[start:d.pos]; float || len(lit) > 15 {
 		// Numbers must fit a double (I-JSON): 1e400 is refused rather than
 		// silently compared as infinity.
-		f, err := strconv.ParseFloat(lit, 64)
+		f, err := strconv.ParseFloat(string(lit), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, d.fail(Number)
+			return d.fail(Number)
 		}
 	}
-	return json.Number(lit), nil
+	return nil
 }
 
 // exponentOK reports whether the exponent digits e (sign included) are at
@@ -405,4 +416,26 @@ func (d *decoder) digits() int {
 		n++
 	}
 	return n
+}
+
+// plainRun returns the index of the first byte of data at or after i that
+// ends a run of plain string bytes: a quote, a backslash or a control
+// character (len(data) if none). Eight bytes at a time.
+func plainRun(data []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q := w ^ (lo * '"')
+		b := w ^ (lo * '\\')
+		// A zero byte of q or b, or a byte of w below 0x20.
+		if ((q-lo)&^q|(b-lo)&^b|(w-lo*0x20)&^w)&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(data); i++ {
+		if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
+			return i
+		}
+	}
+	return i
 }
