@@ -61,6 +61,11 @@ type MessageInfo struct {
 	// sanitized), is projected by policy, and the text blocks that mirror
 	// it are regenerated (see docs/pipeline.md).
 	OutputSchema *schema.Schema
+	// NoDigests says the caller discards the evidence's digests of the
+	// input and the output (it keeps no evidence): they are not computed,
+	// and Evidence.Input and Evidence.Output carry the byte counts with an
+	// empty Digest. The output is the same either way.
+	NoDigests bool
 }
 
 // Output receives the sanitized message. A pass writes to it as it goes; on
