@@ -158,6 +158,6 @@ func (d *decoder) piece(buf []byte) (p []byte, end bool) {
 		return nil, false
 	}
 	from := d.pos
-	d.pos = plainRun(d.data, d.pos+1)
+	d.pos, _ = plainRun(d.data, d.pos+1)
 	return d.data[from:d.pos], false
 }

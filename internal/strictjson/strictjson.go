@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -227,13 +228,14 @@ func (d *decoder) strBytes() ([]byte, error) {
 	d.pos++ // '"'
 	start := d.pos
 	// Fast path: no escapes, ASCII or valid UTF-8.
-	d.pos = plainRun(d.data, d.pos)
+	var nonASCII bool
+	d.pos, nonASCII = plainRun(d.data, d.pos)
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			if !utf8.Valid(s) {
+			if nonASCII && !utf8.Valid(s) {
 				return nil, d.fail(UTF8)
 			}
 			return s, nil
@@ -259,7 +261,7 @@ func (d *decoder) strBytes() ([]byte, error) {
 		case c < 0x20:
 			return nil, d.fail(Syntax)
 		case c != '\\':
-			end := plainRun(d.data, d.pos+1)
+			end, _ := plainRun(d.data, d.pos+1)
 			d.buf = append(d.buf, d.data[d.pos:end]...)
 			d.pos = end
 			continue
@@ -420,22 +422,30 @@ func (d *decoder) digits() int {
 
 // plainRun returns the index of the first byte of data at or after i that
 // ends a run of plain string bytes: a quote, a backslash or a control
-// character (len(data) if none). Eight bytes at a time.
-func plainRun(data []byte, i int) int {
+// character (len(data) if none), and whether the run holds a byte outside
+// ASCII. Eight bytes at a time.
+func plainRun(data []byte, i int) (int, bool) {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	var high uint64
 	for ; i+8 <= len(data); i += 8 {
 		w := binary.LittleEndian.Uint64(data[i:])
 		q := w ^ (lo * '"')
 		b := w ^ (lo * '\\')
-		// A zero byte of q or b, or a byte of w below 0x20.
-		if ((q-lo)&^q|(b-lo)&^b|(w-lo*0x20)&^w)&hi != 0 {
-			break
+		// A zero byte of q or b, or a byte of w below 0x20. The lowest
+		// flagged byte is exact (a borrow only runs upwards from it).
+		if m := ((q-lo)&^q | (b-lo)&^b | (w-lo*0x20)&^w) & hi; m != 0 {
+			n := bits.TrailingZeros64(m) / 8
+			high |= w & (1<<(8*n) - 1)
+			return i + n, high&hi != 0
 		}
+		high |= w
 	}
 	for ; i < len(data); i++ {
-		if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
-			return i
+		c := data[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
 		}
+		high |= uint64(c)
 	}
-	return i
+	return i, high&hi != 0 || high&0x80 != 0
 }
