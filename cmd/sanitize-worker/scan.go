@@ -75,8 +75,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	kind, ok := pipeline.ParseKind(f.kind)
 	if !ok {
-		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --kind %q\n", f.kind)
-		return exitUsage
+		return unknownValue(stderr, "scan", "kind", f.kind, kindNames())
 	}
 	framing, ok := pipeline.ParseFraming(f.framing)
 	if !ok {
@@ -108,6 +107,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		pol = p
 	}
+	useFingerprintKeyEnv(pol, lookupEnv)
 	if f.normalization != "" {
 		if f.normalization != pipeline.NormalizationNFKC && f.normalization != pipeline.NormalizationLossless {
 			fmt.Fprintf(stderr, "sanitize-worker scan: --normalization must be %s or %s\n", pipeline.NormalizationNFKC, pipeline.NormalizationLossless)
@@ -134,7 +134,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	if eng.RandomFingerprintKey() && f.evidence != "" {
-		fmt.Fprintln(stderr, "sanitize-worker scan: note: no fingerprint key configured (policy fingerprint.keyEnv or keyFile); fingerprints use a random key and correlate within this run only")
+		noteRandomFingerprintKey(stderr)
 	}
 
 	in := stdin
