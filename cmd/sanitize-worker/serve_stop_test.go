@@ -14,22 +14,30 @@ import (
 // startServeEmbedded runs serve on an embedded server in dir with a free
 // port and returns once it is ready, with its exit channel and logs.
 func startServeEmbedded(t *testing.T, ctx context.Context, dir string) (<-chan int, *stateLog) {
+	exit, logs, _ := startServeEmbeddedURL(t, ctx, dir)
+	return exit, logs
+}
+
+// startServeEmbeddedURL is startServeEmbedded that also returns the NATS
+// URL of the embedded server.
+func startServeEmbeddedURL(t *testing.T, ctx context.Context, dir string) (<-chan int, *stateLog, string) {
 	t.Helper()
 	logs := &stateLog{}
-	ready := make(chan struct{}, 1)
+	ready := make(chan string, 1)
 	exit := make(chan int, 1)
 	go func() {
 		exit <- runServeEnv(ctx, []string{"--embedded-dir", dir, "--embedded-port", "-1", "--http-addr", ""},
-			envOf(nil), logs, func(string, string) { ready <- struct{}{} })
+			envOf(nil), logs, func(url, _ string) { ready <- url })
 	}()
+	var url string
 	select {
-	case <-ready:
+	case url = <-ready:
 	case code := <-exit:
 		t.Fatalf("serve exited with %d: %s", code, logs.String())
 	case <-time.After(30 * time.Second):
 		t.Fatalf("serve not ready: %s", logs.String())
 	}
-	return exit, logs
+	return exit, logs, url
 }
 
 // TestServeIdleStop: an idle serve (embedded server, both paths, the
