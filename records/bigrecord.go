@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -406,18 +405,21 @@ func syntaxReason(err error) (string, error) {
 	return "", err
 }
 
-// unquote decodes the raw content of a JSON string (between its quotes).
+// unquote decodes the raw content of a JSON string (between its quotes) as
+// fastjson does for a small record (an escape it does not know is kept as
+// written).
 func unquote(raw []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw), true
 	}
-	var s string
+	var p fastjson.Parser
 	q := make([]byte, 0, len(raw)+2)
 	q = append(append(append(q, '"'), raw...), '"')
-	if json.Unmarshal(q, &s) != nil {
+	v, err := p.ParseBytes(q)
+	if err != nil || v.Type() != fastjson.TypeString {
 		return "", false
 	}
-	return s, true
+	return string(v.GetStringBytes()), true
 }
 
 // readSmall reads a member value of at most max bytes; ok is false when it
