@@ -94,9 +94,9 @@ type Options struct {
 	// nil means none.
 	Evidence io.Writer
 	// Flush writes each record's line out (bufio flush) as soon as it and
-	// every line before it are answered, so a reader of a pipe sees it
-	// before the next record arrives; without it the output is written in
-	// large blocks (for a file).
+	// every line before it are answered and no other answer waits, so a
+	// reader of a pipe sees it before the next record arrives; without it
+	// the output is written in large blocks (for a file).
 	Flush bool
 	// Report, if set, receives each error Run reports, in order: the first
 	// failed record (*RecordError), the first failed evidence write and a
@@ -218,6 +218,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	nextSeq := 0
 	failed := false
 	outFailed := false // a flush failed: nothing more is written
+	unflushed := false // lines written to bw since its last flush
 	for res := range results {
 		pending[res.seq] = res
 		for {
@@ -245,12 +246,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				}
 				bw.Write(r.line)
 				bw.WriteByte('\n')
-				if o.Flush {
-					if err := bw.Flush(); err != nil {
-						report(&WriteError{What: "output", Err: causeOf(err)})
-						failed, outFailed = true, true
-					}
-				}
+				unflushed = true
 			}
 			if r.spool != nil {
 				r.spool.Close()
@@ -262,6 +258,16 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				failed = true
 			}
 			outBufs.put(r.evidence)
+		}
+		// Live: once every line that can be written is, and no answer is
+		// waiting to be looked at (then this loop comes back at once), the
+		// lines go out; a burst of ready lines costs one write.
+		if o.Flush && unflushed && !outFailed && len(results) == 0 {
+			unflushed = false
+			if err := bw.Flush(); err != nil {
+				report(&WriteError{What: "output", Err: causeOf(err)})
+				failed, outFailed = true, true
+			}
 		}
 	}
 	if outFailed {
