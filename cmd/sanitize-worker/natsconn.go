@@ -96,6 +96,11 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 			"dir", o.Dir, "holderPid", locked.PID, "lockFile", locked.LockFile, "hint", storeLockedHint)
 		return "", nil, false
 	}
+	if errors.Is(err, natsembed.ErrPortInUse) {
+		log.Error("embedded NATS port is in use by another process: not starting a second server on it",
+			"port", o.Port, "hint", storeLockedHint)
+		return "", nil, false
+	}
 	if err != nil {
 		// The usual cause is a serve or state already running on the same
 		// defaults (port 4222, the same store).

@@ -2,6 +2,7 @@ package natsembed
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,6 +111,32 @@ func TestStoreLockStalePID(t *testing.T) {
 	s, err := Start(Options{Dir: dir, Port: RandomPort})
 	if err != nil {
 		t.Fatal(err)
+	}
+	s.Shutdown()
+	s.WaitForShutdown()
+}
+
+// TestStartPortTaken: a port another listener holds fails at once, and
+// leaves the store unlocked.
+func TestStartPortTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", Host+":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	dir := filepath.Join(t.TempDir(), "store")
+	start := time.Now()
+	_, err = Start(Options{Dir: dir, Port: port})
+	if !errors.Is(err, ErrPortInUse) {
+		t.Fatalf("Start on a port in use: %v", err)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("took %v", took)
+	}
+	s, err := Start(Options{Dir: dir, Port: RandomPort})
+	if err != nil {
+		t.Fatalf("the store stayed locked: %v", err)
 	}
 	s.Shutdown()
 	s.WaitForShutdown()

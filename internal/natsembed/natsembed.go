@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -52,6 +54,9 @@ type Options struct {
 // ErrInvalidOptions reports Options that Start refuses.
 var ErrInvalidOptions = errors.New("natsembed: invalid options")
 
+// ErrPortInUse reports a client port that another process listens on.
+var ErrPortInUse = errors.New("natsembed: port in use")
+
 // ErrNotReady reports a server that did not accept connections in time,
 // or came up without JetStream.
 var ErrNotReady = errors.New("natsembed: server did not become ready")
@@ -92,6 +97,17 @@ func Start(o Options) (*server.Server, error) {
 	lock, err := lockStore(o.Dir, timeout)
 	if err != nil {
 		return nil, err
+	}
+	if port != RandomPort {
+		// A port in use fails at once here rather than after the ready
+		// timeout (the server only logs its failed listen). Another
+		// process may still take the port in between: then the timeout.
+		ln, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(port)))
+		if err != nil {
+			lock.release()
+			return nil, fmt.Errorf("%w: %s:%d", ErrPortInUse, Host, port)
+		}
+		ln.Close()
 	}
 	s, err := server.NewServer(&server.Options{
 		ServerName: o.ServerName,
