@@ -93,12 +93,12 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 	var locked *natsembed.StoreLockedError
 	if errors.As(err, &locked) {
 		log.Error("embedded NATS store directory is in use by another process: not starting a second server on it",
-			"dir", o.Dir, "holderPid", locked.PID, "lockFile", locked.LockFile, "hint", storeLockedHint)
+			"dir", o.Dir, "holderPid", locked.PID, "lockFile", locked.LockFile, "hint", embeddedInUseHint)
 		return "", nil, false
 	}
 	if errors.Is(err, natsembed.ErrPortInUse) {
 		log.Error("embedded NATS port is in use by another process: not starting a second server on it",
-			"port", o.Port, "hint", storeLockedHint)
+			"port", o.Port, "hint", embeddedInUseHint)
 		return "", nil, false
 	}
 	if err != nil {
@@ -116,8 +116,8 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 	}, true
 }
 
-// storeLockedHint says what to do when the store is in use.
-const storeLockedHint = "join the running server with --nats-url nats://127.0.0.1:4222 (or its --embedded-port), " +
+// embeddedInUseHint says what to do when the store or the port is in use.
+const embeddedInUseHint = "join the running server with --nats-url nats://127.0.0.1:4222 (or its --embedded-port), " +
 	"run the state service inside serve (serve --state-keys FILE), or give this process its own --embedded-dir and --embedded-port"
 
 // embeddedConflictHint says how to run serve and state together.
