@@ -26,6 +26,9 @@ const (
 	roleMessages    role = 203 // GetPromptResult.messages
 	roleMessage     role = 204 // one prompt message: its content is a content block
 	roleResURI      role = 205 // a contents item's uri: kept for its replacement
+	// roleSamplingBlocks is a sampling message's content when it is an
+	// array: each item is a content block. 206 is roleEnvelopeVersion.
+	roleSamplingBlocks role = 207
 )
 
 // resultKind is which of the results with binary content a message is,
@@ -36,6 +39,7 @@ const (
 	rkOther    resultKind = iota
 	rkResource            // KindResourceResult
 	rkPrompt              // KindPromptResult
+	rkSampling            // KindSamplingRequest (guard_sampling.go)
 )
 
 func resultKindOf(k Kind) resultKind {
@@ -44,6 +48,8 @@ func resultKindOf(k Kind) resultKind {
 		return rkResource
 	case KindPromptResult:
 		return rkPrompt
+	case KindSamplingRequest:
+		return rkSampling
 	}
 	return rkOther
 }
@@ -55,7 +61,7 @@ func (s *shaper) kindResultMember(k string) (next, bool) {
 	switch {
 	case s.rk == rkResource && k == "contents":
 		return next{role: roleResContents, region: regionOther}, true
-	case s.rk == rkPrompt && k == "messages":
+	case (s.rk == rkPrompt || s.rk == rkSampling) && k == "messages":
 		return next{role: roleMessages, region: regionOther}, true
 	}
 	return next{}, false
@@ -68,6 +74,8 @@ func kindItemRole(r role) (role, bool) {
 		return roleResItem, true
 	case roleMessages:
 		return roleMessage, true
+	case roleSamplingBlocks:
+		return roleBlock, true
 	}
 	return roleGeneric, false
 }

@@ -101,6 +101,9 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	if e.Guard != nil {
+		b = e.Guard.appendJSON(append(b, `,"guard":`...))
+	}
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }

@@ -75,6 +75,7 @@ type frame struct {
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
 	reqMember bool  // an envelope: a "method" or "params" member was read
+	hasMethod bool  // an envelope: a "method" member was read
 	version   int8  // an envelope: 0 no "jsonrpc" member read, 1 "2.0", -1 another value
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
@@ -124,6 +125,11 @@ type pass struct {
 	e   *Engine
 	ctx context.Context
 
+	// forced is the refusal of a guard (guards.go): the pass reads the
+	// message (for the envelope's id and the evidence digest) and then
+	// writes this error result in place of it.
+	forced *Error
+
 	info  MessageInfo
 	label string // resolved label text
 
@@ -166,6 +172,7 @@ type pass struct {
 type shaper struct {
 	tool    bool // the message is a tool result
 	request bool // the message is a request (an envelope carries method and params, framing.go)
+	generic bool // the message is of KindGeneric: any one JSON-RPC message (framing.go)
 	framing framing
 	stack   []frame
 	nx      next
@@ -174,6 +181,11 @@ type shaper struct {
 	ptrBuf  []byte
 
 	rk resultKind // a resource or prompt result (binary_kinds.go)
+
+	// attr keeps what normalization changed per string (normAt) for the
+	// member records of a kind guard (guard.go).
+	attr   bool
+	normAt []normAt
 
 	// JSON-RPC envelope: when the top-level object is one, an error result
 	// is wrapped in an envelope with the same id (sanitized, bounded).
@@ -324,6 +336,7 @@ func (p *pass) release() {
 func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.ctx = ctx
 	p.info = info
+	p.forced = nil
 	p.inOff = 0
 	p.notObjAt, p.notObjPtr = -1, ""
 	p.inH.Reset()
@@ -333,8 +346,11 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nx = next{role: roleTop}
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
-	p.request = info.Kind == KindElicitationRequest
+	p.request = wire.IsRequestKind(info.Kind)
+	p.generic = info.Kind == KindGeneric
 	p.rk = resultKindOf(info.Kind)
+	p.attr = guardOf(info.Kind) != nil
+	p.normAt = p.normAt[:0]
 	p.exhausted = false
 	p.truncs = 0
 	p.secrets = 0
@@ -375,6 +391,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		GuardVersion:  GuardVersion,
 		Normalization: p.e.pol.Normalization,
 	}
+	p.scrubIdentifiers()
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest
 	}
@@ -411,8 +428,14 @@ func (p *pass) failf(code Code, reason string, off int64) {
 }
 
 func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
+	return p.runWith(ctx, in, out, info, nil)
+}
+
+// runWith is run with a guard's refusal (nil for none; guards.go).
+func (p *pass) runWith(ctx context.Context, in io.Reader, out Output, info MessageInfo, forced *Error) (ev *Evidence, err error) {
 	start := time.Now()
 	p.reset(ctx, out, info)
+	p.forced = forced
 	p.inReader = in
 	defer func() {
 		if r := recover(); r != nil {
@@ -427,6 +450,9 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	}
 	if p.fail == nil && p.notObjAt >= 0 {
 		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+	}
+	if p.forced != nil && (p.fail == nil || p.fail.Code != CodeTimeout) {
+		p.fail = p.forced
 	}
 	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
 		return p.finishToolError(out, start)

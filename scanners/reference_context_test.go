@@ -33,7 +33,7 @@ func refContextForms() map[string][]refForm {
 		}}}
 	}
 	return map[string][]refForm{
-		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase"),
+		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase", "_pwd", "_pass"),
 		"secret-assignment":    assign(classSecret, "secret", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key"),
 		"token-assignment":     assign(classToken, "token"),
 		"key-assignment":       assign(classKey, "key"),

@@ -15,8 +15,8 @@ func assignRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "password-assignment", provider: "generic", kind: KindSecret, confidence: "medium",
-			desc:  "value assigned to a password, passwd or passphrase name (env, YAML, JSON, code, --password flags); the value is replaced",
-			forms: []form{assignForm(classPassword, []string{"password", "passwd", "passphrase"})},
+			desc:  "value assigned to a password, passwd or passphrase name, or to a name ending in _PWD or _PASS (MYSQL_PWD, PGPASSWORD, SMTP_PASS; env, YAML, JSON, code, --password flags); the value is replaced",
+			forms: []form{assignForm(classPassword, []string{"password", "passwd", "passphrase", "_pwd", "_pass"})},
 			tp: []string{
 				"DB_PASSWORD=" + mixed(14, 1),
 				"  password: \"" + mixed(12, 2) + "\"",
@@ -25,6 +25,9 @@ func assignRules() []ruleDef {
 				"export PGPASSWORD='" + mixed(20, 5) + "'",
 				`conn = connect(host="db", passwd="` + mixed(24, 6) + `")`,
 				"DB_PASSWORD=XUYCk3Lp9QwE.k4rNz7Hq",
+				"MYSQL_PWD=" + mixed(12, 7),
+				"export REDIS_PASS=\"" + mixed(14, 8) + "\"",
+				"smtp_pass: '" + mixed(10, 9) + "'",
 			},
 			fp: []string{
 				"password: ${DB_PASSWORD}",
@@ -37,6 +40,12 @@ func assignRules() []ruleDef {
 				"passwordless login is enabled",
 				"password: {{ .Values.db.password }}",
 				"hide_password: true",
+				"PWD=/home/alice/src/project",
+				"SKIP_PASS=true",
+				"first_pass = 1",
+				"MYSQL_PWD=${MYSQL_PWD}",
+				"compass: north",
+				"user_passport_no: AB1234567",
 			},
 		},
 		{

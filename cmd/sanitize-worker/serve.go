@@ -209,6 +209,14 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		opts = append(opts, worker.WithResolver(worker.CatalogResolver{Catalog: catalog, RequireKnownTool: f.requireKnownTool}))
 	}
 	opts = append(opts, worker.WithFraming(pipeline.Framing(f.framing)))
+	polCtx, cancelPol := context.WithTimeout(ctx, serveStartTimeout)
+	polOpts, stopPolicy, err := f.policyOptions(polCtx, nc, reg, def, log)
+	cancelPol()
+	if err != nil {
+		return fail()
+	}
+	defer stopPolicy()
+	opts = append(opts, polOpts...)
 	svc, err := worker.NewService(nc, def, opts...)
 	if err != nil {
 		log.Error("invalid settings", "error", err.Error())
