@@ -143,11 +143,15 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// is settled on a goroutine of its own.
 	s.inWG.Add(1)
 	a := inlineAck{fut: fut, mc: mc, hdr: hdr}
-	select {
-	case s.evWait <- a:
-	case <-s.hardCtx.Done():
+	s.evMu.RLock()
+	defer s.evMu.RUnlock()
+	if s.hardCtx.Err() != nil {
+		// The waiters are gone or going (select would pick either case
+		// when both are ready).
 		go s.settleInline(a, nil)
+		return
 	}
+	s.evWait <- a // room for it: evSem holds a place
 }
 
 // expectEvidence is the publish option of every inline evidence record,
@@ -173,7 +177,18 @@ func (s *Service) inlineAckWaiter() {
 		case a := <-s.evWait:
 			s.settleInline(a, t)
 		case <-s.hardCtx.Done():
-			return
+			// No hand-off is under way once the lock is held, and later
+			// ones see the hard stop: what is left is settled here.
+			s.evMu.Lock()
+			defer s.evMu.Unlock()
+			for {
+				select {
+				case a := <-s.evWait:
+					go s.settleInline(a, nil)
+				default:
+					return
+				}
+			}
 		}
 	}
 }
