@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"slices"
 	"strconv"
 )
@@ -121,6 +122,7 @@ type cpSeen struct {
 // Verifier checks records and checkpoints added one at a time, in about
 // their chains' order (within Options.Window).
 type Verifier struct {
+	hasher hash.Hash
 	o      Options
 	chains map[string]*chainState
 	order  []string
@@ -135,7 +137,7 @@ func NewVerifier(o Options) *Verifier {
 	if o.MaxProblems <= 0 {
 		o.MaxProblems = 1000
 	}
-	return &Verifier{o: o, chains: map[string]*chainState{}}
+	return &Verifier{o: o, chains: map[string]*chainState{}, hasher: sha256.New()}
 }
 
 func (v *Verifier) problem(p Problem) {
@@ -182,8 +184,7 @@ func (v *Verifier) Add(ref string, line []byte) {
 	if c.first == 0 || l.seq < c.first {
 		c.first = l.seq
 	}
-	h := sha256.Sum256(append(line[:len(line)-hashTail:len(line)-hashTail], '}', '}'))
-	if h != l.hash {
+	if recordHash(&v.hasher, line[:len(line)-hashTail]) != l.hash {
 		v.problem(Problem{Ref: ref, Chain: c.id, Seq: l.seq, Kind: KindAltered, Detail: "the record's bytes do not match its hash"})
 	}
 	e := entry{hash: l.hash, prev: l.prev, ref: ref}
@@ -389,6 +390,10 @@ func (v *Verifier) reportMissing(c *chainState, lo, hi uint64, before, after, ki
 	}
 }
 
+// maxLink bounds the length of a link with the member separator before
+// it: `,"chain":{"id":"`, the id, the sequence, prev and hash.
+const maxLink = 1 + len(`"chain":{"id":"`) + MaxChainID + len(`","seq":`) + 20 + len(`,"prev":"sha256:`) + 64 + 1 + hashTail
+
 // link is a record's parsed chain member.
 type link struct {
 	chain      string
@@ -399,6 +404,11 @@ type link struct {
 // parseLink reads the link at the end of a sealed record.
 func parseLink(line []byte) (link, bool) {
 	var l link
+	// The link is the record's last member, at most maxLink bytes: look
+	// there only.
+	if len(line) > maxLink {
+		line = line[len(line)-maxLink:]
+	}
 	i := bytes.LastIndex(line, []byte(`"chain":{"id":"`))
 	if i < 1 || (line[i-1] != ',' && line[i-1] != '{') {
 		return l, false
@@ -449,4 +459,14 @@ func lowerHex(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// recordHash is SHA-256 of body and the closing braces, without a copy.
+func recordHash(h *hash.Hash, body []byte) [32]byte {
+	(*h).Reset()
+	(*h).Write(body)
+	(*h).Write([]byte("}}"))
+	var out [32]byte
+	(*h).Sum(out[:0])
+	return out
 }

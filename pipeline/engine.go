@@ -68,11 +68,16 @@ type MessageInfo struct {
 	// envelope's own method takes precedence.
 	Method string
 	// Pins, when not nil, pins the tool definitions of a tools-list
-	// message (guard_pins.go); Server names the server they belong to.
+	// message (guard_pins.go) under Server.
 	Pins PinStore
 	// Guard is the request context of the resource, prompt and completion
 	// guards (guards.go); nil when the producer gave none.
 	Guard *GuardInput
+	// NoDigests says the caller discards the evidence's digests of the
+	// input and the output (it keeps no evidence): they are not computed,
+	// and Evidence.Input and Evidence.Output carry the byte counts with an
+	// empty Digest. The output is the same either way.
+	NoDigests bool
 }
 
 // Output receives the sanitized message. A pass writes to it as it goes; on
@@ -123,6 +128,9 @@ type Engine struct {
 	// noShadow writes all text through the escaper (shadow.go); for the
 	// differential tests.
 	noShadow bool
+	// noRawSchema turns finishRaw off (structured.go): every structured
+	// result is decoded; for the differential tests.
+	noRawSchema bool
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer

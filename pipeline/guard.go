@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
+	"github.com/valyala/fastjson"
 )
 
 // The kind guards (docs/pipeline.md, "Kinds of every server message").
@@ -125,16 +127,21 @@ type guardRun struct {
 	norm []normAt
 	rec  GuardRecord
 
-	doc  map[string]any // the whole message
-	env  bool           // doc is a JSON-RPC envelope
-	body map[string]any // the result, the params or the error object; nil when absent
-	base string         // pointer of body in doc: "/result", "/params", "/error" or ""
+	raw  []byte          // the sanitized message
+	doc  *fastjson.Value // the whole message (an object)
+	env  bool            // doc is a JSON-RPC envelope
+	body *fastjson.Value // the result, the params or the error object; nil when absent
+	base string          // pointer of body in doc: "/result", "/params", "/error" or ""
 	// method is the request's or notification's method (the envelope's,
 	// else MessageInfo.Method).
 	method string
 
-	fail    *Error
-	changed bool // doc was changed (a held tool): it is written anew
+	fail *Error
+	// strictDoc is the message decoded for pinning and for a held tool
+	// (strict), nil until needed; changed says it was changed and is
+	// written anew.
+	strictDoc map[string]any
+	changed   bool
 }
 
 // failShape fails the message for a member at ptr (inside body).
@@ -155,8 +162,16 @@ func (e *Engine) sanitizeGuarded(ctx context.Context, gf guardFunc, in io.Reader
 	p := e.getPass()
 	defer p.release()
 	start := time.Now()
-	var buf Buffer
-	ev, err := p.run(ctx, in, &buf, info)
+	max, _ := e.pol.kindGuardBytes() // validated by NewEngine
+	buf := &guardBuffer{max: max}
+	ev, err := p.run(ctx, in, buf, info)
+	if buf.over {
+		// Too large to hold: refused, the rest of the input digested.
+		p.ev = *ev
+		p.fail = errGuardBytes
+		p.inReader = in
+		return p.finishError(out, start)
+	}
 	if err != nil || ev.Outcome == OutcomeRejected {
 		return copyOut(ev, err, buf.Bytes(), out)
 	}
@@ -176,11 +191,16 @@ func (e *Engine) sanitizeGuarded(ctx context.Context, gf guardFunc, in io.Reader
 		p.inReader = nil
 		return p.finishError(out, start)
 	}
+	if !g.changed {
+		// The bytes the pass wrote and digested, as they are.
+		p.ev.DurationNanos = time.Since(start).Nanoseconds()
+		return copyOut(p.evidenceCopy(), nil, outBytes, out)
+	}
 	p.em.reset(out)
 	p.em.raw(outBytes)
 	p.em.flush()
 	p.ev.Output = Digest{Bytes: p.em.written, Digest: p.em.h.String()}
-	if g.changed && p.ev.Outcome == OutcomeClean {
+	if p.ev.Outcome == OutcomeClean {
 		p.ev.Outcome = OutcomeSanitized
 	}
 	p.ev.DurationNanos = time.Since(start).Nanoseconds()
@@ -221,37 +241,40 @@ func (g *guardRun) safeRun(gf guardFunc, b []byte, envelope bool) {
 // run decodes the sanitized message, finds its body and calls the kind's
 // guard.
 func (g *guardRun) run(gf guardFunc, b []byte, envelope bool) {
-	v, err := strictjson.Decode(b, int(g.e.lim[bounds.Depth])+1)
+	// The pass wrote valid JSON; fastjson reads it without building maps
+	// (the strict decoder is kept for pinning and held tools, strict()).
+	fp := parsers.Get()
+	defer parsers.Put(fp)
+	doc, err := fp.ParseBytes(b)
 	if err != nil {
 		g.failReason(string(wire.ReasonKindDecode), "")
 		return
 	}
-	doc, ok := v.(map[string]any)
-	if !ok {
+	if doc.Type() != fastjson.TypeObject {
 		g.failReason(string(wire.ReasonResultNotObject), "")
 		return
 	}
-	g.doc = doc
+	g.raw, g.doc = b, doc
 	g.env = envelope
 	g.method = g.info.Method
 	if !envelope {
 		g.body = doc
 	} else {
-		if m, ok := doc["method"].(string); ok {
-			g.method = m
+		if m := doc.Get("method"); m != nil && m.Type() == fastjson.TypeString {
+			g.method = string(m.GetStringBytes())
 		}
 		for _, k := range []string{"result", "params", "error"} {
-			if x, ok := doc[k]; ok {
+			if x := doc.Get(k); x != nil {
 				g.base = "/" + k
-				g.body, ok = x.(map[string]any)
-				if !ok {
+				if x.Type() != fastjson.TypeObject {
 					g.failShape("")
 					return
 				}
+				g.body = x
 				break
 			}
 		}
-		if _, isErr := doc["error"]; isErr && gf != nil {
+		if doc.Exists("error") && gf != nil {
 			// An error response in place of the kind's result: its error
 			// object is what the client reads.
 			gf = guardRPCError
@@ -263,11 +286,41 @@ func (g *guardRun) run(gf guardFunc, b []byte, envelope bool) {
 	gf(g)
 }
 
-// encode writes doc anew (after a held tool was removed): the members in
-// the order encoding/json gives (sorted), numbers as written, strings as
-// the pass sanitized them.
+// parsers are the fastjson parsers of the guards.
+var parsers fastjson.ParserPool
+
+// strict returns the message decoded by the strict decoder (the one
+// pinning canonicalizes from), decoding it on first use; nil when it does
+// not decode (the guard has failed the message then).
+func (g *guardRun) strict() map[string]any {
+	if g.strictDoc != nil {
+		return g.strictDoc
+	}
+	v, err := strictjson.Decode(g.raw, int(g.e.lim[bounds.Depth])+1)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		g.failReason(string(wire.ReasonKindDecode), "")
+		return nil
+	}
+	g.strictDoc = m
+	return m
+}
+
+// strictBody returns the strict form of body.
+func (g *guardRun) strictBody() map[string]any {
+	doc := g.strict()
+	if doc == nil || g.base == "" {
+		return doc
+	}
+	m, _ := doc[g.base[1:]].(map[string]any)
+	return m
+}
+
+// encode writes the strict document anew (after a held tool was removed):
+// the members in the order encoding/json gives (sorted), numbers as
+// written, strings as the pass sanitized them.
 func (g *guardRun) encode() []byte {
-	b, err := json.Marshal(g.doc)
+	b, err := json.Marshal(g.strictDoc)
 	if err != nil {
 		// Nothing in a decoded document fails to encode; fail closed all
 		// the same.
@@ -279,79 +332,58 @@ func (g *guardRun) encode() []byte {
 
 // Member access: each returns the value and whether the member is there
 // with the type the kind needs; a member present with another type fails
-// the message.
+// the message. m is an object.
 
-func (g *guardRun) str(m map[string]any, ptr, k string, required bool) (string, bool) {
-	x, ok := m[k]
-	if !ok {
-		if required {
-			g.failShape(ptr + "/" + k)
-		}
-		return "", false
-	}
-	s, ok := x.(string)
-	if !ok {
-		g.failShape(ptr + "/" + k)
-	}
-	return s, ok
-}
-
-func (g *guardRun) obj(m map[string]any, ptr, k string, required bool) (map[string]any, bool) {
-	x, ok := m[k]
-	if !ok {
+// member returns m's member k, failing the message when it is absent and
+// required, or present and not of type t.
+func (g *guardRun) member(m *fastjson.Value, ptr, k string, required bool, t fastjson.Type) (*fastjson.Value, bool) {
+	x := m.Get(k)
+	if x == nil {
 		if required {
 			g.failShape(ptr + "/" + k)
 		}
 		return nil, false
 	}
-	o, ok := x.(map[string]any)
-	if !ok {
+	if x.Type() != t {
 		g.failShape(ptr + "/" + k)
-	}
-	return o, ok
-}
-
-func (g *guardRun) arr(m map[string]any, ptr, k string, required bool) ([]any, bool) {
-	x, ok := m[k]
-	if !ok {
-		if required {
-			g.failShape(ptr + "/" + k)
-		}
 		return nil, false
 	}
-	a, ok := x.([]any)
-	if !ok {
-		g.failShape(ptr + "/" + k)
-	}
-	return a, ok
+	return x, true
 }
 
-func (g *guardRun) num(m map[string]any, ptr, k string, required bool) (json.Number, bool) {
-	x, ok := m[k]
+func (g *guardRun) str(m *fastjson.Value, ptr, k string, required bool) (string, bool) {
+	x, ok := g.member(m, ptr, k, required, fastjson.TypeString)
 	if !ok {
-		if required {
-			g.failShape(ptr + "/" + k)
-		}
 		return "", false
 	}
-	n, ok := x.(json.Number)
-	if !ok {
-		g.failShape(ptr + "/" + k)
-	}
-	return n, ok
+	return string(x.GetStringBytes()), true
 }
 
-func (g *guardRun) boolean(m map[string]any, ptr, k string) {
-	if x, ok := m[k]; ok {
-		if _, ok := x.(bool); !ok {
-			g.failShape(ptr + "/" + k)
-		}
+func (g *guardRun) obj(m *fastjson.Value, ptr, k string, required bool) (*fastjson.Value, bool) {
+	return g.member(m, ptr, k, required, fastjson.TypeObject)
+}
+
+func (g *guardRun) arr(m *fastjson.Value, ptr, k string, required bool) ([]*fastjson.Value, bool) {
+	x, ok := g.member(m, ptr, k, required, fastjson.TypeArray)
+	if !ok {
+		return nil, false
+	}
+	return x.GetArray(), true
+}
+
+func (g *guardRun) num(m *fastjson.Value, ptr, k string, required bool) (*fastjson.Value, bool) {
+	return g.member(m, ptr, k, required, fastjson.TypeNumber)
+}
+
+func (g *guardRun) boolean(m *fastjson.Value, ptr, k string) {
+	if x := m.Get(k); x != nil && x.Type() != fastjson.TypeTrue && x.Type() != fastjson.TypeFalse {
+		g.failShape(ptr + "/" + k)
 	}
 }
 
 // oneOf checks that the string member k, when present (or required), is
 // one of vals.
-func (g *guardRun) oneOf(m map[string]any, ptr, k string, required bool, vals ...string) (string, bool) {
+func (g *guardRun) oneOf(m *fastjson.Value, ptr, k string, required bool, vals ...string) (string, bool) {
 	s, ok := g.str(m, ptr, k, required)
 	if !ok {
 		return "", false
@@ -366,28 +398,25 @@ func (g *guardRun) oneOf(m map[string]any, ptr, k string, required bool, vals ..
 }
 
 // objItems checks that every item of a is an object and returns them.
-func (g *guardRun) objItems(a []any, ptr string) []map[string]any {
-	out := make([]map[string]any, 0, len(a))
+func (g *guardRun) objItems(a []*fastjson.Value, ptr string) []*fastjson.Value {
 	for i, x := range a {
-		o, ok := x.(map[string]any)
-		if !ok {
+		if x.Type() != fastjson.TypeObject {
 			g.failShape(ptr + "/" + strconv.Itoa(i))
 			return nil
 		}
-		out = append(out, o)
 	}
-	return out
+	return a
 }
 
-// strings checks that every item of the array member k, when present, is
+// strArray checks that every item of the array member k, when present, is
 // a string.
-func (g *guardRun) strArray(m map[string]any, ptr, k string) {
+func (g *guardRun) strArray(m *fastjson.Value, ptr, k string) {
 	a, ok := g.arr(m, ptr, k, false)
 	if !ok {
 		return
 	}
 	for i, x := range a {
-		if _, ok := x.(string); !ok {
+		if x.Type() != fastjson.TypeString {
 			g.failShape(ptr + "/" + k + "/" + strconv.Itoa(i))
 			return
 		}
@@ -395,7 +424,7 @@ func (g *guardRun) strArray(m map[string]any, ptr, k string) {
 }
 
 // icons checks an Icons member (src a string; mimeType, sizes, theme).
-func (g *guardRun) icons(m map[string]any, ptr string) {
+func (g *guardRun) icons(m *fastjson.Value, ptr string) {
 	a, ok := g.arr(m, ptr, "icons", false)
 	if !ok {
 		return
@@ -491,4 +520,45 @@ func (r *GuardRecord) appendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, j...)
+}
+
+// KindGuardBytesLimit is the id, in Policy.Limits, of the bound on the
+// sanitized message a kind guard holds to read it (guard.go): a message of
+// a kind with a guard whose output is larger is refused (BOUND_EXCEEDED /
+// kind-guard-bytes) rather than held. The guard's decoded form takes a few
+// times the bytes, so this bounds the memory of such a pass.
+const KindGuardBytesLimit = string(wire.ReasonKindGuardBytes)
+
+// DefaultKindGuardBytes is the default of the kind-guard-bytes limit: a
+// tools/list of a few hundred tools with large schemas is well under it.
+const DefaultKindGuardBytes = 8 << 20
+
+// kindGuardBytes returns the kind-guard-bytes limit.
+func (p *Policy) kindGuardBytes() (int64, error) {
+	v, ok := p.Limits[KindGuardBytesLimit]
+	if !ok {
+		return DefaultKindGuardBytes, nil
+	}
+	if v <= 0 || v > 1<<30 {
+		return 0, fmt.Errorf("%w: limits: %s must be between 1 and 1073741824", ErrPolicy, KindGuardBytesLimit)
+	}
+	return v, nil
+}
+
+// guardBuffer is the Buffer a guarded pass writes to: a write past max
+// fails (errGuardBytes), which ends the pass.
+type guardBuffer struct {
+	Buffer
+	max  int64
+	over bool
+}
+
+var errGuardBytes = &Error{Code: CodeBoundExceeded, Reason: string(wire.ReasonKindGuardBytes)}
+
+func (b *guardBuffer) Write(p []byte) (int, error) {
+	if int64(b.Len()+len(p)) > b.max {
+		b.over = true
+		return 0, errGuardBytes
+	}
+	return b.Buffer.Write(p)
 }

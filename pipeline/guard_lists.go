@@ -1,6 +1,10 @@
 package pipeline
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/valyala/fastjson"
+)
 
 // The guards of the list results: tools/list, prompts/list,
 // resources/list, resources/templates/list. Every string of a list went
@@ -43,8 +47,11 @@ func guardToolsList(g *guardRun) {
 			return
 		}
 	}
+	if !g.uniqueNames("tools", names) {
+		return
+	}
 	g.attribute("tools", names)
-	g.pinTools(tools, names)
+	g.pinTools(names)
 }
 
 // guardPromptsList checks a ListPromptsResult.
@@ -72,6 +79,9 @@ func guardPromptsList(g *guardRun) {
 		if g.fail != nil {
 			return
 		}
+	}
+	if !g.uniqueNames("prompts", names) {
+		return
 	}
 	g.attribute("prompts", names)
 }
@@ -115,8 +125,23 @@ func guardTemplatesList(g *guardRun) {
 	g.attribute("resourceTemplates", names)
 }
 
+// uniqueNames fails the message when two items of a list share a name (as
+// the pass sanitized it): a client could not tell which one a call names,
+// and the second would take the first's pin.
+func (g *guardRun) uniqueNames(list string, names []string) bool {
+	seen := make(map[string]struct{}, len(names))
+	for i, n := range names {
+		if _, dup := seen[n]; dup {
+			g.failShape("/" + list + "/" + strconv.Itoa(i) + "/name")
+			return false
+		}
+		seen[n] = struct{}{}
+	}
+	return true
+}
+
 // resourceCommon checks the members a resource and a template share.
-func (g *guardRun) resourceCommon(r map[string]any, ptr string) {
+func (g *guardRun) resourceCommon(r *fastjson.Value, ptr string) {
 	g.str(r, ptr, "title", false)
 	g.str(r, ptr, "description", false)
 	g.str(r, ptr, "mimeType", false)
@@ -126,7 +151,7 @@ func (g *guardRun) resourceCommon(r map[string]any, ptr string) {
 
 // annotations checks an Annotations member (audience, priority,
 // lastModified).
-func (g *guardRun) annotations(m map[string]any, ptr string) {
+func (g *guardRun) annotations(m *fastjson.Value, ptr string) {
 	a, ok := g.obj(m, ptr, "annotations", false)
 	if !ok {
 		return
@@ -134,7 +159,7 @@ func (g *guardRun) annotations(m map[string]any, ptr string) {
 	ap := ptr + "/annotations"
 	if aud, ok := g.arr(a, ap, "audience", false); ok {
 		for j, x := range aud {
-			if s, ok := x.(string); !ok || s != "user" && s != "assistant" {
+			if s := string(x.GetStringBytes()); x.Type() != fastjson.TypeString || s != "user" && s != "assistant" {
 				g.failShape(ap + "/audience/" + strconv.Itoa(j))
 				return
 			}
@@ -146,7 +171,7 @@ func (g *guardRun) annotations(m map[string]any, ptr string) {
 
 // listItems checks the result's list member (required, an array of
 // objects) and nextCursor.
-func (g *guardRun) listItems(list string) []map[string]any {
+func (g *guardRun) listItems(list string) []*fastjson.Value {
 	if g.body == nil {
 		g.failShape("")
 		return nil

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/valyala/fastjson"
+
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -19,7 +21,7 @@ func guardInitialize(g *guardRun) {
 	}
 	g.obj(g.body, "", "capabilities", true)
 	g.str(g.body, "", "instructions", false)
-	if _, ok := g.body["supportedVersions"]; ok {
+	if g.body.Exists("supportedVersions") {
 		g.strArray(g.body, "", "supportedVersions")
 	} else {
 		g.str(g.body, "", "protocolVersion", true)
@@ -31,7 +33,7 @@ func guardInitialize(g *guardRun) {
 		g.str(si, "/serverInfo", "description", false)
 		g.str(si, "/serverInfo", "websiteUrl", false)
 		g.icons(si, "/serverInfo")
-	} else if _, ok := g.body["protocolVersion"]; ok && g.fail == nil {
+	} else if g.body.Exists("protocolVersion") && g.fail == nil {
 		g.failShape("/serverInfo") // required with protocolVersion (InitializeResult)
 	}
 }
@@ -48,7 +50,7 @@ func guardTask(g *guardRun) {
 		return
 	}
 	switch {
-	case g.body["tasks"] != nil:
+	case g.body.Exists("tasks"):
 		a, ok := g.arr(g.body, "", "tasks", true)
 		if !ok {
 			return
@@ -57,7 +59,7 @@ func guardTask(g *guardRun) {
 			g.task(t, "/tasks/"+strconv.Itoa(i))
 		}
 		g.str(g.body, "", "nextCursor", false)
-	case g.body["task"] != nil:
+	case g.body.Exists("task"):
 		if t, ok := g.obj(g.body, "", "task", true); ok {
 			g.task(t, "/task")
 		}
@@ -67,15 +69,15 @@ func guardTask(g *guardRun) {
 }
 
 // task checks a Task's members; statusMessage is model-visible text.
-func (g *guardRun) task(t map[string]any, ptr string) {
+func (g *guardRun) task(t *fastjson.Value, ptr string) {
 	g.str(t, ptr, "taskId", true)
 	g.oneOf(t, ptr, "status", true, taskStatuses...)
 	g.str(t, ptr, "statusMessage", false)
 	g.str(t, ptr, "createdAt", true)
 	g.str(t, ptr, "lastUpdatedAt", true)
-	if x, ok := t["ttl"]; !ok {
+	if x := t.Get("ttl"); x == nil {
 		g.failShape(ptr + "/ttl")
-	} else if x != nil {
+	} else if x.Type() != fastjson.TypeNull {
 		g.num(t, ptr, "ttl", true)
 	}
 	g.num(t, ptr, "pollInterval", false)
@@ -91,7 +93,7 @@ func guardNotification(g *guardRun) {
 		return
 	}
 	if g.env {
-		if _, ok := g.doc["id"]; ok {
+		if g.doc.Exists("id") {
 			g.failReason(string(wire.ReasonKindShape), "/id") // a notification has no id
 			return
 		}
@@ -109,15 +111,13 @@ func guardNotification(g *guardRun) {
 		if need() {
 			g.oneOf(p, "", "level", true, "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 			g.str(p, "", "logger", false)
-			if _, ok := p["data"]; !ok {
+			if !p.Exists("data") {
 				g.failShape("/data")
 			}
 		}
 	case wire.MethodNotifyProgress:
 		if need() {
-			switch p["progressToken"].(type) {
-			case string:
-			default:
+			if x := p.Get("progressToken"); x == nil || x.Type() != fastjson.TypeString {
 				g.num(p, "", "progressToken", true)
 			}
 			g.num(p, "", "progress", true)
@@ -168,16 +168,12 @@ func (p *pass) writeNotificationError(f *Error) {
 // elicitation rules); the guard checks what it wrote.
 func guardRPCError(g *guardRun) {
 	if g.env {
-		if _, ok := g.doc["error"]; !ok {
+		e := g.doc.Get("error")
+		if e == nil || e.Type() != fastjson.TypeObject {
 			g.failShape("")
 			return
 		}
 		g.base = "/error"
-		e, ok := g.doc["error"].(map[string]any)
-		if !ok {
-			g.failShape("")
-			return
-		}
 		g.body = e
 	}
 	if g.body == nil {
@@ -189,7 +185,7 @@ func guardRPCError(g *guardRun) {
 	if !ok || g.fail != nil {
 		return
 	}
-	c, err := code.Int64()
+	c, err := strconv.ParseInt(string(code.MarshalTo(nil)), 10, 64)
 	if err != nil {
 		g.failShape("/code")
 		return

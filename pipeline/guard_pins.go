@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -107,14 +108,25 @@ func ToolDigest(def map[string]any) (canon []byte, digest string, err error) {
 
 // pinTools checks every tool of the list against MessageInfo.Pins and,
 // under pinning: hold, removes the changed and unverified ones.
-func (g *guardRun) pinTools(tools []map[string]any, names []string) {
+func (g *guardRun) pinTools(names []string) {
 	mode := g.e.pol.Pinning
-	if g.info.Pins == nil || mode == PinningOff || g.info.Server == "" {
+	// The store decides what an empty server means (the fleet's refuses
+	// it as a key: unverified; a process's own pins need none).
+	if g.info.Pins == nil || mode == PinningOff {
 		return
 	}
 	hold := mode == PinningHold
+	// The definitions are canonicalized from the strict decoder's form
+	// (what ToolDigest takes), never from a re-encoding.
+	body := g.strictBody()
+	list, _ := body["tools"].([]any)
+	if g.fail != nil || len(list) != len(names) {
+		g.failReason(string(wire.ReasonKindDecode), "/tools")
+		return
+	}
 	var kept []any
-	for i, t := range tools {
+	for i, x := range list {
+		t, _ := x.(map[string]any)
 		canon, digest, err := ToolDigest(t)
 		if err != nil {
 			// A decoded value always canonicalizes; fail closed all the same.
@@ -140,7 +152,52 @@ func (g *guardRun) pinTools(tools []map[string]any, names []string) {
 		if kept == nil {
 			kept = []any{}
 		}
-		g.body["tools"] = kept
+		body["tools"] = kept
 		g.changed = true
 	}
+}
+
+// MemoryPins is a PinStore of one process (trust on first use for as long
+// as the process runs): what a proxy without the fleet's bucket uses, so
+// that a definition changed within a session (a tools/list after
+// notifications/tools/list_changed) is still caught. It keeps at most max
+// pins; a tool beyond them is unverified (held under pinning: hold). It is
+// safe for concurrent use.
+type MemoryPins struct {
+	mu   sync.Mutex
+	max  int
+	pins map[string]string
+}
+
+// DefaultMemoryPins bounds the pins of a MemoryPins by default.
+const DefaultMemoryPins = 4096
+
+// NewMemoryPins returns an empty MemoryPins of at most max pins (0 or
+// less: DefaultMemoryPins).
+func NewMemoryPins(max int) *MemoryPins {
+	if max <= 0 {
+		max = DefaultMemoryPins
+	}
+	return &MemoryPins{max: max, pins: map[string]string{}}
+}
+
+// errPinsFull is MemoryPins' refusal of a tool beyond its bound.
+var errPinsFull = &Error{Code: CodeBoundExceeded, Reason: string(wire.ReasonToolHeld)}
+
+// Pin implements PinStore.
+func (m *MemoryPins) Pin(_ context.Context, server, tool, digest string, _ []byte) (PinVerdict, error) {
+	key := strconv.Itoa(len(server)) + ":" + server + "." + tool
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p, ok := m.pins[key]
+	switch {
+	case ok && p == digest:
+		return PinVerdict{State: PinMatch}, nil
+	case ok:
+		return PinVerdict{State: PinChanged, Pinned: p}, nil
+	case len(m.pins) >= m.max:
+		return PinVerdict{}, errPinsFull
+	}
+	m.pins[key] = digest
+	return PinVerdict{State: PinFirst}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/elicit"
 	"github.com/mcp-sanitize/mcp-sanitize/statekeys"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
+	"github.com/valyala/fastjson"
 )
 
 // The guards of the server's requests: sampling/createMessage,
@@ -45,11 +46,11 @@ func guardSampling(g *guardRun) {
 	for i, m := range g.objItems(msgs, "/messages") {
 		ptr := "/messages/" + strconv.Itoa(i)
 		g.oneOf(m, ptr, "role", true, "user", "assistant")
-		switch c := m["content"].(type) {
-		case map[string]any:
+		switch c := m.Get("content"); {
+		case c != nil && c.Type() == fastjson.TypeObject:
 			g.block(c, ptr+"/content")
-		case []any:
-			for j, b := range g.objItems(c, ptr+"/content") {
+		case c != nil && c.Type() == fastjson.TypeArray:
+			for j, b := range g.objItems(c.GetArray(), ptr+"/content") {
 				g.block(b, ptr+"/content/"+strconv.Itoa(j))
 			}
 		default:
@@ -78,7 +79,7 @@ func guardSampling(g *guardRun) {
 
 // block checks a content block of a sampling message: its type and the
 // member that type needs.
-func (g *guardRun) block(b map[string]any, ptr string) {
+func (g *guardRun) block(b *fastjson.Value, ptr string) {
 	t, ok := g.str(b, ptr, "type", true)
 	if !ok {
 		return
@@ -133,17 +134,19 @@ func guardElicitation(g *guardRun) {
 	if !ok {
 		return
 	}
-	for name, x := range props {
-		pp := "/requestedSchema/properties/" + pointerToken(name)
-		p, ok := x.(map[string]any)
-		if !ok {
+	props.GetObject().Visit(func(name []byte, p *fastjson.Value) {
+		if g.fail != nil {
+			return
+		}
+		pp := "/requestedSchema/properties/" + pointerToken(string(name))
+		if p.Type() != fastjson.TypeObject {
 			g.failShape(pp)
 			return
 		}
 		g.oneOf(p, pp, "type", true, "string", "number", "integer", "boolean", "array")
 		g.str(p, pp, "title", false)
 		g.str(p, pp, "description", false)
-	}
+	})
 	g.strArray(rs, "/requestedSchema", "required")
 }
 

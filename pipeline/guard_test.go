@@ -131,6 +131,10 @@ func guardCases(t *testing.T) []guardCase {
 			def: "ListToolsResult", revs: []string{rev26}, outcome: OutcomeSanitized, absent: []string{"<system>", "\u200b"}, item: "get_weather", memb: "/title", rule: "pseudo-tag"},
 		{name: "tools/2025-bare", kind: KindToolsList, framing: FramingBare, in: `{"tools":[{"name":"a","description":"ok","inputSchema":{"type":"object"},"annotations":{"title":"A ` + j("<system>") + `","readOnlyHint":true}}]}`,
 			def: "ListToolsResult", revs: []string{rev25}, outcome: OutcomeSanitized, item: "a", memb: "/annotations/title", rule: "pseudo-tag"},
+		// Two tools of one name (once sanitized: an invisible character
+		// does not make a second name).
+		{name: "tools/duplicate-name", kind: KindToolsList, in: `{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a` + "\\u200b" + `","inputSchema":{"type":"object"}}]}`, framing: FramingBare, outcome: OutcomeRejected, reason: "kind-shape"},
+		{name: "prompts/duplicate-name", kind: KindPromptsList, in: `{"prompts":[{"name":"p"},{"name":"p"}]}`, framing: FramingBare, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/no-tools", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/not-array", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"tools":{"name":"a"}}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "tools/no-name", kind: KindToolsList, in: `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"inputSchema":{"type":"object"}}]}}`, outcome: OutcomeRejected, reason: "kind-shape"},
@@ -194,6 +198,10 @@ func guardCases(t *testing.T) []guardCase {
 		{name: "notify/log-bad-level", kind: KindNotification, in: poison(t, logMsg, `"error"`, `"loud"`), outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "notify/progress-official", kind: KindNotification, in: progress, def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "notify/progress-poisoned", kind: KindNotification, in: poison(t, progress, "Reticulating splines...", j(tag)), def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeSanitized, absent: []string{"<IMPORTANT>"}},
+		// Server-written text is bounded like a text block (text-chars).
+		{name: "notify/progress-long", kind: KindNotification, in: poison(t, progress, "Reticulating splines...", strings.Repeat("splines ", 2000)), def: "ProgressNotificationParams", revs: bothRevs, outcome: OutcomeTruncated},
+		{name: "sampling/long", kind: KindSamplingRequest, in: poison(t, poison(t, envelope(t, sampling, true), "You are a helpful assistant.", strings.Repeat("helpful ", 2000)), "What is the capital of France?", strings.Repeat("capital ", 2000)),
+			def: "CreateMessageRequestParams", revs: bothRevs, outcome: OutcomeTruncated},
 		{name: "notify/progress-no-progress", kind: KindNotification, in: `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t"}}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		{name: "notify/updated-official", kind: KindNotification, in: updated, def: "ResourceUpdatedNotificationParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "notify/cancelled-official", kind: KindNotification, in: cancelled, def: "CancelledNotificationParams", revs: bothRevs, outcome: OutcomeClean},

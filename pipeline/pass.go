@@ -377,6 +377,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
+	p.inH.off, p.em.h.off = info.NoDigests, info.NoDigests
 	p.outBudget = p.e.lim.OutputBudget()
 	var tool string
 	tool, p.nbuf = cleanToolName(&p.norm, p.nbuf, info.Tool)

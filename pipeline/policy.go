@@ -327,7 +327,7 @@ var versionRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
 func (p *Policy) limits() (bounds.Limits, error) {
 	l := bounds.Defaults()
 	for k, v := range p.Limits {
-		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit || k == BlockJoinBytesLimit {
+		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit || k == BlockJoinBytesLimit || k == KindGuardBytesLimit {
 			continue // limits of the pipeline, checked by structuredBytes and binaryHoldBytes
 		}
 		b, ok := bounds.Parse(k)
@@ -347,7 +347,7 @@ func boundIDs() string {
 	for _, b := range bounds.All() {
 		s = append(s, b.String())
 	}
-	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit, BlockJoinBytesLimit)
+	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit, BlockJoinBytesLimit, KindGuardBytesLimit)
 	return strings.Join(s, ", ")
 }
 
@@ -399,6 +399,9 @@ func (p *Policy) Validate() error {
 		return fmt.Errorf("%w: version must match %s", ErrPolicy, versionRE)
 	}
 	if _, err := p.limits(); err != nil {
+		return err
+	}
+	if _, err := p.kindGuardBytes(); err != nil {
 		return err
 	}
 	if err := checkPinning(p.Pinning); err != nil {

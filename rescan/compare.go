@@ -6,8 +6,10 @@ import "time"
 // baseline's for one message) the way Run does, for pairs that come from
 // elsewhere: the shadow records of a live fleet (`policy shadow-report`).
 type Comparison struct {
-	agg *aggregate
-	n   int64
+	agg  *aggregate
+	n    int64
+	seen map[uint64]struct{} // sequences counted by AddResult
+	dups int64
 }
 
 // NewComparison returns an empty comparison; Options.MaxRefs and

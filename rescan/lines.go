@@ -23,8 +23,9 @@ type meta struct {
 const metaKeep = 1 << 20
 
 // readMeta splits in into records exactly as records.Run does (lines split
-// at '\n', a trailing '\r' removed, blank lines skipped, a line longer than
-// max a record of its own) and calls fn with each record's meta in order.
+// at '\n', every line a record, a blank one included, a line longer than
+// max a record of its own, no record after a final newline) and calls fn
+// with each record's meta in order.
 func readMeta(in io.Reader, max int, fn func(meta)) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	var p fastjson.Parser
@@ -32,7 +33,7 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 	var n int64
 	for {
 		line = line[:0]
-		total, blank, tooLong := 0, true, false
+		total, tooLong := 0, false
 		eof := false
 		for {
 			frag, err := br.ReadSlice('\n')
@@ -44,9 +45,6 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 			total += len(frag)
 			if len(line) < metaKeep {
 				line = append(line, frag[:min(len(frag), metaKeep-len(line))]...)
-			}
-			if blank && len(bytes.TrimSpace(frag)) != 0 {
-				blank = false
 			}
 			if err == bufio.ErrBufferFull {
 				continue
@@ -64,12 +62,6 @@ func readMeta(in io.Reader, max int, fn func(meta)) error {
 			break
 		}
 		n++
-		if blank && !tooLong {
-			if eof {
-				return nil
-			}
-			continue
-		}
 		m := meta{line: n}
 		if !tooLong && (bytes.Contains(line, []byte(`"tenant"`)) || bytes.Contains(line, []byte(`"time"`))) {
 			if v, err := p.ParseBytes(bytes.TrimRight(line, "\r\n")); err == nil && v.Type() == fastjson.TypeObject {

@@ -3,7 +3,6 @@ package rescan
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/records"
+	"github.com/valyala/fastjson"
 )
 
 // Defaults of Options.
@@ -212,25 +212,30 @@ type evSummary struct {
 
 type finding struct{ rule, fp string }
 
+// parsers decode evidence records: fastjson reads the three members the
+// comparison needs without decoding the rest.
+var parsers fastjson.ParserPool
+
 func summarize(line []byte) evSummary {
 	if line == nil {
 		return evSummary{}
 	}
-	var ev struct {
-		Outcome  string           `json:"outcome"`
-		Rules    map[string]int64 `json:"rules"`
-		Findings []struct {
-			Rule        string `json:"rule"`
-			Fingerprint string `json:"fingerprint"`
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal(line, &ev); err != nil {
+	p := parsers.Get()
+	defer parsers.Put(p)
+	v, err := p.ParseBytes(line)
+	if err != nil || v.Type() != fastjson.TypeObject {
 		return evSummary{}
 	}
-	s := evSummary{ok: true, outcome: ev.Outcome, rules: ev.Rules}
-	for _, f := range ev.Findings {
-		if f.Fingerprint != "" {
-			s.findings = append(s.findings, finding{f.Rule, f.Fingerprint})
+	s := evSummary{ok: true, outcome: string(v.GetStringBytes("outcome"))}
+	if o := v.GetObject("rules"); o != nil {
+		s.rules = make(map[string]int64, o.Len())
+		o.Visit(func(k []byte, n *fastjson.Value) {
+			s.rules[string(k)] = n.GetInt64()
+		})
+	}
+	for _, f := range v.GetArray("findings") {
+		if fp := f.GetStringBytes("fingerprint"); len(fp) > 0 {
+			s.findings = append(s.findings, finding{string(f.GetStringBytes("rule")), string(fp)})
 		}
 	}
 	return s

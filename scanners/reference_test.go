@@ -47,7 +47,7 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 			return 0, 0, 0, false
 		}
 		e := p + m[1]
-		if len(noFiller) == 0 && placeholderBody([]byte(s[p+k:e])) {
+		if len(noFiller) == 0 && fillBody([]byte(s[p+k:e])) {
 			return 0, 0, 0, false
 		}
 		glued := p > 0 && nb.MatchString(s[p-1:p]) && !refEscapeBefore(s, p)

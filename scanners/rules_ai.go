@@ -376,7 +376,7 @@ func genericSKRule() ruleDef {
 			"sk-" + fakeChars("0123456789abcdef", 32, 1),
 			"api_key = \"sk-" + fakeChars(wd, 48, 2) + "\"",
 			"curl -H @headers --key sk-" + fakeChars(base62Alphabet, 48, 3),
-			"use sk-proj-testtesttesttesttest here",                    // placeholder-looking: the seed removes it, so do we
+			"use sk-testtesttesttesttest here",                         // placeholder-looking: the seed removes it, so do we
 			"the key sk-" + strings.Repeat("0", 32),                    // idem
 			"found xsk-" + fakeChars(base62Alphabet, 30, 6) + " in it", // glued, mixed case
 			"sk-learn-pipeline-configuration-2024",                     // the seed removes it

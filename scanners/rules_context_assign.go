@@ -118,6 +118,18 @@ func assignRules() []ruleDef {
 	}
 }
 
+// arnAccountBefore reports whether d[p] follows the account field of an
+// ARN, ":" and 12 digits and ":" (arn:aws:secretsmanager:us-east-1:
+// 123456789012:secret:name): the name there is a resource type, and what
+// follows its colon a resource name. It reads 14 bytes before p, which an
+// assignForm check always has (back covers ctxMaxPrefix+qualMax).
+func arnAccountBefore(d []byte, p int) bool {
+	if p < 14 || d[p-1] != ':' || d[p-14] != ':' {
+		return false
+	}
+	return allIn(d[p-13:p-1], setDigits)
+}
+
 // keyNameOK decides whether the identifier around a keyword names the
 // secret itself: prefix is the key name before the keyword (at most
 // ctxMaxPrefix bytes), suffix the name after it, last the keyword's last
@@ -229,6 +241,9 @@ func assignForm(cls assignClass, keywords []string) form {
 			xml := p > 0 && d[p-1] == '<'
 			if p > 0 && d[p-1] == '/' {
 				return noMatch // a host or a path segment (https://token.internal:8443/x), no key
+			}
+			if arnAccountBefore(d, p) {
+				return noMatch // a resource type of an ARN (…:123456789012:secret:prod/db-x)
 			}
 			flag := p < ks && d[p] == '-'
 			i := ke

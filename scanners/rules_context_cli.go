@@ -276,7 +276,7 @@ func netrcForm() form {
 
 // pgpassBack bounds the host field of a .pgpass line (a catalog reads at
 // most CustomWindow bytes before a keyword).
-const pgpassBack = 200
+const pgpassBack = 100
 
 func pgpassForm() form {
 	return form{

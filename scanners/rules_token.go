@@ -265,10 +265,15 @@ func prefixIs(prefixes []string, fold bool, pre []byte) bool {
 }
 
 // finish validates the body of a token found at [ks, end): a match unless
-// it is filler (placeholderBody), validate refuses it, or it is glued to a
-// word without a valid checksum.
+// it is a mask (fillBody), validate refuses it or it is glued to a word
+// without a valid checksum. A placeholder-looking body (placeholderBody:
+// words such as "example" or "test", ascending runs) is no reason to keep a
+// token with a provider's prefix: the prefix says where it goes, and a real
+// key that looks like filler would slip through (placeholder filters are
+// for the generic and context rules only). The seed's shapes (floor) keep
+// not even a mask.
 func (t *tokenSpec) finish(body []byte, glued bool, ks, end int) result {
-	if placeholderBody(body) {
+	if fillBody(body) {
 		return noMatch
 	}
 	cs := ChecksumNone
@@ -433,6 +438,26 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 		return noMatch // the plain form's
 	}
 	return t.finish(buf[:u], glued, ks, i)
+}
+
+// fillBody reports a mask: a body of 8 or more letters and digits of which
+// the letter x (either case) makes half or more (ghp_xxxx…, AKIAXXXX…,
+// glpat-xxxxxxxx-xxxx…), as documentation writes a key it does not show. It
+// carries no information, so no random token looks like it. Other repeated
+// characters (duffel_test_aaaa…, 1111…) are kept as possible test keys of
+// the format and redacted.
+func fillBody(b []byte) bool {
+	n, x := 0, 0
+	for _, c := range b {
+		if !setAlnum[c] {
+			continue
+		}
+		n++
+		if c == 'x' || c == 'X' {
+			x++
+		}
+	}
+	return n >= 8 && 2*x >= n
 }
 
 // placeholderBody reports a token body that is filler rather than a

@@ -14,6 +14,10 @@ const (
 	// ReasonKindDecode: the sanitized message could not be read back as
 	// strict JSON (a number outside the range of a double) (INVALID_CONTENT).
 	ReasonKindDecode Reason = "kind-decode"
+	// ReasonKindGuardBytes: the sanitized message of a kind with a guard
+	// is over the kind-guard-bytes limit, so the guard cannot hold it to
+	// read it (BOUND_EXCEEDED).
+	ReasonKindGuardBytes Reason = "kind-guard-bytes"
 	// ReasonToolHeld: a tool whose definition differs from its pin was
 	// held back from the list by policy pinning: hold (evidence only).
 	ReasonToolHeld Reason = "tool-held"
@@ -22,5 +26,5 @@ const (
 	ReasonNotificationRate Reason = "notification-rate"
 )
 
-var kindReasons = []Reason{ReasonKindShape, ReasonKindMethod, ReasonKindDecode, ReasonToolHeld,
+var kindReasons = []Reason{ReasonKindShape, ReasonKindMethod, ReasonKindDecode, ReasonKindGuardBytes, ReasonToolHeld,
 	ReasonNotificationRate}

@@ -30,6 +30,14 @@ const DefaultMaxPinnedPolicies = 8
 // pinnedLoadTimeout bounds the read of a pinned version from the bucket.
 const pinnedLoadTimeout = 2 * time.Second
 
+// missingFor is how long a version the bucket did not have (or that did
+// not verify) is answered as unknown without reading the bucket again;
+// at most maxMissing such versions are remembered.
+const (
+	missingFor = 5 * time.Second
+	maxMissing = 1024
+)
+
 // PolicyWatchOptions configures a PolicyWatcher.
 type PolicyWatchOptions struct {
 	// Logger receives swaps and refusals (default: discard). Entries carry
@@ -64,6 +72,10 @@ type PolicyWatcher struct {
 
 	mu     sync.Mutex
 	pinned map[string]*PolicyEngine
+	// missing remembers, for missingFor, versions the bucket did not
+	// have, so a producer naming unknown versions costs one read each
+	// per interval rather than one per message.
+	missing map[string]time.Time
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -83,7 +95,7 @@ func NewPolicyWatcher(kv jetstream.KeyValue, trust policyset.Trust, o PolicyWatc
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &PolicyWatcher{kv: kv, trust: trust, log: o.Logger, m: o.Metrics, max: o.MaxPinned, pinned: map[string]*PolicyEngine{}}, nil
+	return &PolicyWatcher{kv: kv, trust: trust, log: o.Logger, m: o.Metrics, max: o.MaxPinned, pinned: map[string]*PolicyEngine{}, missing: map[string]time.Time{}}, nil
 }
 
 // Start reads the current active and shadow policies (returning once they
@@ -165,6 +177,20 @@ func (w *PolicyWatcher) Version(name string) *PolicyEngine {
 	if pe := w.pinned[name]; pe != nil {
 		return pe
 	}
+	now := time.Now()
+	if t, ok := w.missing[name]; ok && now.Sub(t) < missingFor {
+		return nil
+	}
+	miss := func() {
+		if len(w.missing) >= maxMissing {
+			for k, t := range w.missing {
+				if now.Sub(t) >= missingFor || len(w.missing) >= maxMissing {
+					delete(w.missing, k)
+				}
+			}
+		}
+		w.missing[name] = now
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), pinnedLoadTimeout)
 	defer cancel()
 	e, err := w.kv.Get(ctx, PolicyVersionKey(name))
@@ -172,13 +198,16 @@ func (w *PolicyWatcher) Version(name string) *PolicyEngine {
 		if !errors.Is(err, jetstream.ErrKeyNotFound) {
 			w.log.Warn("pinned policy unavailable", "version", name, "error", ErrPolicyStore.Error())
 		}
+		miss()
 		return nil
 	}
 	pe, reason := w.compile(e.Value())
 	if pe == nil || pe.Version != name {
 		w.refuse(PolicyVersionKey(name), reason, name)
+		miss()
 		return nil
 	}
+	delete(w.missing, name)
 	if len(w.pinned) >= w.max {
 		for k := range w.pinned { // drop one; a pinned version is read again when asked for
 			delete(w.pinned, k)

@@ -48,8 +48,11 @@ const (
 	// (serve_pull.go says why).
 	DefaultFetchMaxBytes = 32 << 20
 	// DefaultFetchWait is how long one pull request waits for messages;
-	// stopping waits for at most one such request.
-	DefaultFetchWait = 2 * time.Second
+	// stopping waits for at most one such request, so it also bounds how
+	// long an idle worker takes to stop (under 2 s with this default). A
+	// pull in progress is not cut short: a delivery the server sends to it
+	// after the worker stopped listening would wait out its AckWait.
+	DefaultFetchWait = 1 * time.Second
 	// DefaultInlinePendingBytes caps what the inline subscription buffers
 	// before the client drops messages (a slow consumer): the requesters
 	// of dropped messages time out rather than the worker running out of
@@ -129,6 +132,7 @@ type serveConfig struct {
 	policySrc      PolicySource      // serve_policy.go
 	tenantPins     map[string]string // tenant -> policy name or version
 	chain          *evchain.Sealer   // evidence_chain.go
+	archive        *ArchiveConfig    // archive.go (nil: off)
 	chainEvery     time.Duration
 }
 
@@ -398,13 +402,17 @@ type Service struct {
 	m     *Metrics
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	started  bool
-	stopped  bool
-	subs     []*nats.Subscription
-	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
-	evSem    chan struct{}  // inline evidence acknowledgements outstanding
-	evWait   chan inlineAck // inline messages whose evidence is awaited
+	mu      sync.Mutex
+	started bool
+	stopped bool
+	subs    []*nats.Subscription
+	inWork  chan *nats.Msg // inline requests, to the slots (unbuffered)
+	evSem   chan struct{}  // inline evidence acknowledgements outstanding
+	evWait  chan inlineAck // inline messages whose evidence is awaited
+	// evMu orders hand-offs on evWait (read side) against the waiters
+	// leaving at the hard stop (write side), so no message is left in
+	// evWait with nobody to settle it (Stop would wait for it for ever).
+	evMu     sync.RWMutex
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
@@ -531,6 +539,9 @@ func (s *Service) Start(ctx context.Context) error {
 			return err
 		}
 	} else if err := CheckStreams(ctx, s.js); err != nil {
+		return err
+	}
+	if err := s.ensureArchive(ctx); err != nil {
 		return err
 	}
 	if err := s.bindStore(ctx); err != nil {

@@ -121,9 +121,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		s.log.Warn("ack failed; the input will be redelivered and its outputs deduplicated", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
 	}
 	s.m.observe(PathDurable, res.ev, start)
-	if s.cfg.policySrc != nil {
-		s.runShadow(mc, hdr, m.Data(), res.ev) // after the ack: delivery does not wait
-	}
+	s.afterDelivery(mc, hdr, m.Data(), res.ev) // archive, shadow: after the ack, delivery does not wait
 	if s.cfg.streams.RawRetention == jetstream.WorkQueuePolicy {
 		// The input is gone from MCP_RAW; so goes the body it claimed.
 		s.releaseClaim(hdr)

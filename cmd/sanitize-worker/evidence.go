@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"errors"
@@ -27,6 +28,9 @@ import (
 // evidence stream, and names each record that breaks a chain.
 
 const evidenceUsage = `usage: sanitize-worker evidence verify (--in FILE | --stream NAME) --trust FILE [flags]
+       sanitize-worker evidence export --stream NAME [--since T] [--until T] [--subject S] > FILE
+
+verify:
 
   --in FILE        evidence records and checkpoints, one a line, as published
   --stream NAME    read an evidence stream (` + wire.StreamEvidence + `) through NATS
@@ -38,6 +42,10 @@ const evidenceUsage = `usage: sanitize-worker evidence verify (--in FILE | --str
 
 Exit codes: 0 every chain verifies; 3 a record or checkpoint breaks a chain (each is named);
 1 the records could not be read; 2 usage error.
+
+export: write the records of a stream (default subject filter: all) one a line, byte for byte as
+stored, for verify --in or for keeping.
+
 NATS flags (--stream): --nats-url, --creds, --nkey, --tls-ca, --tls-cert, --tls-key, --timeout
 `
 
@@ -52,6 +60,9 @@ func runEvidence(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 }
 
 func runEvidenceEnv(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "export" {
+		return runEvidenceExport(ctx, args[1:], lookup, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "verify" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprint(stdout, evidenceUsage)
@@ -192,4 +203,70 @@ func parseWhen(s string, now time.Time) (time.Time, error) {
 		return time.Time{}, errors.New("not a time")
 	}
 	return now.Add(-d), nil
+}
+
+// runEvidenceExport writes the messages of a stream one a line. A message
+// holding a newline (not an evidence record: those are one line of JSON)
+// is skipped and counted on standard error.
+func runEvidenceExport(ctx context.Context, args []string, lookup func(string) (string, bool), stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("evidence export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf natsClientFlags
+	nf.register(fs)
+	stream := fs.String("stream", wire.StreamEvidence, "`STREAM` to export")
+	subject := fs.String("subject", "", "only the messages of this subject `FILTER`")
+	since := fs.String("since", "", "first record `T`")
+	until := fs.String("until", "", "last record `T`")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	now := time.Now()
+	t0, err1 := parseWhen(*since, now)
+	t1, err2 := parseWhen(*until, now)
+	if err1 != nil || err2 != nil || fs.NArg() > 0 || *stream == "" {
+		fmt.Fprintln(stderr, "sanitize-worker evidence export: --since and --until take RFC 3339 times or durations; no arguments")
+		return exitUsage
+	}
+	if err := nf.check(fs, lookup); err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker evidence export: %v\n", err)
+		return exitUsage
+	}
+	sf := &stateFlags{creds: nf.creds, nkey: nf.nkey, tlsCA: nf.tlsCA, tlsCert: nf.tlsCert, tlsKey: nf.tlsKey, drainTimeout: nf.timeout}
+	nc, _, err := sf.connect(nf.url, slog.New(slog.DiscardHandler))
+	if err != nil {
+		fmt.Fprintln(stderr, "sanitize-worker evidence export: cannot connect to NATS at "+redactNATSURLs(nf.url))
+		return exitFailure
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return exitFailure
+	}
+	bw := bufio.NewWriterSize(stdout, 256<<10)
+	var n, skipped int64
+	err = worker.ReadStreamSubject(ctx, js, *stream, *subject, t0, t1, func(_ uint64, _ time.Time, data []byte) error {
+		if bytes.IndexByte(data, '\n') >= 0 {
+			skipped++
+			return nil
+		}
+		n++
+		bw.Write(data)
+		return bw.WriteByte('\n')
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker evidence export: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "%d records exported", n)
+	if skipped > 0 {
+		fmt.Fprintf(stderr, ", %d messages holding a newline skipped", skipped)
+	}
+	fmt.Fprintln(stderr)
+	return exitOK
 }

@@ -71,19 +71,22 @@ func TestEvidenceVerifyServe(t *testing.T) {
 		t.Fatalf("verify stream: %d %s %s", code, out, e)
 	}
 
-	// A file copy, as a consumer of the stream would keep it.
+	// A file copy, as evidence export writes it.
 	js, _ := jetstream.New(nc)
-	var lines [][]byte
 	var seqOf5 uint64
 	worker.ReadStream(context.Background(), js, wire.StreamEvidence, time.Time{}, time.Time{}, func(seq uint64, _ time.Time, data []byte) error {
-		lines = append(lines, bytes.Clone(data))
 		if bytes.Contains(data, []byte(`"seq":5,"prev"`)) {
 			seqOf5 = seq
 		}
 		return nil
 	})
+	code, exported, e := runEvidenceTest(t, "export", "--stream", wire.StreamEvidence, "--nats-url", url)
+	if code != exitOK || !strings.Contains(e, "records exported") {
+		t.Fatalf("export: %d %s", code, e)
+	}
+	lines := bytes.Split(bytes.TrimSuffix([]byte(exported), []byte("\n")), []byte("\n"))
 	file := filepath.Join(dir, "evidence.jsonl")
-	os.WriteFile(file, append(bytes.Join(lines, []byte("\n")), '\n'), 0o600)
+	os.WriteFile(file, []byte(exported), 0o600)
 	if code, out, e := runEvidenceTest(t, "verify", "--in", file, "--trust", trust); code != exitOK {
 		t.Fatalf("verify file: %d %s %s", code, out, e)
 	}

@@ -9,6 +9,8 @@
 //	sanitize-worker keys new|rotate|list [flags]
 //	sanitize-worker serve [flags]
 //	sanitize-worker state|tools|args [flags]
+//	sanitize-worker proxy [flags] -- <server command> [args...]
+//	sanitize-worker proxy [flags] --upstream URL [--listen ADDR]
 //	sanitize-worker version    (or --version)
 //
 // Exit codes: 0 the output was written (clean, sanitized or truncated);

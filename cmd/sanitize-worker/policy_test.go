@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -192,5 +193,116 @@ func TestPolicyCommands(t *testing.T) {
 	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, metricsShow("v1"))
 	if !strings.Contains(logs.String(), `"msg":"policy in use"`) {
 		t.Fatalf("swap not logged: %s", logs.String())
+	}
+}
+
+// TestPolicyFleetOfThree runs three serve processes' worth of workers (each
+// its own connection, HTTP endpoint and watch) on one NATS server: a push
+// shows on every /metrics within two seconds, and a refused push on none.
+func TestPolicyFleetOfThree(t *testing.T) {
+	url := catalogServer(t)
+	dir := t.TempDir()
+	key, trust := filepath.Join(dir, "ops.key"), filepath.Join(dir, "trust.json")
+	if code, _, e := runPolicyTest(t, "keygen", "--id", "ops-1", "--key", key, "--trust", trust); code != exitOK {
+		t.Fatalf("keygen: %s", e)
+	}
+	envelope := func(version string) string {
+		pf := filepath.Join(dir, version+".yaml")
+		os.WriteFile(pf, []byte("version: "+version+"\n"), 0o644)
+		ef := pf + ".json"
+		if code, _, e := runPolicyTest(t, "sign", "--key", key, "--out", ef, pf); code != exitOK {
+			t.Fatalf("sign: %s", e)
+		}
+		return ef
+	}
+	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, envelope("fleet.1")); code != exitOK {
+		t.Fatalf("push: %s", e)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var https []string
+	exits := make([]chan int, 3)
+	for i := range exits {
+		var logs stateLog
+		readyc := make(chan string, 1)
+		exits[i] = make(chan int, 1)
+		go func() {
+			exits[i] <- runServeEnv(ctx, []string{"--nats-url", url, "--http-addr", "127.0.0.1:0", "--policy-trust", trust},
+				envOf(nil), &logs, func(_, h string) { readyc <- h })
+		}()
+		select {
+		case h := <-readyc:
+			https = append(https, h)
+		case code := <-exits[i]:
+			t.Fatalf("serve %d exited with %d: %s", i, code, logs.String())
+		case <-time.After(30 * time.Second):
+			t.Fatalf("serve %d not ready", i)
+		}
+	}
+	defer func() {
+		cancel()
+		for _, e := range exits {
+			<-e
+		}
+	}()
+	all := func(version string) func() error {
+		return func() error {
+			for i, h := range https {
+				resp, err := http.Get("http://" + h + "/metrics")
+				if err != nil {
+					return err
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if !bytes.Contains(b, []byte(`mcp_sanitize_policy_info{role="active",version="`+version+`"} 1`)) {
+					return fmt.Errorf("worker %d does not report %s", i, version)
+				}
+			}
+			return nil
+		}
+	}
+	testnats.CheckFor(t, 5*time.Second, 20*time.Millisecond, all("fleet.1"))
+	start := time.Now()
+	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, envelope("fleet.2")); code != exitOK {
+		t.Fatalf("push: %s", e)
+	}
+	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, all("fleet.2"))
+	t.Logf("three workers report fleet.2 %v after the push", time.Since(start).Round(time.Millisecond))
+
+	// An envelope written into the bucket behind push's back, unsigned:
+	// every worker refuses it and keeps fleet.2.
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	kv, err := js.KeyValue(context.Background(), wire.BucketPolicies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(envelope("fleet.3"))
+	var env map[string]any
+	json.Unmarshal(b, &env)
+	delete(env, "signature")
+	unsigned, _ := json.Marshal(env)
+	if _, err := kv.Put(context.Background(), "active", unsigned); err != nil {
+		t.Fatal(err)
+	}
+	testnats.CheckFor(t, 5*time.Second, 20*time.Millisecond, func() error {
+		for i, h := range https {
+			resp, err := http.Get("http://" + h + "/metrics")
+			if err != nil {
+				return err
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !bytes.Contains(b, []byte(`mcp_sanitize_policy_refused_total{reason="unsigned"} 1`)) {
+				return fmt.Errorf("worker %d has not refused it", i)
+			}
+		}
+		return nil
+	})
+	if err := all("fleet.2")(); err != nil {
+		t.Fatal(err)
 	}
 }

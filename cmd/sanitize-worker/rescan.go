@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,13 +27,17 @@ import (
 // baseline and writes a report of what the policy changes that the
 // baseline did not (package rescan, docs/rescan.md).
 
-const rescanUsage = `usage: sanitize-worker rescan --in FILE.jsonl --policy FILE|VERSION [--baseline FILE|VERSION] --report DIR [flags]
+const rescanUsage = `usage: sanitize-worker rescan (--in FILE.jsonl | --stream NAME) --policy FILE|VERSION [--baseline FILE|VERSION] --report DIR [flags]
 
   --in FILE        records, one a line, as scan --jsonl reads them ({"tool","outputSchema","result"}),
                    with optional "tenant" and "time" (RFC 3339) members
+  --stream NAME    the archive stream (` + wire.StreamArchive + `): a job shared by every process run with the same
+                   --job through one durable consumer, resumed where it stopped after a kill
+  --job NAME       the job's name (default: rescan-<policy version>); --since T, --until T bound it
   --policy P       the policy to try: a policy file, a signed envelope file (with --trust), or a
                    version in the policy bucket (with --trust and the NATS flags)
-  --baseline P     what to compare with (default: the built-in default policy)
+  --baseline P     what to compare with (default: with --in the built-in default policy; with --stream
+                   the policy each message was delivered under, from the archive)
   --report DIR     where report.json, report.md and findings.svg go
   --trust FILE     trusted policy keys, for envelopes and versions
   --workers N      passes per policy (default GOMAXPROCS; the two policies run at once)
@@ -54,6 +61,11 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 		fl.DefValue, fl.Usage = wire.BucketPolicies, "policy KV `BUCKET`"
 	}
 	in := fs.String("in", "", "records `FILE`")
+	stream := fs.String("stream", "", "archive `STREAM`")
+	job := fs.String("job", "", "job `NAME` (--stream)")
+	since := fs.String("since", "", "first message `T` (--stream; RFC 3339 or a duration such as 24h)")
+	until := fs.String("until", "", "last message `T` (--stream)")
+	ackWait := fs.Duration("ack-wait", worker.DefaultRescanAckWait, "how long a message taken by a process that stopped waits before another takes it (--stream)")
 	pol := fs.String("policy", "", "policy `FILE|VERSION`")
 	base := fs.String("baseline", "", "baseline `FILE|VERSION` (default: built-in)")
 	dir := fs.String("report", "", "report `DIR`")
@@ -80,11 +92,13 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 	switch {
 	case fs.NArg() > 0:
 		return usageErr("unexpected argument")
-	case *in == "":
-		return usageErr("--in is required")
+	case (*in == "") == (*stream == ""):
+		return usageErr("give one of --in and --stream")
+	case *in != "" && (*since != "" || *until != "" || *job != ""):
+		return usageErr("--since, --until and --job go with --stream")
 	case *pol == "":
 		return usageErr("--policy is required")
-	case *dir == "":
+	case *dir == "" && *in != "":
 		return usageErr("--report is required")
 	case *workers < 1 || *workers > 1024:
 		return usageErr("--workers must be 1..1024")
@@ -128,8 +142,25 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 		if bEng, bRef, err = loader.engine(*base); err != nil {
 			return fail("--baseline: %v", err)
 		}
+	} else if *stream != "" {
+		bRef = rescan.PolicyRef{Version: "(as delivered)", Source: "each message's policy"}
 	} else if bEng, err = pipeline.NewEngine(nil); err != nil {
 		return fail("%v", err)
+	}
+	if *stream != "" {
+		now := time.Now()
+		t0, err1 := parseWhen(*since, now)
+		t1, err2 := parseWhen(*until, now)
+		if err1 != nil || err2 != nil {
+			return usageErr("--since and --until take RFC 3339 times or durations such as 24h")
+		}
+		name := *job
+		if name == "" {
+			name = "rescan-" + tokenOf(pRef.Version)
+		}
+		sr := &streamRescan{nf: &nf, stream: *stream, job: name, since: t0, until: t1, workers: *workers, ackWait: *ackWait,
+			dir: *dir, progress: *progress, policy: pEng, pRef: pRef, baseline: bEng, bRef: bRef, loader: loader}
+		return sr.run(ctx, stdout, stderr)
 	}
 	f, err := os.Open(*in)
 	if err != nil {
@@ -168,13 +199,26 @@ type policyLoader struct {
 	close func()
 }
 
+// version reads a version of the policy bucket.
+func (l *policyLoader) version(v string) (*pipeline.Engine, rescan.PolicyRef, error) {
+	return l.engineFrom(v, true)
+}
+
 func (l *policyLoader) engine(arg string) (*pipeline.Engine, rescan.PolicyRef, error) {
+	return l.engineFrom(arg, false)
+}
+
+func (l *policyLoader) engineFrom(arg string, bucketOnly bool) (*pipeline.Engine, rescan.PolicyRef, error) {
 	if l.close == nil {
 		l.close = func() {}
 	}
 	ref := rescan.PolicyRef{Source: filepath.Base(arg)}
 	var pol *pipeline.Policy
-	if data, err := readFileLimited(arg, policyset.MaxEnvelopeBytes); err == nil {
+	data, err := readFileLimited(arg, policyset.MaxEnvelopeBytes)
+	if bucketOnly {
+		err = os.ErrNotExist
+	}
+	if err == nil {
 		if env, perr := policyset.ParseEnvelope(data); perr == nil {
 			if l.trust.Len() == 0 {
 				return nil, ref, errors.New("a signed envelope needs --trust")
@@ -220,13 +264,49 @@ func (l *policyLoader) engine(arg string) (*pipeline.Engine, rescan.PolicyRef, e
 		return nil, ref, err
 	}
 	ref.Version = eng.Policy().Version
+	if ref.Digest == "" {
+		// A policy file: the digest of its fields with defaults filled, so
+		// two spellings of one policy have one digest.
+		p := eng.Policy()
+		b, err := json.Marshal(&p)
+		if err != nil {
+			return nil, ref, err
+		}
+		sum := sha256.Sum256(b)
+		ref.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	}
 	return eng, ref, nil
+}
+
+// tokenOf turns a policy version into a subject token ('.' and ':' become
+// '_').
+func tokenOf(v string) string {
+	b := []byte(v)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 50 {
+		b = b[:50]
+	}
+	return string(b)
+}
+
+// startProgressRecords is startProgress with the total counted in records
+// (a stream) rather than bytes.
+func startProgressRecords(mode string, w io.Writer, p *rescan.Progress, total int64) func() {
+	return startProgressOf(mode, w, p, total, true)
 }
 
 // startProgress shows the progress of a re-scan on w until the returned
 // func is called: a bar with an ETA on a terminal, a line every five
 // seconds otherwise.
 func startProgress(mode string, w io.Writer, p *rescan.Progress, total int64) func() {
+	return startProgressOf(mode, w, p, total, false)
+}
+
+func startProgressOf(mode string, w io.Writer, p *rescan.Progress, total int64, byRecords bool) func() {
 	if mode == "auto" {
 		mode = "lines"
 		if f, ok := w.(*os.File); ok {
@@ -253,7 +333,11 @@ func startProgress(mode string, w io.Writer, p *rescan.Progress, total int64) fu
 		mbs := float64(b) / 1e6 / max(el.Seconds(), 1e-9)
 		frac, eta := -1.0, ""
 		if total > 0 {
-			frac = min(float64(b)/float64(total), 1)
+			done := b
+			if byRecords {
+				done = n
+			}
+			frac = min(float64(done)/float64(total), 1)
 			if frac > 0 && !final {
 				eta = " ETA " + (time.Duration(float64(el) * (1 - frac) / frac)).Round(time.Second).String()
 			}

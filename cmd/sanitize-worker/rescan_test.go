@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-sanitize/mcp-sanitize/rescan"
 )
 
 const rescanTestPolicy = `version: acme.2
@@ -60,7 +62,7 @@ func rescanCorpus(t testing.TB, path string, n int) []int64 {
 		line++
 		switch {
 		case i%997 == 5:
-			w.WriteString("\n") // blank: not a record
+			w.WriteString("\n") // blank: a record answered with an error result
 			line++
 		case i%1009 == 7:
 			w.WriteString("{not json\n") // a bad record: an error result
@@ -190,8 +192,10 @@ func TestRescanMatchesScan(t *testing.T) {
 	if err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("report.json: %v", err)
 	}
-	if rep.Records != 12000+12 || rep.Policy.Version != "acme.2" || rep.TimeAxis != "record" {
-		// 12 bad records (no tenant or time, so the axis is positions).
+	raw, _ := os.ReadFile(corpus)
+	if lines := int64(bytes.Count(raw, []byte("\n"))); rep.Records != lines || lines != 12000+12+13 || rep.Policy.Version != "acme.2" || rep.TimeAxis != "record" {
+		// Every line is a record, 13 blank and 12 bad ones included (they
+		// have no tenant or time, so the axis is positions).
 		t.Fatalf("records %d, policy %q, axis %q", rep.Records, rep.Policy.Version, rep.TimeAxis)
 	}
 	want := countsFromScans(t, corpus, policyFile)
@@ -260,4 +264,32 @@ func TestRescanCorpusFile(t *testing.T) {
 	}
 	rescanCorpus(t, path, n)
 	os.WriteFile(path+".policy.yaml", []byte(rescanTestPolicy), 0o644)
+}
+
+// TestRescanProgress: the bar redraws one line with a percentage and an
+// ETA; lines mode writes whole lines; none writes nothing.
+func TestRescanProgress(t *testing.T) {
+	var p rescan.Progress
+	p.Records.Store(500)
+	p.Bytes.Store(250)
+	var bar, lines, none bytes.Buffer
+	for _, c := range []struct {
+		mode string
+		w    *bytes.Buffer
+	}{{"bar", &bar}, {"lines", &lines}, {"none", &none}} {
+		stop := startProgress(c.mode, c.w, &p, 1000)
+		if c.mode == "bar" {
+			time.Sleep(450 * time.Millisecond) // two redraws at 200 ms
+		}
+		stop()
+	}
+	if !strings.HasPrefix(bar.String(), "\r[#######                       ]  25% 500 records") || !strings.Contains(bar.String(), " ETA ") || !strings.HasSuffix(bar.String(), "\n") {
+		t.Errorf("bar %q", bar.String())
+	}
+	if !strings.HasPrefix(lines.String(), "rescan: 25% 500 records") || strings.Contains(lines.String(), "\r") {
+		t.Errorf("lines %q", lines.String())
+	}
+	if none.Len() != 0 {
+		t.Errorf("none %q", none.String())
+	}
 }

@@ -78,6 +78,9 @@ type serveFlags struct {
 	evidenceKey               string            // serve_policy.go: chain checkpoints
 	evidenceChain             bool
 	checkpointEvery           time.Duration
+	archive                   bool // serve_policy.go: raw inputs kept for re-scans
+	archiveMaxAge             time.Duration
+	archiveMaxBytes           int64
 	given                     map[string]bool // set by flag, environment or file
 	guards                    guardFlags      // serve_guards.go
 }
@@ -107,6 +110,9 @@ var serveEnv = []struct{ flag, env string }{
 	{"evidence-chain", "MCP_SANITIZE_EVIDENCE_CHAIN"},
 	{"evidence-key", "MCP_SANITIZE_EVIDENCE_KEY"},
 	{"checkpoint-every", "MCP_SANITIZE_CHECKPOINT_EVERY"},
+	{"archive", "MCP_SANITIZE_ARCHIVE"},
+	{"archive-max-age", "MCP_SANITIZE_ARCHIVE_MAX_AGE"},
+	{"archive-max-bytes", "MCP_SANITIZE_ARCHIVE_MAX_BYTES"},
 	{"inline", "MCP_SANITIZE_INLINE"},
 	{"durable", "MCP_SANITIZE_DURABLE"},
 	{"manage-streams", "MCP_SANITIZE_MANAGE_STREAMS"},

@@ -35,6 +35,9 @@ func registerPolicyServeFlags(fs *flag.FlagSet, f *serveFlags) {
 	fs.BoolVar(&f.evidenceChain, "evidence-chain", false, "hash-chain every evidence record this worker publishes (docs/evidence-chain.md)")
 	fs.StringVar(&f.evidenceKey, "evidence-key", "", "signing key `FILE` (policy keygen) of signed evidence checkpoints; implies --evidence-chain")
 	fs.DurationVar(&f.checkpointEvery, "checkpoint-every", worker.DefaultCheckpointEvery, "interval of evidence checkpoints (with --evidence-key)")
+	fs.BoolVar(&f.archive, "archive", false, "keep raw inputs in "+wire.StreamArchive+" for rescan --stream (they hold every secret removed: docs/rescan.md)")
+	fs.DurationVar(&f.archiveMaxAge, "archive-max-age", worker.DefaultArchiveMaxAge, "age after which archived inputs are dropped")
+	fs.Int64Var(&f.archiveMaxBytes, "archive-max-bytes", worker.DefaultArchiveMaxBytes, "size of the archive stream beyond which the oldest inputs are dropped")
 }
 
 var pinTokenRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
@@ -54,6 +57,11 @@ func (f *serveFlags) checkPolicyFlags() error {
 				return usagef("--policy-pin names a tenant twice")
 			}
 			f.tenantPins[tenant] = version
+		}
+	}
+	if f.archive {
+		if err := (worker.ArchiveConfig{MaxAge: f.archiveMaxAge, MaxBytes: f.archiveMaxBytes}).Validate(); err != nil {
+			return usagef("--archive-max-age must be in (0, 366d] and --archive-max-bytes at least 1 MiB")
 		}
 	}
 	if f.checkpointEvery < 100*time.Millisecond {
@@ -86,6 +94,10 @@ func (f *serveFlags) policyOptions(ctx context.Context, nc *nats.Conn, reg prome
 		return nil, nil, err
 	}
 	pm.SetVersion(worker.PolicyRoleActive, def.Policy().Version)
+	if f.archive {
+		opts = append(opts, worker.WithArchive(worker.ArchiveConfig{MaxAge: f.archiveMaxAge, MaxBytes: f.archiveMaxBytes, Replicas: f.replicas}))
+		log.Warn("archive on: raw inputs are kept in "+wire.StreamArchive, "maxAge", f.archiveMaxAge.String(), "maxBytes", f.archiveMaxBytes)
+	}
 	if f.evidenceChain || f.evidenceKey != "" {
 		o, err := f.chainOption(log)
 		if err != nil {

@@ -70,7 +70,7 @@ type rule struct {
 
 // natsClientImporters may import nats.go directly; see docs/architecture.md
 // for why each is there.
-var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench"}
+var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench", "examples/mcpmw"}
 
 // leaves are the packages of ours that import only the standard library,
 // so that anything may use them: the vocabulary and the small helpers
@@ -116,7 +116,7 @@ var rules = []rule{
 	{"the engine knows nothing of NATS", func(p pkg) []string {
 		r := rel(p.ImportPath)
 		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson",
-			"resuri", "receipt", "resgate", "promptgate"}, r) {
+			"resuri", "receipt", "resgate", "promptgate", "policyset", "evchain", "rescan"}, r) {
 			return nil
 		}
 		var v []string
