@@ -168,6 +168,17 @@ func (s *shaper) topMember(f *frame, k string) (next, bool) {
 			return next{role: roleEnvelopeID, region: regionOther}, true
 		case "jsonrpc":
 			return next{role: roleEnvelopeVersion, region: regionOther}, true
+		case "params":
+			switch s.rk {
+			case rkSampling:
+				// A sampling request's params hold its messages, read
+				// like a prompt result's (binary_kinds.go).
+				return next{role: roleResult, region: regionOther}, true
+			case rkNotification:
+				// A notification's params: its texts bounded, no labels
+				// added (binary_kinds.go).
+				return next{role: roleNotifyParams, region: regionOther}, true
+			}
 		}
 		return next{region: regionOther}, true
 	}

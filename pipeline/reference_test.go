@@ -421,7 +421,7 @@ func (r *reference) object(nx refNext) any {
 			r.fail(pipeline.CodeBoundExceeded, "prototype-key")
 		}
 		if seen[k] {
-			r.fail(pipeline.CodeBoundExceeded, "duplicate-key")
+			r.fail(pipeline.CodeInvalidJSON, "duplicate-key")
 		}
 		seen[k] = true
 		m := r.memberNext(f, k)

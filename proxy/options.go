@@ -65,6 +65,11 @@ type Options struct {
 	// Log receives the proxy's diagnostics: counts, codes and reasons,
 	// never message content. nil discards.
 	Log *slog.Logger
+	// Notifications bounds the server's notifications (the policy's
+	// notifications; zero: its defaults, 200 a second). Over it they are
+	// dropped, never queued, with one evidence record per window
+	// (BOUND_EXCEEDED, notification-rate).
+	Notifications pipeline.NotificationPolicy
 }
 
 func (o *Options) fill() error {

@@ -46,6 +46,10 @@ type Sanitizer interface {
 // and not the body says what a body is).
 type Engine struct {
 	E *pipeline.Engine
+	// Pins, when not nil, pins the tool definitions of tools/list results
+	// (policy pinning: warn, hold or off; docs/pinning.md), under
+	// Meta.Server. sanitize-worker proxy gives a pipeline.MemoryPins.
+	Pins pipeline.PinStore
 }
 
 // bufs holds the output buffers of passes; a buffer over keepBuf is not
@@ -60,7 +64,7 @@ func (e Engine) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Met
 	out.Reset()
 	ev, err := e.E.Sanitize(ctx, bytes.NewReader(msg), out, pipeline.MessageInfo{
 		Kind: kind, Tool: md.Tool, Server: md.Server, Tenant: md.Tenant, RequestID: md.RequestID,
-		Framing: pipeline.FramingJSONRPC,
+		Framing: pipeline.FramingJSONRPC, Pins: e.pinsFor(kind),
 	})
 	body := bytes.Clone(out.Bytes())
 	if out.Cap() <= keepBuf {
@@ -70,4 +74,12 @@ func (e Engine) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Met
 		return nil, err // a Buffer does not fail: unreachable in practice
 	}
 	return &Result{Body: body, Outcome: ev.Outcome, Code: ev.Code, Evidence: ev}, nil
+}
+
+// pinsFor gives the pins to tools/list results only.
+func (e Engine) pinsFor(kind wire.Kind) pipeline.PinStore {
+	if kind != wire.KindToolsList {
+		return nil
+	}
+	return e.Pins
 }

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/argsgate"
+	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -18,8 +20,9 @@ import (
 // options. It is safe for concurrent use; the state of one conversation is
 // a Session.
 type Proxy struct {
-	o   Options
-	san Sanitizer
+	o      Options
+	san    Sanitizer
+	notify *bounds.Window // Options.Notifications
 }
 
 // New returns a Proxy that runs server messages through san.
@@ -30,7 +33,8 @@ func New(san Sanitizer, o Options) (*Proxy, error) {
 	if err := o.fill(); err != nil {
 		return nil, err
 	}
-	return &Proxy{o: o, san: san}, nil
+	max, ms := o.Notifications.Limits()
+	return &Proxy{o: o, san: san, notify: &bounds.Window{Max: max, Width: time.Duration(ms) * time.Millisecond}}, nil
 }
 
 // Options returns the options with their defaults filled.
@@ -214,6 +218,12 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Rou
 		return Routed{Client: body}
 	case msgNotification:
 		kind := wire.KindForMethod(e.method)
+		if ok, first, _ := s.p.notify.Allow(s.p.o.Server, time.Now()); !ok {
+			if first {
+				s.refused(kind, msg, wire.CodeBoundExceeded, wire.ReasonNotificationRate)
+			}
+			return Routed{}
+		}
 		res, err := s.sanitize(ctx, kind, msg, "", nil)
 		if err != nil || res.Outcome == wire.OutcomeRejected {
 			s.p.o.Log.Info("notification dropped", "kind", string(kind), "code", string(codeOf(res, err)))

@@ -42,9 +42,9 @@ type recordWorker struct {
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
 // or is too long gets a sanitized error result on its line, and so does a
-// record with a member name twice (BOUND_EXCEEDED, duplicate-key, as in a
-// message), a framing that is not one (INVALID_CONTENT, unknown-framing),
-// or an outputSchema that does not compile or whose echo would hold a
+// record with a member name twice (INVALID_JSON, duplicate-key, as in a
+// message), a blank line (INVALID_JSON, empty-input), a framing that is not
+// one (INVALID_CONTENT, unknown-framing), or an outputSchema that does not compile or whose echo would hold a
 // member name twice once normalized (SCHEMA_INVALID, its schema written as
 // null). An outputSchema that is absent or null means none. The record's
 // "framing" ("bare", "jsonrpc" or "auto"), when present, says how its
@@ -63,6 +63,8 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	var echoed bool
 	if r.tooLong {
 		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
+	} else if r.blank {
+		ev, err = w.eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonEmptyInput))
 	} else if env, ok := scanEnvelope(r.line); ok && !w.generalOnly {
 		ev, echoed, err = w.sanitizeEnvelope(ctx, r.line, env, info)
 	} else {
@@ -151,7 +153,7 @@ func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pip
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
 		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
 	case w.duplicateKey(v):
-		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonDuplicateKey))
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())

@@ -20,6 +20,7 @@ type record struct {
 	seq     int
 	line    []byte
 	tooLong bool
+	blank   bool // the line holds nothing but whitespace
 }
 
 // outcome is the sanitized line and evidence of one record.
@@ -77,6 +78,11 @@ type Options struct {
 	// Evidence receives one evidence record (JSON) a line, in input order;
 	// nil means none.
 	Evidence io.Writer
+	// Flush writes each record's line out (bufio flush) as soon as it and
+	// every line before it are answered, so a reader of a pipe sees it
+	// before the next record arrives; without it the output is written in
+	// large blocks (for a file).
+	Flush bool
 	// Report, if set, receives each error Run reports, in order: the first
 	// failed record (*RecordError), the first failed evidence write and a
 	// failed output write (*WriteError), a failed read (*ReadError).
@@ -90,7 +96,7 @@ var ErrOptions = errors.New("records: invalid options")
 // a record that is merely bad gets an error result on its line instead).
 // Later records are still processed.
 type RecordError struct {
-	Record int // 1-based, counting records (blank lines are not records)
+	Record int // 1-based: the line of the input
 	Err    error
 }
 
@@ -114,7 +120,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 
 // Run sanitizes a stream of records, one JSON object
 // {"tool","outputSchema","result"} a line, on Workers parallel passes and
-// writes one sanitized record a line to out, in input order. Records in
+// writes one sanitized record a line to out, in input order: line N of the
+// output answers line N of the input, a blank line included (an error
+// result, INVALID_JSON / empty-input). Each line is written as soon as it
+// and every line before it are answered (with Options.Flush, flushed too). Records in
 // flight are 2*Workers records of any size up to MaxRecordBytes and, while
 // their input bytes stay under InFlightBytes, at most MaxInFlightExtra
 // more, so memory is bounded by the limits, not the stream length. It returns nil when every record was
@@ -189,6 +198,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	pending := map[int]outcome{}
 	nextSeq := 0
 	failed := false
+	outFailed := false // a flush failed: nothing more is written
 	for res := range results {
 		pending[res.seq] = res
 		for {
@@ -206,9 +216,17 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				failed = true
 				continue
 			}
-			bw.Write(r.head)
-			bw.Write(r.line)
-			bw.WriteByte('\n')
+			if !outFailed {
+				bw.Write(r.head)
+				bw.Write(r.line)
+				bw.WriteByte('\n')
+				if o.Flush {
+					if err := bw.Flush(); err != nil {
+						report(&WriteError{What: "output", Err: causeOf(err)})
+						failed, outFailed = true, true
+					}
+				}
+			}
 			outBufs.put(r.head)
 			outBufs.put(r.line)
 			if _, err := evw.Write(r.evidence); err != nil && !failed {
@@ -218,13 +236,11 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 			outBufs.put(r.evidence)
 		}
 	}
+	if outFailed {
+		return first
+	}
 	if err := bw.Flush(); err != nil {
-		// The cause only: a path in the error is the caller's to name.
-		cause := errors.Unwrap(err)
-		if cause == nil {
-			cause = err
-		}
-		report(&WriteError{What: "output", Err: cause})
+		report(&WriteError{What: "output", Err: causeOf(err)})
 		return first
 	}
 	if readErr != nil {
@@ -233,8 +249,19 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	return first
 }
 
+// causeOf is the cause of a write error only: a path in the error is the
+// caller's to name.
+func causeOf(err error) error {
+	if cause := errors.Unwrap(err); cause != nil {
+		return cause
+	}
+	return err
+}
+
 // readRecords splits the input into lines of at most max bytes. A longer
 // line is not held: it becomes a tooLong record and is skipped to its end.
+// A blank line is a record too (answered with an error result), so that
+// output line N answers input line N.
 func readRecords(ctx context.Context, in io.Reader, max int, win *window, bufs *bufPool, jobs chan<- record) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	seq := 0
@@ -266,13 +293,11 @@ func readRecords(ctx context.Context, in io.Reader, max int, win *window, bufs *
 			break
 		}
 		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
-			continue // blank lines are not records
-		}
+		blank := len(bytes.TrimSpace(line)) == 0 && !tooLong
 		if err := win.acquire(ctx, len(line)); err != nil {
 			return err
 		}
-		jobs <- record{seq: seq, line: line, tooLong: tooLong}
+		jobs <- record{seq: seq, line: line, tooLong: tooLong, blank: blank}
 		seq++
 	}
 }

@@ -467,6 +467,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, sumologicRules()...)
 	rs = append(rs, facebookRules()...)
 	rs = append(rs, contextRules()...)
+	rs = append(rs, cliRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
 	rs = append(rs, markupRules()...)

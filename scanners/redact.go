@@ -47,9 +47,13 @@ type Redactor struct {
 
 	// Encoded runs (decode.go): the open run starts at rs (-1: none), has
 	// rpad '=' so far, and rlong once it is longer than the catalog's
-	// MaxDecodeRun (then it is neither held nor decoded). inner scans
-	// decoded runs one level deeper; depth is this Redactor's level.
+	// MaxDecodeRun (then it is decoded in windows: the current one starts
+	// at rwin, and what is held of the run starts there; rcov is the end of
+	// the last window replaced). inner scans decoded runs one level deeper;
+	// depth is this Redactor's level.
 	rs       int64
+	rwin     int64
+	rcov     int64
 	rpad     int8
 	rlong    bool
 	depth    int
@@ -449,8 +453,8 @@ func (r *Redactor) frontier(end int64) int64 {
 	}
 	d := int64(r.c.ac.depth[r.c.ac.stateIndex(r.state)])
 	f := max(0, r.scan-d-int64(r.c.maxBack))
-	if r.rs >= 0 && !r.rlong {
-		f = min(f, r.rs) // an open run may still become a match
+	if r.rs >= 0 {
+		f = min(f, r.rwin) // an open run (its current window) may still become a match
 	}
 	for i := range r.reps {
 		f = min(f, r.reps[i].pos) // a repeat may still start there

@@ -44,6 +44,9 @@ const (
 	BucketTools = "mcp-tools"
 	// BucketPayloads is the Object Store bucket of claim-checked payloads.
 	BucketPayloads = "mcp-payloads"
+	// BucketPolicies is the KV bucket of signed policies: versions.<version>
+	// (':' written '='), active and shadow (docs/policy.md).
+	BucketPolicies = "mcp-policies"
 )
 
 // Request headers (context of a message). Values are untrusted.

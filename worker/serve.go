@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mcp-sanitize/mcp-sanitize/evchain"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -96,6 +97,10 @@ func (f ResolverFunc) Resolve(ctx context.Context, info *pipeline.MessageInfo, h
 }
 
 type serveConfig struct {
+	// guards are the hooks of the resource, prompt and completion guards
+	// (guards.go).
+	guards guardConfig
+
 	policies       map[string]*pipeline.Engine
 	inline         bool
 	durable        bool
@@ -120,7 +125,11 @@ type serveConfig struct {
 	store          jetstream.ObjectStore
 	payloadLimits  payload.Limits
 	sink           payload.SinkOptions
-	framing        pipeline.Framing // of messages without Mcp-Framing (serve_framing.go)
+	framing        pipeline.Framing  // of messages without Mcp-Framing (serve_framing.go)
+	policySrc      PolicySource      // serve_policy.go
+	tenantPins     map[string]string // tenant -> policy name or version
+	chain          *evchain.Sealer   // evidence_chain.go
+	chainEvery     time.Duration
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -403,6 +412,8 @@ type Service struct {
 	hardStop context.CancelFunc
 	hardCtx  context.Context
 	stopHlth func()
+	// stopChain stops the evidence checkpoints and publishes the last.
+	stopChain func()
 
 	ready  atomic.Bool
 	health health
@@ -553,8 +564,10 @@ func (s *Service) Start(ctx context.Context) error {
 		}
 	}
 	s.stopHlth = s.startHealth()
+	s.stopChain = s.startChain()
 	if s.cfg.durable {
 		if err := s.startDurable(); err != nil {
+			s.stopChain()
 			s.stopHlth()
 			s.hardStop()
 			return err
@@ -646,6 +659,9 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
+	if s.stopChain != nil {
+		s.stopChain()
+	}
 	if s.stopHlth != nil {
 		s.stopHlth()
 	}
@@ -686,11 +702,3 @@ func (s *Service) Handler(g prometheus.Gatherer) http.Handler {
 // Processed returns how many messages the service finished (published or
 // handed back), for logs and tests.
 func (s *Service) Processed() int64 { return s.processed.Load() }
-
-// engineFor returns the engine of a policy name ("" is the default).
-func (s *Service) engineFor(name string) *pipeline.Engine {
-	if name == "" {
-		return s.def
-	}
-	return s.cfg.policies[name]
-}

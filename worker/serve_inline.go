@@ -123,13 +123,16 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
 	// when it is full the slot waits here, which pushes back as before.
 	s.evSem <- struct{}{}
-	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), expectEvidence)
+	fut, err := s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
 	if err != nil {
 		s.publishFailed(wire.StreamEvidence, mc, err)
 	}
 	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
+	}
+	if s.cfg.policySrc != nil {
+		s.runShadow(mc, hdr, m.Data, res.ev) // after the reply: no latency added
 	}
 	s.m.observe(PathInline, res.ev, start)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
@@ -227,6 +230,7 @@ func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
 // publishFailed counts and logs a failed publish. The error text comes from
 // the client or the server (no payload); only its class is logged.
 func (s *Service) publishFailed(stream string, mc *msgContext, err error) {
+	s.chainVoid(stream, mc)
 	s.m.PublishFailures.WithLabelValues(stream).Inc()
 	s.log.Warn("publish failed", "stream", stream, "kind", string(mc.kind), "tenant", mc.tenantTok, "error", publishErrorClass(err))
 }

@@ -115,6 +115,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if evw != nil {
 		o.Evidence = evw.Write
 	}
+	if pe, ok := san.(proxy.Engine); ok {
+		o.Notifications = pe.E.Policy().Notifications // the policy's rate of notifications
+	}
 	p, err := proxy.New(san, o)
 	if err != nil {
 		return usageErr("%v", err)
@@ -211,5 +214,8 @@ func (f *proxyFlags) sanitizer(ctx context.Context, log *slog.Logger) (proxy.San
 	if err != nil {
 		return nil, nil, fmt.Errorf("--policy: %v", err)
 	}
-	return proxy.Engine{E: e}, func() {}, nil
+	// Tool definitions pinned for the life of the process (policy
+	// pinning): a definition changed after the first list is flagged or
+	// held.
+	return proxy.Engine{E: e, Pins: pipeline.NewMemoryPins(0)}, func() {}, nil
 }

@@ -37,7 +37,7 @@ func TestProxyCommandStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), "\n"); n != 2 || !strings.Contains(string(b), `"kind":"generic"`) {
+	if n := strings.Count(string(b), "\n"); n != 2 || !strings.Contains(string(b), `"kind":"notification"`) {
 		t.Fatalf("evidence has %d lines:\n%s", n, b)
 	}
 }
