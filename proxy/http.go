@@ -180,6 +180,12 @@ func (h *HTTP) post(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	h.relay(w, r.Context(), resp, sess, req, sid)
+	if req != nil {
+		// The answer to a POST's request comes in the POST's response or
+		// not at all: its entry goes with it, so a stream that ends
+		// unanswered does not fill the session's map.
+		sess.forgetKey(req.key)
+	}
 }
 
 func (h *HTTP) get(w http.ResponseWriter, r *http.Request) {

@@ -311,3 +311,32 @@ func TestHTTPEverything(t *testing.T) {
 	t.Logf("revision %s, %d SSE events", got.rev, sse)
 	checkTraffic(t, rc.tr, got.rev, nil)
 }
+
+// TestHTTPPendingFreed: a POST whose stream ends without an answer leaves
+// nothing in the session's map: more such POSTs than MaxPending still go
+// through.
+func TestHTTPPendingFreed(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer up.Close()
+	p, err := proxy.New(proxy.Engine{E: sharedEngine(t)}, proxy.Options{MaxPending: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	srv := httptest.NewServer(&proxy.HTTP{Proxy: p, Upstream: u})
+	defer srv.Close()
+	for i := range 5 {
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(b), "pending-full") {
+			t.Fatalf("POST %d refused: %s", i, b)
+		}
+	}
+}
