@@ -188,6 +188,10 @@ func guardCases(t *testing.T) []guardCase {
 		{name: "elicitation/url-http", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "https://", "http://"), outcome: OutcomeRejected, reason: string(wire.ReasonURLNotHTTPS)},
 		{name: "elicitation/url-credentials", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "https://", "https://user:pw@"), outcome: OutcomeRejected, reason: string(wire.ReasonURLCredentials)},
 		{name: "elicitation/url-token", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "set_api_key", "set_api_key?access_token=abc"), outcome: OutcomeRejected, reason: string(wire.ReasonURLSecret)},
+		// Form mode must not ask for sensitive data (MCP: that is URL mode's).
+		{name: "elicitation/form-password", kind: KindElicitationRequest, in: poison(t, envelope(t, elicitForm, true), "GitHub Username", "GitHub password"), outcome: OutcomeRejected, reason: string(wire.ReasonFormDisguisedSensitiveField)},
+		{name: "elicitation/form-message-token", kind: KindElicitationRequest, in: poison(t, envelope(t, elicitForm, true), "Please provide your GitHub username", "Paste your access token"), outcome: OutcomeRejected, reason: string(wire.ReasonFormDisguisedSensitiveField)},
+		{name: "elicitation/form-nested", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string","properties":{}}}}}`, outcome: OutcomeRejected, reason: string(wire.ReasonFormSchemaInvalid)},
 		{name: "elicitation/no-schema", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m"}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		// roots
 		{name: "roots/official", kind: KindRootsRequest, in: envelope(t, roots, true), outcome: OutcomeClean},
