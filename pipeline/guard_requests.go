@@ -153,15 +153,11 @@ func guardElicitation(g *guardRun) {
 	}
 	// The form rules of the elicitation guard: a flat schema, nothing that
 	// asks for sensitive data (that is URL mode's).
-	body := g.strictBody()
-	msg, _ := body["message"].(string)
-	schema, _ := body["requestedSchema"].(map[string]any)
-	if r, field := elicit.CheckFormSchema(msg, schema); r != statekeys.ReasonNone {
+	schema, _ := g.strictBody()["requestedSchema"].(map[string]any)
+	if r, field := elicit.CheckFormSchema(schema); r != statekeys.ReasonNone {
 		ptr := "/requestedSchema"
 		if field != "" {
 			ptr += "/properties/" + pointerToken(field)
-		} else if r == statekeys.ReasonFormDisguised {
-			ptr = "/message"
 		}
 		g.fail = &Error{Code: CodeInvalidContent, Reason: string(r), Pointer: g.base + ptr}
 	}
