@@ -38,6 +38,9 @@ type digester struct {
 	big   bool // auto: switched to BLAKE3
 	b3    *blake3.Hasher
 	s2    hash.Hash
+	// off: nothing is hashed (MessageInfo.NoDigests); String returns "".
+	// Reset keeps it.
+	off bool
 	// sum and text are String's scratch: held here, so that the digest
 	// costs one allocation (the string), not three.
 	sum  [32]byte
@@ -69,6 +72,7 @@ func (d *digester) Reset() {
 // Write adds p to the stream; it never fails.
 func (d *digester) Write(p []byte) (int, error) {
 	switch {
+	case d.off:
 	case d.s2 != nil:
 		d.s2.Write(p)
 	case d.mode != DigestAuto || d.big:
@@ -85,6 +89,9 @@ func (d *digester) Write(p []byte) (int, error) {
 
 // String returns the digest of the stream so far as "<alg>:<hex>".
 func (d *digester) String() string {
+	if d.off {
+		return ""
+	}
 	alg := DigestBLAKE3
 	switch {
 	case d.s2 != nil:

@@ -70,6 +70,14 @@ type MessageInfo struct {
 	// Pins, when not nil, pins the tool definitions of a tools-list
 	// message (guard_pins.go) under Server.
 	Pins PinStore
+	// Guard is the request context of the resource, prompt and completion
+	// guards (guards.go); nil when the producer gave none.
+	Guard *GuardInput
+	// NoDigests says the caller discards the evidence's digests of the
+	// input and the output (it keeps no evidence): they are not computed,
+	// and Evidence.Input and Evidence.Output carry the byte counts with an
+	// empty Digest. The output is the same either way.
+	NoDigests bool
 }
 
 // Output receives the sanitized message. A pass writes to it as it goes; on
@@ -120,9 +128,14 @@ type Engine struct {
 	// noShadow writes all text through the escaper (shadow.go); for the
 	// differential tests.
 	noShadow bool
+	// noRawSchema turns finishRaw off (structured.go): every structured
+	// result is decoded; for the differential tests.
+	noRawSchema bool
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer
+	// guards are the kind-specific guards of G003 and G004 (guards.go).
+	guards *guards
 }
 
 // NewEngine compiles a policy. A nil policy means DefaultPolicy.
@@ -163,6 +176,9 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if e.errs, err = newErrSanitizer(&cp); err != nil {
 		return nil, err
 	}
+	if e.guards, err = compileGuards(&cp); err != nil {
+		return nil, err
+	}
 	if !ok {
 		e.fpKey = make([]byte, 32)
 		if _, err := rand.Read(e.fpKey); err != nil {
@@ -197,6 +213,9 @@ func (e *Engine) RandomFingerprintKey() bool { return e.randKey }
 // outcome recorded in the evidence, with an error result written to out.
 // The deadline of ctx bounds the pass (code TIMEOUT).
 func (e *Engine) Sanitize(ctx context.Context, in io.Reader, out Output, info MessageInfo) (*Evidence, error) {
+	if e.guards.on(info.Kind) {
+		return e.sanitizeSeedGuarded(ctx, in, out, info)
+	}
 	if g := guardOf(info.Kind); g != nil {
 		return e.sanitizeGuarded(ctx, g, in, out, info)
 	}

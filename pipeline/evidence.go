@@ -107,8 +107,11 @@ type Evidence struct {
 	// (binary.go), at most 64.
 	Binary []BinaryRecord `json:"binary,omitempty"`
 	// Guard is what the guard of the message's kind found (guard.go).
-	Guard         *GuardRecord `json:"guard,omitempty"`
-	DurationNanos int64        `json:"durationNanos"`
+	Guard *GuardRecord `json:"guard,omitempty"`
+	// IdentifierSecrets counts secrets found and replaced in the tool
+	// name, server, tenant and request id (identifier.go).
+	IdentifierSecrets int64 `json:"identifierSecrets,omitempty"`
+	DurationNanos     int64 `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

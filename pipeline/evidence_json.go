@@ -104,6 +104,7 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 	if e.Guard != nil {
 		b = e.Guard.appendJSON(append(b, `,"guard":`...))
 	}
+	b = optInt(b, `,"identifierSecrets":`, e.IdentifierSecrets)
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }

@@ -9,3 +9,13 @@ func WithoutShadow(e *Engine) *Engine {
 	c.noShadow = true
 	return &c
 }
+
+// WithoutRawSchema returns an engine like e whose structured path always
+// decodes, validates and projects the tree (no schema.ValidRaw), for the
+// differential tests.
+func WithoutRawSchema(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.noRawSchema = true
+	return &c
+}

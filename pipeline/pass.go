@@ -125,6 +125,11 @@ type pass struct {
 	e   *Engine
 	ctx context.Context
 
+	// forced is the refusal of a guard (guards.go): the pass reads the
+	// message (for the envelope's id and the evidence digest) and then
+	// writes this error result in place of it.
+	forced *Error
+
 	info  MessageInfo
 	label string // resolved label text
 
@@ -331,6 +336,7 @@ func (p *pass) release() {
 func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.ctx = ctx
 	p.info = info
+	p.forced = nil
 	p.inOff = 0
 	p.notObjAt, p.notObjPtr = -1, ""
 	p.inH.Reset()
@@ -371,6 +377,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
+	p.inH.off, p.em.h.off = info.NoDigests, info.NoDigests
 	p.outBudget = p.e.lim.OutputBudget()
 	var tool string
 	tool, p.nbuf = cleanToolName(&p.norm, p.nbuf, info.Tool)
@@ -385,6 +392,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		GuardVersion:  GuardVersion,
 		Normalization: p.e.pol.Normalization,
 	}
+	p.scrubIdentifiers()
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest
 	}
@@ -421,8 +429,14 @@ func (p *pass) failf(code Code, reason string, off int64) {
 }
 
 func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
+	return p.runWith(ctx, in, out, info, nil)
+}
+
+// runWith is run with a guard's refusal (nil for none; guards.go).
+func (p *pass) runWith(ctx context.Context, in io.Reader, out Output, info MessageInfo, forced *Error) (ev *Evidence, err error) {
 	start := time.Now()
 	p.reset(ctx, out, info)
+	p.forced = forced
 	p.inReader = in
 	defer func() {
 		if r := recover(); r != nil {
@@ -437,6 +451,9 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	}
 	if p.fail == nil && p.notObjAt >= 0 {
 		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+	}
+	if p.forced != nil && (p.fail == nil || p.fail.Code != CodeTimeout) {
+		p.fail = p.forced
 	}
 	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
 		return p.finishToolError(out, start)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
+	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
+	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"sigs.k8s.io/yaml"
@@ -239,6 +241,17 @@ type Policy struct {
 	// Notifications bounds the notifications of one server
 	// (NotificationPolicy; applied by the worker and the proxy).
 	Notifications NotificationPolicy `json:"notifications,omitempty"`
+	// Resources configures the resources/read guard of G003 (package
+	// resgate, docs/resources.md); nil leaves resource results to the
+	// generic pass alone.
+	Resources *resgate.Policy `json:"resources,omitempty"`
+	// Prompts configures the prompts/get guard of G004 (package
+	// promptgate): allow-listed names, argument validators, roles and
+	// forbidden markers.
+	Prompts *promptgate.PromptsPolicy `json:"prompts,omitempty"`
+	// Completions configures the completion/complete guard of G004:
+	// completable arguments, visibility and the per-principal budget.
+	Completions *promptgate.CompletionsPolicy `json:"completions,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.
@@ -453,6 +466,9 @@ func (p *Policy) Validate() error {
 	}
 	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
 		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
+	}
+	if _, err := compileGuards(p); err != nil {
+		return err
 	}
 	return nil
 }

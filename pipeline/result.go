@@ -145,6 +145,11 @@ func (p *pass) writeErrorMember(f *Error) {
 func (p *pass) writeErrorMeta(f *Error) {
 	p.writeCommonLabels()
 	p.metaKey("code")
+	if privateReason(f.Code) {
+		// The guards' one public error says nothing of why.
+		p.em.rawString(`"` + string(f.Code) + `"`)
+		return
+	}
 	p.em.rawString(`"` + string(f.Code) + `",`)
 	p.metaKey("reason")
 	p.em.byte1('"')

@@ -299,6 +299,9 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		return
 	}
 	depth := int(p.e.lim[bounds.Depth])
+	if p.finishRaw(f, hr, idx, depth, off) {
+		return
+	}
 	rawV, err := schema.Decode(hr.raw, depth)
 	if err != nil {
 		// The tool's value is not strict JSON (invalid UTF-8, a lone
@@ -360,11 +363,36 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		}
 	}
 	s.rec.Outcome = "valid"
-	p.writeMirroredContent(f, hr, rawV, out, idx, off)
+	p.writeMirroredContent(f, hr, rawV, true, out, idx, off)
 	if p.fail != nil {
 		return
 	}
 	p.writeHeldMember(f, "structuredContent", out, true)
+}
+
+// finishRaw is finishHeld's common case told without decoding: the tool's
+// value and, when sanitizing changed more than its escapes, the sanitized
+// one are strict JSON, valid and declare every member they hold
+// (schema.ValidRaw), so every check of the decoding path would pass and
+// its projection would drop nothing; the sanitized text is written as it
+// is. It reports false, having written nothing, when ValidRaw cannot tell:
+// the decoding path then decides, and says why.
+func (p *pass) finishRaw(f *frame, hr *heldResult, idx, depth int, off int64) bool {
+	s := p.sch
+	if p.e.noRawSchema || !s.s.ValidRaw(hr.raw, depth, &s.scratch) {
+		return false
+	}
+	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) &&
+		!s.s.ValidRaw(hr.structured, depth, &s.scratch) {
+		return false
+	}
+	s.rec.Outcome = "valid"
+	p.writeMirroredContent(f, hr, nil, false, hr.structured, idx, off)
+	if p.fail != nil {
+		return true
+	}
+	p.writeHeldMember(f, "structuredContent", hr.structured, true)
+	return true
 }
 
 // maxListed bounds lists of pointers in a SchemaRecord.
@@ -439,8 +467,10 @@ func (p *pass) writeHeldMember(f *frame, name string, v []byte, has bool) {
 
 // writeMirroredContent writes the held content with every text that
 // mirrored the tool's structuredContent replaced by the label and the JSON
-// that is written as structuredContent.
-func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byte, idx int, off int64) {
+// that is written as structuredContent. rawV is the tool's value decoded
+// when haveRaw; otherwise it is decoded here if a text has to be compared
+// by value.
+func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, haveRaw bool, js []byte, idx int, off int64) {
 	if !hr.hasContent {
 		return
 	}
@@ -458,6 +488,10 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, js []byt
 			continue // another kind of JSON value, or none: not equal
 		}
 		tv, err := schema.Decode(text, int(p.e.lim[bounds.Depth]))
+		if err == nil && !haveRaw {
+			rawV, err = schema.Decode(hr.raw, int(p.e.lim[bounds.Depth]))
+			haveRaw = err == nil
+		}
 		if err == nil && jsonEqual(tv, rawV) {
 			mirrors = append(mirrors, c)
 		}

@@ -141,11 +141,17 @@ func startStdio(t *testing.T, cmd *exec.Cmd, copts *mcp.ClientOptions, sopts *mc
 
 func startStdioClient(t *testing.T, cmd *exec.Cmd, client *mcp.Client, sopts *mcp.ClientSessionOptions) *harness {
 	t.Helper()
+	return startStdioWith(t, proxy.Engine{E: sharedEngine(t)}, cmd, client, sopts)
+}
+
+// startStdioWith is startStdioClient with the given Sanitizer.
+func startStdioWith(t *testing.T, san proxy.Sanitizer, cmd *exec.Cmd, client *mcp.Client, sopts *mcp.ClientSessionOptions) *harness {
+	t.Helper()
 	if cmd.Stderr == nil {
 		cmd.Stderr = os.Stderr
 	}
 	h := &harness{t: t, tr: &traffic{}, ev: &evidenceLog{}, done: make(chan run, 1)}
-	p, err := proxy.New(proxy.Engine{E: sharedEngine(t)}, proxy.Options{Evidence: h.ev.add, Server: "test"})
+	p, err := proxy.New(san, proxy.Options{Evidence: h.ev.add, Server: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +282,7 @@ func checkTraffic(t *testing.T, tr *traffic, rev string, absent []string) {
 var (
 	resultDefs = map[string]string{
 		"initialize":               "InitializeResult",
+		"server/discover":          "DiscoverResult",
 		"tools/list":               "ListToolsResult",
 		"tools/call":               "CallToolResult",
 		"resources/list":           "ListResourcesResult",

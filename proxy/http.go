@@ -299,14 +299,32 @@ func (h *HTTP) relaySSE(w http.ResponseWriter, ctx context.Context, resp *http.R
 		}
 	}
 	flush()
-	max := h.Proxy.o.MaxMessageBytes
-	lr := newLineReader(resp.Body, max)
-	var ev sseEvent
 	var out []byte
+	scanSSE(resp.Body, h.Proxy.o.MaxMessageBytes, func(ev *sseEvent) bool {
+		out = h.dispatch(ctx, ev, sess, req, resp.Request.Header, out[:0])
+		if len(out) == 0 {
+			return true
+		}
+		if _, err := w.Write(out); err != nil {
+			return false // the client is gone
+		}
+		flush()
+		return true
+	})
+}
+
+// scanSSE reads an SSE stream and calls fn with each event, until the
+// stream ends or fn returns false. A data line over max is read to its end
+// without being kept (the event is over: its first headBytes are kept to
+// find an id). An event the stream ends inside, without its blank line, is
+// not dispatched (the SSE rule).
+func scanSSE(r io.Reader, max int64, fn func(*sseEvent) bool) {
+	lr := newLineReader(r, max)
+	var ev sseEvent
 	for {
 		line, over, n, err := lr.nextRaw()
 		if over {
-			ev.over, ev.n = true, ev.n+n
+			ev.any, ev.over, ev.n = true, true, ev.n+n
 			if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
 				line = bytes.TrimPrefix(rest, []byte(" "))
 			}
@@ -314,16 +332,12 @@ func (h *HTTP) relaySSE(w http.ResponseWriter, ctx context.Context, resp *http.R
 				ev.data = append(ev.data, line[:min(len(line), headBytes-len(ev.data))]...)
 			}
 		} else if len(line) == 0 {
-			if err == nil || ev.any {
-				out = h.dispatch(ctx, &ev, sess, req, resp.Request.Header, out[:0])
-				if len(out) > 0 {
-					if _, werr := w.Write(out); werr != nil {
-						return
-					}
-					flush()
+			if ev.any {
+				if !fn(&ev) {
+					return
 				}
-				ev = sseEvent{data: ev.data[:0]}
 			}
+			ev = sseEvent{data: ev.data[:0]}
 		} else {
 			ev.field(line, max)
 		}
@@ -369,7 +383,7 @@ func (e *sseEvent) field(line []byte, max int64) {
 		e.data = append(e.data, val...)
 		if int64(len(e.data)) > max {
 			e.over, e.n = true, int64(len(e.data))
-			e.data = e.data[:headBytes]
+			e.data = e.data[:min(len(e.data), headBytes)]
 		}
 	case "id":
 		e.id, e.hasID = string(val), true
@@ -392,17 +406,23 @@ func (h *HTTP) dispatch(ctx context.Context, e *sseEvent, sess *Session, req *Re
 	if rt.Server != nil {
 		h.answer(ctx, hdr, rt.Server)
 	}
+	return formatEvent(e, rt.Client, out)
+}
+
+// formatEvent appends the event to write to the client: its id and retry
+// when safe, and msg (nil: none) as its data with its type.
+func formatEvent(e *sseEvent, msg []byte, out []byte) []byte {
 	if e.hasID && safeToken(e.id) {
 		out = append(append(append(out, "id: "...), e.id...), '\n')
 	}
 	if e.retry != "" && isDigits(e.retry) {
 		out = append(append(append(out, "retry: "...), e.retry...), '\n')
 	}
-	if rt.Client != nil {
+	if msg != nil {
 		if e.typ != "" && safeToken(e.typ) {
 			out = append(append(append(out, "event: "...), e.typ...), '\n')
 		}
-		for _, l := range bytes.Split(rt.Client, []byte("\n")) {
+		for _, l := range bytes.Split(msg, []byte("\n")) {
 			out = append(append(append(out, "data: "...), l...), '\n')
 		}
 	}

@@ -273,7 +273,7 @@ func (s *Session) sanitize(ctx context.Context, kind wire.Kind, msg []byte, tool
 	ctx, cancel := context.WithTimeout(ctx, s.p.o.Timeout)
 	defer cancel()
 	md := Meta{Tool: tool, Server: s.p.o.Server, Tenant: s.p.o.Tenant}
-	if k, ok := idKey(id); ok && len(k) <= 129 {
+	if k, ok := idKey(id); ok && len(k) <= 129 && visibleASCII(k) {
 		md.RequestID = k[1:]
 	}
 	res, err := s.p.san.Sanitize(ctx, kind, msg, md)

@@ -209,7 +209,11 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int64) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	size := 64 << 10
+	if max+2 < int64(size) {
+		size = int(max + 2)
+	}
+	return &lineReader{r: bufio.NewReaderSize(r, size), max: max}
 }
 
 // next returns the next line without its line end; nil for an empty line.

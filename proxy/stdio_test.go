@@ -3,6 +3,8 @@ package proxy_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcp-sanitize/mcp-sanitize/proxy"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
@@ -43,6 +46,10 @@ func TestStdioPoisoned(t *testing.T) {
 }
 
 func testStdioPoisoned(t *testing.T, rev string) {
+	testPoisonedWith(t, rev, proxy.Engine{E: sharedEngine(t)})
+}
+
+func testPoisonedWith(t *testing.T, rev string, san proxy.Sanitizer) {
 	var got seen
 	logged := make(chan struct{}, 8)
 	copts := &mcp.ClientOptions{
@@ -60,7 +67,8 @@ func testStdioPoisoned(t *testing.T, rev string) {
 			logged <- struct{}{}
 		},
 	}
-	h := startStdio(t, poisonedCmd(t, 0), copts, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+	client := mcp.NewClient(&mcp.Implementation{Name: "proxy-test", Version: "1.0.0"}, copts)
+	h := startStdioWith(t, san, poisonedCmd(t, 0), client, &mcp.ClientSessionOptions{ProtocolVersion: rev})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	s := h.session
@@ -189,7 +197,7 @@ func testStdioPoisoned(t *testing.T, rev string) {
 			}
 		}
 	}
-	if len(h.ev.evs) == 0 {
+	if _, inProcess := san.(proxy.Engine); inProcess && len(h.ev.evs) == 0 {
 		t.Error("no evidence")
 	}
 	for _, p := range planted() {
@@ -209,5 +217,33 @@ func TestStdioExitCode(t *testing.T) {
 	r := h.close()
 	if r.err != nil || r.code != 7 {
 		t.Fatalf("proxy ended with %d, %v; want 7", r.code, r.err)
+	}
+}
+
+// TestStdioCloseEndsServer: a server that ignores the end of its input is
+// sent SIGTERM once the client's input ends and the grace has passed; the
+// proxy ends with its status (128 + 15).
+func TestStdioCloseEndsServer(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep")
+	}
+	p, err := proxy.New(proxy.Engine{E: sharedEngine(t)}, proxy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &proxy.Stdio{Proxy: p, Cmd: exec.Command(sleep, "60"), CloseGrace: 100 * time.Millisecond}
+	done := make(chan int, 1)
+	go func() {
+		code, _ := st.Run(context.Background(), strings.NewReader(""), io.Discard)
+		done <- code
+	}()
+	select {
+	case code := <-done:
+		if code != 128+15 {
+			t.Fatalf("exit %d, want %d", code, 128+15)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the proxy did not end the server after its input closed")
 	}
 }

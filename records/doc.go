@@ -26,6 +26,13 @@
 // "framing" ("bare", "jsonrpc", "auto") says how its result is framed;
 // without one, Options.Framing does.
 //
+// A line longer than Options.MemRecordBytes (4 MiB) is not held in memory:
+// it goes to an unlinked temporary file, its envelope is found by a scan of
+// the file and its result streamed from there, its output through a spool,
+// so one record's memory is bounded like a single message's in `scan`
+// (bigrecord.go; TestBigRecordMemory: a 50 MiB record peaks at the single
+// message's RSS plus a few MiB).
+//
 // What it does not own: the pass over a result (package pipeline), flags,
 // files and exit codes (cmd/sanitize-worker), and where records come from.
 package records

@@ -38,6 +38,8 @@ type recordWorker struct {
 	out         lineOut // the result, written into a buffer of outBufs
 	schemas     *schema.Cache
 	memo        schemaMemo // outputSchema texts already compiled and echoed
+	memRecord   int        // Options.MemRecordBytes: a big record's output spool memory
+	spoolDir    string     // Options.SpoolDir
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
@@ -56,12 +58,17 @@ type recordWorker struct {
 // the general way, a fastjson parse of the line; both answer a record
 // alike, which FuzzEnvelopeDifferential checks.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
-	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
+	// Without an evidence sink the evidence's digests are never read.
+	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing, NoDigests: !w.evidence}
 	w.out.b = w.outBufs.get()
 	var ev *pipeline.Evidence
 	var err error
 	var echoed bool
-	if r.tooLong {
+	var spool *pipeline.Spool
+	if r.big != nil {
+		ev, echoed, spool, err = w.sanitizeBig(ctx, r)
+		r.big.close()
+	} else if r.tooLong {
 		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
 	} else if r.blank {
 		ev, err = w.eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonEmptyInput))
@@ -89,13 +96,16 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	head = append(head, `,"result":`...)
 	body := append(w.out.b, '}')
 	w.out.b = nil
+	if spool != nil {
+		body = append(body[:0], '}') // the result is in the spool
+	}
 	var evb []byte
 	if w.evidence {
 		// AppendJSON writes what encoding/json.Marshal would, without
 		// reflection.
 		evb = append(ev.AppendJSON(w.outBufs.get()), '\n')
 	}
-	return outcome{seq: r.seq, head: head, line: body, evidence: evb}
+	return outcome{seq: r.seq, head: head, line: body, spool: spool, evidence: evb}
 }
 
 // sanitizeEnvelope answers a record from its scanned envelope. It reports

@@ -75,9 +75,10 @@ func (s *Schema) BinaryAt(path []Step, sc *Scratch) bool {
 	return false
 }
 
-// Scratch holds the buffers of BinaryAt.
+// Scratch holds the buffers of BinaryAt and ValidRaw.
 type Scratch struct {
 	cur, subs []*jsonschema.Schema
+	raw       rawScratch
 }
 
 // closeStatic appends x and what it reaches through $ref, $dynamicRef,

@@ -134,6 +134,8 @@ type fnode struct {
 	pattern        jsonschema.Regexp
 
 	min, max, xmin, xmax, mult *bound
+
+	noRaw bool // uses a keyword ValidRaw does not handle (raw.go)
 }
 
 func intOr(p *int) int {
@@ -150,6 +152,9 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 	n, ok := fastNode(s, memo)
 	if !ok {
 		return nil, nil
+	}
+	for _, x := range memo {
+		x.noRaw = rawUnhandled(x)
 	}
 	return n, memo
 }

@@ -8,9 +8,10 @@ import (
 	"encoding/json"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
-	"regexp"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 )
 
 // Methods that may return an InputRequiredResult and so have their request
@@ -45,8 +46,8 @@ const (
 )
 
 var (
-	tenantPattern   = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	inputKeyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$`)
+	tenantPattern   = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
+	inputKeyPattern = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$`)
 )
 
 // Identity is who started the original request. The MCP server vouches for
@@ -261,7 +262,7 @@ func parseInputRequests(raw json.RawMessage, maxBytes, maxEntries int) ([]inputR
 
 // fieldNamePattern is what a form field name must look like to be named in
 // Evidence (package elicit refuses any other name in a form).
-var fieldNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
+var fieldNamePattern = lazyre.New(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 
 // decodePayload decodes an opened token's payload, refusing unknown fields
 // and trailing data. The payload has authenticated (only this package

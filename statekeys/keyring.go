@@ -14,10 +14,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -46,7 +46,7 @@ const DefaultMaxRingBytes = 1 << 20
 // keySize is the size of a ring secret (and of the derived AEAD key).
 const keySize = 32
 
-var keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
+var keyIDPattern = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
 
 // KeyInfo describes a key without its material. It is safe to log.
 type KeyInfo struct {

@@ -147,6 +147,25 @@ const (
 	CodeKeyringInvalid Code = "KEYRING_INVALID"
 )
 
+// Codes of the resource, prompt and completion guards (packages resgate
+// and promptgate). Each is the one public error of its family, whatever
+// the reason (which goes to evidence only), so that a reply tells a caller
+// nothing about which resources, prompts or values exist.
+const (
+	// CodeResourceUnavailable: a resources/read result was refused (a URI
+	// refused, authorization denied or unavailable, a missing or invalid
+	// broker receipt, changed content).
+	CodeResourceUnavailable Code = "RESOURCE_UNAVAILABLE"
+	// CodePromptRefused: a prompts/get result was refused (a name not
+	// allowed, an argument unknown, missing or invalid, a forbidden role
+	// or marker in a generated message).
+	CodePromptRefused Code = "PROMPT_REFUSED"
+	// CodeCompletionRefused: a completion/complete result was refused
+	// (malformed, an argument not allowed, the principal's budget spent or
+	// the budget store unavailable).
+	CodeCompletionRefused Code = "COMPLETION_REFUSED"
+)
+
 // DefaultPublicMessage is the public message of a code without one of its
 // own (INTERNAL, OUTPUT_TRUNCATED, codes of other families).
 const DefaultPublicMessage = "The tool output could not be sanitized, so it was withheld."
@@ -180,6 +199,11 @@ var publicMessages = map[Code]string{
 	CodeElicitationURLRefused:      "url elicitation refused",
 	CodeElicitationResponseRefused: "elicitation response refused",
 	CodeKeyringInvalid:             "invalid key ring",
+
+	// Resource, prompt and completion guards (docs/resources.md).
+	CodeResourceUnavailable: "The resource is unavailable or you are not authorized to read it.",
+	CodePromptRefused:       "The prompt is unavailable or its arguments are not allowed.",
+	CodeCompletionRefused:   "No completion is available for this argument right now.",
 }
 
 // PublicMessage is the text an agent or caller sees for c; it never carries

@@ -243,7 +243,7 @@ func Reasons() []Reason {
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
 	}
 	// The reasons of each area, declared in a file of its own.
-	for _, area := range [][]Reason{stateReasons, shapeReasons, errorReasons, binaryReasons, rpcIDReasons, proxyReasons, kindReasons} {
+	for _, area := range [][]Reason{stateReasons, shapeReasons, errorReasons, binaryReasons, rpcIDReasons, proxyReasons, kindReasons, resourceReasons} {
 		r = append(r, area...)
 	}
 	return r

@@ -11,6 +11,13 @@
 // moments that change from run to run; counts of one 4 KiB configuration
 // taken that way moved by more than 50%. scripts/cgsanitize.sh runs this
 // probe twice (n and m calls) and prints the instructions of one call.
+//
+// With -records FILE it runs records.Run (what `scan --jsonl` runs, one
+// worker, output discarded) over a file of scan records n times after one
+// run outside the loop, with the harness's policy (bounds that cut
+// nothing). records.Run has goroutines of its own, which --toggle-collect
+// does not follow: count the whole process at two values of -n and divide
+// the difference (scripts/cgrecords.sh).
 package main
 
 import (
@@ -20,15 +27,26 @@ import (
 	"fmt"
 	"os"
 
+	"io"
+
 	"github.com/mcp-sanitize/mcp-sanitize/bench"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
+	"github.com/mcp-sanitize/mcp-sanitize/records"
 )
 
 func main() {
 	name := flag.String("corpus", "Code", "a BenchmarkSanitize corpus: Code, CodeGoJSON, Logs, JSONInText, Search, WebPage, WebPageASCII, SecretsDense")
 	size := flag.Int("size", 64<<10, "document size in bytes (the benchmark's are 4096, 65536 and 1048576)")
 	n := flag.Int("n", 11, "Sanitize calls inside loop (after one outside it)")
+	recs := flag.String("records", "", "a `FILE` of scan records: run records.Run over it n times instead")
 	flag.Parse()
+	if *recs != "" {
+		if err := runRecords(*recs, *n); err != nil {
+			fmt.Fprintln(os.Stderr, "cgprobe:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var doc []byte
 	for _, c := range bench.SanitizeCorpora {
 		if c.Name == *name && *size > 0 && *n >= 0 {
@@ -74,6 +92,28 @@ func loop(e *pipeline.Engine, r *bytes.Reader, doc []byte, out *pipeline.Discard
 	for range n {
 		r.Reset(doc)
 		if _, err := e.Sanitize(ctx, r, out, info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runRecords runs records.Run over the scan records of path once, then n
+// times more, with one worker and the harness's bounds.
+func runRecords(path string, n int) error {
+	in, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	p := pipeline.DefaultPolicy()
+	p.Limits = map[string]int64{"text-chars": 1 << 31, "string-chars": 1 << 31, "output-bytes": 1 << 31}
+	e, err := pipeline.NewEngine(p)
+	if err != nil {
+		return err
+	}
+	o := records.Options{Kind: pipeline.KindToolResult, Workers: 1}
+	for range n + 1 {
+		if err := records.Run(context.Background(), e, bytes.NewReader(in), io.Discard, o); err != nil {
 			return err
 		}
 	}

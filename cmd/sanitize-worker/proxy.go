@@ -38,7 +38,10 @@ HTTP: the proxy serves MCP's Streamable HTTP transport on --listen
 (loopback by default; a loopback proxy refuses foreign Origin headers) and
 relays to --upstream, SSE event by event.
 
-The engine runs in this process.
+The engine runs in this process unless --nats-url is given: then each
+message goes through the fleet's inline path (sanitize-worker serve), and
+evidence is where serve puts it (--evidence then records the proxy's own
+refusals).
 
 flags:
 `
@@ -75,6 +78,12 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if err := f.check(); err != nil {
 		return usageErr("%v", err)
+	}
+	if err := f.nats.check(fs, os.LookupEnv); err != nil {
+		return usageErr("%v", err)
+	}
+	if f.nats.url != "" && f.policy != "" {
+		return usageErr("--policy goes with the engine in this process; with --nats-url the workers' policy applies")
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: f.logLevel()}))
 
@@ -147,6 +156,9 @@ type proxyFlags struct {
 	// HTTP (proxy_http.go)
 	upstream, listen string
 	headers          headerFlags
+
+	// NATS (proxy_nats.go)
+	nats proxyNATSFlags
 }
 
 func (f *proxyFlags) register(fs *flag.FlagSet) {
@@ -161,6 +173,7 @@ func (f *proxyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.noArgsGate, "no-args-gate", false, "let tools/call arguments through unchecked")
 	fs.BoolVar(&f.verbose, "v", false, "log each refused or rejected message (codes and reasons only) to standard error")
 	f.registerHTTP(fs)
+	f.nats.register(fs)
 }
 
 func (f *proxyFlags) check() error {
@@ -186,6 +199,9 @@ func (f *proxyFlags) logLevel() slog.Level {
 
 // sanitizer is the engine in this process, or the fleet with --nats-url.
 func (f *proxyFlags) sanitizer(ctx context.Context, log *slog.Logger) (proxy.Sanitizer, func(), error) {
+	if f.nats.url != "" {
+		return f.nats.sanitizer(log)
+	}
 	var pol *pipeline.Policy
 	if f.policy != "" {
 		p, err := pipeline.LoadPolicy(f.policy)

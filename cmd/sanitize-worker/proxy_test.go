@@ -60,6 +60,9 @@ func TestProxyCommandHTTPFlags(t *testing.T) {
 		{"proxy", "--listen", "127.0.0.1:0", "--", "server"},
 		{"proxy", "--upstream-header", "Authorization: Bearer s3cr3t-value", "--", "server"},
 		{"proxy", "--upstream", "http://x/mcp", "--upstream-header", "no colon s3cr3t-value"},
+		{"proxy", "--creds", "f", "--", "server"},
+		{"proxy", "--nats-url", "nats://127.0.0.1:1", "--policy", "p.json", "--", "server"},
+		{"proxy", "--nats-url", "nats://127.0.0.1:1", "--nats-timeout", "0s", "--", "server"},
 	} {
 		var out, errb bytes.Buffer
 		if code := dispatch(context.Background(), args, strings.NewReader(""), &out, &errb); code != exitUsage {

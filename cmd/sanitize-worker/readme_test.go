@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,15 +129,32 @@ func TestREADMEQuickStart(t *testing.T) {
 	if len(cmds) < 5 {
 		t.Fatalf("the quick start has %d commands; want the build line and the commands after it", len(cmds))
 	}
+	// Then the examples of `scan`, with the same binary and out/, and
+	// those that talk to a running worker (below).
+	cmds = append(cmds, shCommands(t, readmeSection(t, readme, "Using `scan`"))...)
+	var natsCmds []readmeCommand
+	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management"} {
+		for _, c := range shCommands(t, readmeSection(t, readme, sec)) {
+			if readmeSkipped(c.line) {
+				continue
+			}
+			natsCmds = append(natsCmds, c)
+		}
+	}
+	if len(natsCmds) < 5 {
+		t.Fatalf("%d commands of the NATS sections run; want tools, args and keys", len(natsCmds))
+	}
 	dir := t.TempDir()
 	if err := os.Symlink(filepath.Join(root, "examples"), filepath.Join(dir, "examples")); err != nil {
 		t.Fatal(err)
 	}
+	var env []string // the environment of the commands
 	run := func(c readmeCommand, cwd string) []byte {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
 		cmd := exec.Command(sh, "-c", c.line)
 		cmd.Dir = cwd
+		cmd.Env = env
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		code := 0
@@ -161,8 +179,15 @@ func TestREADMEQuickStart(t *testing.T) {
 	if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
 		commit = strings.TrimSpace(string(out))
 	}
+	redirect := regexp.MustCompile(`(?:^|\s)>\s*(\S+)`)
 	for _, c := range cmds[1:] {
 		out := run(c, dir)
+		if m := redirect.FindStringSubmatch(c.line); m != nil {
+			// The output went to a file: that is what to check.
+			if out, err = os.ReadFile(filepath.Join(dir, m[1])); err != nil {
+				t.Fatalf("%s: %v", c.line, err)
+			}
+		}
 		switch {
 		case strings.Contains(c.line, "--version"):
 			if commit != "" && !bytes.Contains(out, []byte("commit "+commit)) {
@@ -178,7 +203,7 @@ func TestREADMEQuickStart(t *testing.T) {
 				t.Errorf("%s: %d lines in, %d out", c.line, n, m)
 			}
 		case strings.Contains(c.line, " scan "):
-			if !bytes.Contains(out, []byte("[REDACTED:github-pat]")) {
+			if !bytes.Contains(out, []byte("[REDACTED:")) || !bytes.Contains(out, []byte("[REMOVED_PSEUDO_INSTRUCTION_TAG]")) {
 				t.Errorf("%s: the output has no redaction:\n%.1000s", c.line, out)
 			}
 		case strings.Contains(c.line, " args ") && c.exit == 0:
@@ -196,6 +221,47 @@ func TestREADMEQuickStart(t *testing.T) {
 			}
 		}
 	}
+
+	// The commands that need a worker, against serve on an embedded
+	// server of its own (a free port: the README's default 4222 may be
+	// taken), which the binary finds through MCP_SANITIZE_NATS_URL.
+	ctx, cancel := context.WithCancel(context.Background())
+	exit, logs, url := startServeEmbeddedURL(t, ctx, filepath.Join(dir, "store"))
+	env = append(os.Environ(), "MCP_SANITIZE_NATS_URL="+url)
+	for _, c := range natsCmds {
+		c.line = strings.ReplaceAll(c.line, "nats://127.0.0.1:4222", url)
+		out := run(c, dir)
+		switch {
+		case strings.Contains(c.line, " tools put "):
+			if !bytes.Contains(out, []byte(`"ok":true`)) {
+				t.Errorf("%s: %s", c.line, out)
+			}
+		case strings.Contains(c.line, " args ") && c.exit == 0:
+			if strings.TrimSpace(string(out)) != `{"valid":true}` {
+				t.Errorf("%s: %s", c.line, out)
+			}
+		case strings.Contains(c.line, " args "):
+			if !bytes.Contains(out, []byte(`"isError":true`)) {
+				t.Errorf("%s: no error result:\n%s", c.line, out)
+			}
+		}
+	}
+	cancel()
+	if code := <-exit; code != exitOK {
+		t.Fatalf("serve exit %d: %s", code, logs.String())
+	}
+}
+
+// readmeSkipped reports whether a README command is left out of the test:
+// the nats CLI and curl (not part of the clone), go run, and the commands
+// that run until stopped (serve, state).
+func readmeSkipped(line string) bool {
+	for _, p := range []string{"nats ", "curl ", "go run ", "./sanitize-worker serve", "./sanitize-worker state"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -109,6 +109,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		pol = p
 	}
+	useFingerprintKeyEnv(pol, lookupEnv)
 	if f.normalization != "" {
 		if f.normalization != pipeline.NormalizationNFKC && f.normalization != pipeline.NormalizationLossless {
 			fmt.Fprintf(stderr, "sanitize-worker scan: --normalization must be %s or %s\n", pipeline.NormalizationNFKC, pipeline.NormalizationLossless)
@@ -135,7 +136,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	if eng.RandomFingerprintKey() && f.evidence != "" {
-		fmt.Fprintln(stderr, "sanitize-worker scan: note: no fingerprint key configured (policy fingerprint.keyEnv or keyFile); fingerprints use a random key and correlate within this run only")
+		noteRandomFingerprintKey(stderr)
 	}
 
 	in := stdin

@@ -35,14 +35,15 @@ func scanKind(fs *flag.FlagSet, kindFlag, method string, stderr io.Writer) (pipe
 	if method != "" && !kindSet {
 		k := wire.KindForMethod(method)
 		if _, ok := pipeline.ParseKind(string(k)); !ok {
-			fmt.Fprintf(stderr, "sanitize-worker scan: --method %q has no kind of its own here; name one with --kind\n", method)
+			fmt.Fprintf(stderr, "sanitize-worker scan: --method %q has no kind of its own here; name one with --kind, or a method of: %s\n",
+				method, strings.Join(wire.KnownMethods(), ", "))
 			return "", false
 		}
 		return k, true
 	}
 	kind, ok := pipeline.ParseKind(kindFlag)
 	if !ok {
-		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --kind %q\n", kindFlag)
+		unknownValue(stderr, "scan", "kind", kindFlag, kindNames())
 		return "", false
 	}
 	if method != "" {

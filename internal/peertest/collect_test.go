@@ -33,6 +33,8 @@ type exchange struct {
 	raw     []byte
 	san     []byte
 	ev      *pipeline.Evidence
+	// params are the request's params (for the guards, peers_guards_test.go).
+	params map[string]any
 }
 
 func (x *exchange) String() string { return x.server + " " + x.method + " " + x.label }
@@ -145,7 +147,7 @@ func collect(t *testing.T) *collection {
 			if err != nil {
 				t.Fatalf("%s %s %s: %v (stderr: %.500s)", s.name, cl.method, cl.name, err, p.Stderr())
 			}
-			x := &exchange{server: s.name, method: cl.method, name: cl.name, label: cl.name + cl.label, invalid: cl.invalid, want: cl.want, raw: line}
+			x := &exchange{server: s.name, method: cl.method, name: cl.name, label: cl.name + cl.label, invalid: cl.invalid, want: cl.want, raw: line, params: cl.params}
 			info := pipeline.MessageInfo{Tool: cl.name, Server: s.name}
 			switch cl.method {
 			case "tools/call":

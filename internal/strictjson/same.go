@@ -158,12 +158,6 @@ func (d *decoder) piece(buf []byte) (p []byte, end bool) {
 		return nil, false
 	}
 	from := d.pos
-	d.pos++
-	for d.pos < len(d.data) {
-		if c := d.data[d.pos]; c == '"' || c == '\\' || c < 0x20 {
-			break
-		}
-		d.pos++
-	}
+	d.pos, _ = plainRun(d.data, d.pos+1)
 	return d.data[from:d.pos], false
 }

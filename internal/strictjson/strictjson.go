@@ -1,8 +1,10 @@
 package strictjson
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -226,12 +228,14 @@ func (d *decoder) strBytes() ([]byte, error) {
 	d.pos++ // '"'
 	start := d.pos
 	// Fast path: no escapes, ASCII or valid UTF-8.
+	var nonASCII bool
+	d.pos, nonASCII = plainRun(d.data, d.pos)
 	for d.pos < len(d.data) {
 		c := d.data[d.pos]
 		if c == '"' {
 			s := d.data[start:d.pos]
 			d.pos++
-			if !utf8.Valid(s) {
+			if nonASCII && !utf8.Valid(s) {
 				return nil, d.fail(UTF8)
 			}
 			return s, nil
@@ -257,8 +261,9 @@ func (d *decoder) strBytes() ([]byte, error) {
 		case c < 0x20:
 			return nil, d.fail(Syntax)
 		case c != '\\':
-			d.buf = append(d.buf, c)
-			d.pos++
+			end, _ := plainRun(d.data, d.pos+1)
+			d.buf = append(d.buf, d.data[d.pos:end]...)
+			d.pos = end
 			continue
 		}
 		var err error
@@ -339,6 +344,15 @@ func (d *decoder) hex4() (rune, bool) {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
+	if err := d.numberEnd(); err != nil {
+		return nil, err
+	}
+	return json.Number(d.data[start:d.pos]), nil
+}
+
+// numberEnd reads a number literal and checks it as number does.
+func (d *decoder) numberEnd() error {
+	start := d.pos
 	if d.data[d.pos] == '-' {
 		d.pos++
 	}
@@ -346,13 +360,13 @@ func (d *decoder) number() (any, error) {
 	case d.pos < len(d.data) && d.data[d.pos] == '0':
 		d.pos++
 	case d.digits() == 0:
-		return nil, d.fail(Syntax)
+		return d.fail(Syntax)
 	}
 	float := false
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if d.digits() == 0 {
-			return nil, d.fail(Syntax)
+			return d.fail(Syntax)
 		}
 		float = true
 	}
@@ -364,23 +378,22 @@ func (d *decoder) number() (any, error) {
 			d.pos++
 		}
 		if d.digits() == 0 {
-			return nil, d.fail(Syntax)
+			return d.fail(Syntax)
 		}
 		float = true
 	}
 	if d.pos-start > MaxNumberBytes || expStart > 0 && !exponentOK(d.data[expStart:d.pos]) {
-		return nil, d.fail(Number)
+		return d.fail(Number)
 	}
-	lit := string(d.data[start:d.pos])
-	if float || len(lit) > 15 {
+	if lit := d.data[start:d.pos]; float || len(lit) > 15 {
 		// Numbers must fit a double (I-JSON): 1e400 is refused rather than
 		// silently compared as infinity.
-		f, err := strconv.ParseFloat(lit, 64)
+		f, err := strconv.ParseFloat(string(lit), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, d.fail(Number)
+			return d.fail(Number)
 		}
 	}
-	return json.Number(lit), nil
+	return nil
 }
 
 // exponentOK reports whether the exponent digits e (sign included) are at
@@ -405,4 +418,34 @@ func (d *decoder) digits() int {
 		n++
 	}
 	return n
+}
+
+// plainRun returns the index of the first byte of data at or after i that
+// ends a run of plain string bytes: a quote, a backslash or a control
+// character (len(data) if none), and whether the run holds a byte outside
+// ASCII. Eight bytes at a time.
+func plainRun(data []byte, i int) (int, bool) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	var high uint64
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q := w ^ (lo * '"')
+		b := w ^ (lo * '\\')
+		// A zero byte of q or b, or a byte of w below 0x20. The lowest
+		// flagged byte is exact (a borrow only runs upwards from it).
+		if m := ((q-lo)&^q | (b-lo)&^b | (w-lo*0x20)&^w) & hi; m != 0 {
+			n := bits.TrailingZeros64(m) / 8
+			high |= w & (1<<(8*n) - 1)
+			return i + n, high&hi != 0
+		}
+		high |= w
+	}
+	for ; i < len(data); i++ {
+		c := data[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		high |= uint64(c)
+	}
+	return i, high&hi != 0 || high&0x80 != 0
 }

@@ -1,0 +1,77 @@
+package strictjson
+
+// Scanner reads a strict JSON text token by token with the decoder's own
+// rules (the same strings, escapes, surrogates, UTF-8 and number limits
+// as Decode), for callers that check a value without building it. It
+// does not check structure (the caller walks objects and arrays), nesting
+// depth or duplicate member names; a caller that enforces those as Decode
+// does accepts exactly the texts Decode accepts.
+type Scanner struct {
+	d decoder
+}
+
+// Reset starts reading data from its first byte.
+func (s *Scanner) Reset(data []byte) {
+	s.d.data, s.d.pos = data, 0
+}
+
+// Space skips whitespace and returns the next byte, or 0 at the end.
+func (s *Scanner) Space() byte {
+	s.d.space()
+	if s.d.pos >= len(s.d.data) {
+		return 0
+	}
+	return s.d.data[s.d.pos]
+}
+
+// Done reports whether only whitespace is left.
+func (s *Scanner) Done() bool {
+	s.d.space()
+	return s.d.pos == len(s.d.data)
+}
+
+// Skip steps over one byte (an opening '{' or '[', a ':').
+func (s *Scanner) Skip() { s.d.pos++ }
+
+// Str reads a string at its opening quote and returns its decoded bytes:
+// a view of the input or of the scanner's buffer, valid until the next
+// call.
+func (s *Scanner) Str() ([]byte, error) { return s.d.strBytes() }
+
+// Number reads a number and returns its literal (a view of the input).
+func (s *Scanner) Number() ([]byte, error) {
+	start := s.d.pos
+	if err := s.d.numberEnd(); err != nil {
+		return nil, err
+	}
+	return s.d.data[start:s.d.pos], nil
+}
+
+// Literal reads true, false or null as Decode does and returns the byte
+// it starts with.
+func (s *Scanner) Literal() (byte, error) {
+	c := s.d.data[s.d.pos]
+	switch c {
+	case 't':
+		return c, s.d.literal("true")
+	case 'f':
+		return c, s.d.literal("false")
+	case 'n':
+		return c, s.d.literal("null")
+	}
+	return c, s.d.fail(Syntax)
+}
+
+// Separator reads what follows a member or item: a comma (done false) or
+// closing (done true); anything else is a syntax error.
+func (s *Scanner) Separator(closing byte) (done bool, err error) { return s.d.separator(closing) }
+
+// Colon reads the ':' after a member name.
+func (s *Scanner) Colon() error {
+	s.d.space()
+	if s.d.pos >= len(s.d.data) || s.d.data[s.d.pos] != ':' {
+		return s.d.fail(Syntax)
+	}
+	s.d.pos++
+	return nil
+}
