@@ -148,7 +148,10 @@ func guardElicitation(g *guardRun) {
 		g.str(p, pp, "description", false)
 	})
 	g.strArray(rs, "/requestedSchema", "required")
-	if g.fail != nil {
+	if g.fail != nil || props.GetObject().Len() == 0 {
+		// A form without fields (a confirmation) asks for nothing; the
+		// MRTR guard's rule that a form has fields is about what a policy
+		// can cover.
 		return
 	}
 	// The form rules of the elicitation guard: a flat schema, nothing that

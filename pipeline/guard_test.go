@@ -193,6 +193,7 @@ func guardCases(t *testing.T) []guardCase {
 		// The message is free text: a word such as "token" asks for nothing.
 		{name: "elicitation/form-message-token", kind: KindElicitationRequest, in: poison(t, envelope(t, elicitForm, true), "Please provide your GitHub username", "Your username, not your token"), def: "ElicitRequestFormParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "elicitation/form-nested", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string","properties":{}}}}}`, outcome: OutcomeRejected, reason: string(wire.ReasonFormSchemaInvalid)},
+		{name: "elicitation/form-no-fields", kind: KindElicitationRequest, framing: FramingBare, in: `{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{}}}`, def: "ElicitRequestFormParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "elicitation/no-schema", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m"}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		// roots
 		{name: "roots/official", kind: KindRootsRequest, in: envelope(t, roots, true), outcome: OutcomeClean},
