@@ -104,7 +104,10 @@ type serveConfig struct {
 	// (guards.go).
 	guards guardConfig
 
-	policies       map[string]*pipeline.Engine
+	policies map[string]*pipeline.Engine
+	// notifyKeys bounds the servers of the notification limit
+	// (WithNotificationKeys; 0: bounds.DefaultWindowKeys).
+	notifyKeys     int
 	inline         bool
 	durable        bool
 	manageStreams  bool
@@ -438,6 +441,8 @@ type Service struct {
 	// acknowledgements made since then again.
 	reackSince atomic.Int64
 	processed  atomic.Int64
+	// notify is the notification rate limit (notify_rate.go).
+	notify notifyLimiter
 }
 
 // NewService returns a service that sanitizes with def (and the engines of
@@ -462,7 +467,7 @@ func NewService(nc *nats.Conn, def *pipeline.Engine, opts ...ServeOption) (*Serv
 	if err != nil {
 		return nil, err
 	}
-	return &Service{nc: nc, js: js, def: def, cfg: cfg, m: cfg.metrics, log: cfg.log}, nil
+	return &Service{nc: nc, js: js, def: def, cfg: cfg, m: cfg.metrics, log: cfg.log, notify: notifyLimiter{maxKeys: cfg.notifyKeys}}, nil
 }
 
 // ValidateOptions reports the error NewService would return for opts,

@@ -103,6 +103,10 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		s.fail(m, mc, res, last, start)
 		return
 	}
+	if res.rated {
+		s.dropRated(m, mc, hdr, res, last, start)
+		return
+	}
 	clean := &nats.Msg{
 		Subject: wire.Subject(wire.CleanPrefix, mc.tenantTok, mc.serverTok, string(mc.kind)),
 		Header:  outputHeader(mc, res),
@@ -254,5 +258,27 @@ func publishErrorClass(err error) string {
 		return "already-acked"
 	default:
 		return "other"
+	}
+}
+
+// dropRated settles a notification over the rate limit (notify_rate.go):
+// no clean message; the window's first gets its evidence record (quiet
+// ones none); then the input is acknowledged. A failed evidence publish
+// hands the input back like any failed attempt.
+func (s *Service) dropRated(m jetstream.Msg, mc *msgContext, hdr nats.Header, res result, last bool, start time.Time) {
+	if !res.quiet {
+		em := s.sealedEvidenceMsg(mc, res.ev, false)
+		em.Header.Set(wire.HeaderMsgID, mc.msgID)
+		if err := s.publishDurable([]*nats.Msg{em}, []string{wire.StreamEvidence}, mc); err != nil {
+			s.fail(m, mc, s.reject(s.def, mc, nil, pipeline.CodeInternal, string(wire.ReasonPublishFailed), true), last, start)
+			return
+		}
+	}
+	if err := s.ack(m); err != nil {
+		s.log.Warn("ack failed; the input will be redelivered", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
+	}
+	s.m.observe(PathDurable, res.ev, start)
+	if s.cfg.streams.RawRetention == jetstream.WorkQueuePolicy {
+		s.releaseClaim(hdr)
 	}
 }

@@ -123,15 +123,25 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
 	// when it is full the slot waits here, which pushes back as before.
 	s.evSem <- struct{}{}
-	fut, err := s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
-	if err != nil {
-		s.publishFailed(wire.StreamEvidence, mc, err)
+	var fut jetstream.PubAckFuture
+	if !res.quiet {
+		// A quiet result is a notification over the rate limit after the
+		// window's first: its window has its record (notify_rate.go).
+		var err error
+		fut, err = s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
+		if err != nil {
+			s.publishFailed(wire.StreamEvidence, mc, err)
+		}
 	}
 	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
-	s.afterDelivery(mc, hdr, m.Data, res.ev) // archive, shadow: after the reply, no latency added
+	if !res.rated {
+		// Archive, shadow: after the reply, no latency added. A
+		// notification over the rate limit was not delivered: neither.
+		s.afterDelivery(mc, hdr, m.Data, res.ev)
+	}
 	s.m.observe(PathInline, res.ev, start)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))

@@ -104,6 +104,9 @@ type result struct {
 	// resolver's ErrResolverUnavailable): the durable path tries the pass
 	// again within the attempt before it hands the input back.
 	passing bool
+	// rated marks a notification over the rate limit (notify_rate.go):
+	// not delivered; quiet ones get no evidence record.
+	rated, quiet bool
 }
 
 // release frees what the result holds (the sink's memory and spool file).
@@ -130,6 +133,9 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	if eng == nil {
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
+	}
+	if r := s.rateNotification(eng, mc); r != nil {
+		return *r
 	}
 	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
 	defer cancel()
