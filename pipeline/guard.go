@@ -146,6 +146,9 @@ type guardRun struct {
 	// written anew.
 	strictDoc map[string]any
 	changed   bool
+	// held are the indices of the tools of a tools/list held back
+	// (guard_pins.go), in increasing order; encode removes them.
+	held []int
 }
 
 // failShape fails the message for a member at ptr (inside body).
@@ -320,14 +323,25 @@ func (g *guardRun) strictBody() map[string]any {
 	return m
 }
 
-// encode writes the strict document anew (after a held tool was removed):
-// the members in the order encoding/json gives (sorted), numbers as
-// written, strings as the pass sanitized them.
+// encode writes the message without the tools held back (held): the
+// sanitized bytes the pass wrote with those items spliced out
+// (splice.go), so the members keep their order and the kept tools their
+// bytes.
 func (g *guardRun) encode() []byte {
-	b, err := json.Marshal(g.strictDoc)
+	path := []string{"tools"}
+	if g.base != "" {
+		path = []string{g.base[1:], "tools"}
+	}
+	k := 0
+	b, err := spliceOut(g.raw, path, func(i int) bool {
+		for k < len(g.held) && g.held[k] < i {
+			k++
+		}
+		return k < len(g.held) && g.held[k] == i
+	})
 	if err != nil {
-		// Nothing in a decoded document fails to encode; fail closed all
-		// the same.
+		// The pass wrote valid JSON whose tools the guard read; fail
+		// closed all the same.
 		g.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault)}
 		return nil
 	}

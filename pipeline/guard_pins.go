@@ -124,7 +124,6 @@ func (g *guardRun) pinTools(names []string) {
 		g.failReason(string(wire.ReasonKindDecode), "/tools")
 		return
 	}
-	var kept []any
 	for i, x := range list {
 		t, _ := x.(map[string]any)
 		canon, digest, err := ToolDigest(t)
@@ -140,8 +139,7 @@ func (g *guardRun) pinTools(names []string) {
 		held := hold && (v.State == PinChanged || v.State == PinUnverified)
 		if held {
 			g.rec.Held++
-		} else {
-			kept = append(kept, t)
+			g.held = append(g.held, i)
 		}
 		if len(g.rec.Pins) < maxPinRecords {
 			g.rec.Pins = append(g.rec.Pins, PinRecord{Tool: safeLabel(names[i]), Digest: digest,
@@ -149,11 +147,7 @@ func (g *guardRun) pinTools(names []string) {
 		}
 	}
 	if g.rec.Held > 0 {
-		if kept == nil {
-			kept = []any{}
-		}
-		body["tools"] = kept
-		g.changed = true
+		g.changed = true // encode splices the held tools out
 	}
 }
 
