@@ -146,9 +146,11 @@ type guardRun struct {
 	// written anew.
 	strictDoc map[string]any
 	changed   bool
-	// held are the indices of the tools of a tools/list held back
-	// (guard_pins.go), in increasing order; encode removes them.
-	held []int
+	// held are the indices of the items of a tools/list or prompts/list
+	// held back (guard_pins.go), in increasing order, in the body's
+	// member heldIn; encode removes them.
+	held   []int
+	heldIn string
 }
 
 // failShape fails the message for a member at ptr (inside body).
@@ -323,14 +325,14 @@ func (g *guardRun) strictBody() map[string]any {
 	return m
 }
 
-// encode writes the message without the tools held back (held): the
+// encode writes the message without the items held back (held): the
 // sanitized bytes the pass wrote with those items spliced out
 // (splice.go), so the members keep their order and the kept tools their
 // bytes.
 func (g *guardRun) encode() []byte {
-	path := []string{"tools"}
+	path := []string{g.heldIn}
 	if g.base != "" {
-		path = []string{g.base[1:], "tools"}
+		path = []string{g.base[1:], g.heldIn}
 	}
 	k := 0
 	b, err := spliceOut(g.raw, path, func(i int) bool {

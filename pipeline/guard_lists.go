@@ -84,6 +84,7 @@ func guardPromptsList(g *guardRun) {
 		return
 	}
 	g.attribute("prompts", names)
+	g.pinPrompts(names)
 }
 
 // guardResourcesList checks a ListResourcesResult.

@@ -60,9 +60,20 @@ type PinStore interface {
 	Pin(ctx context.Context, server, tool, digest string, def []byte) (PinVerdict, error)
 }
 
-// PinRecord is one tool's pinning verdict in evidence.
+// PromptPinStore is a PinStore that pins prompts too: the definitions of
+// a prompts/list, one pin per <server>.<prompt>, kept apart from the
+// tools' pins (a prompt and a tool of one name are two pins). Policy
+// pinning decides for prompts as for tools. A PinStore that is not one
+// leaves prompts unpinned.
+type PromptPinStore interface {
+	PinPrompt(ctx context.Context, server, prompt, digest string, def []byte) (PinVerdict, error)
+}
+
+// PinRecord is one tool's (in a prompts/list, one prompt's) pinning
+// verdict in evidence.
 type PinRecord struct {
-	// Tool is the tool's name, restricted like Evidence.Tool.
+	// Tool is the tool's name (in a prompts/list, the prompt's),
+	// restricted like Evidence.Tool.
 	Tool string `json:"tool"`
 	// Digest is "sha256:<hex>" of the tool's sanitized definition (RFC
 	// 8785).
@@ -96,7 +107,7 @@ func checkPinning(s string) error {
 }
 
 // ToolDigest returns the canonical form (RFC 8785) of a tool definition
-// as the pass sanitized it and its "sha256:<hex>" digest.
+// (or a prompt's) as the pass sanitized it and its "sha256:<hex>" digest.
 func ToolDigest(def map[string]any) (canon []byte, digest string, err error) {
 	canon, err = jcs.Append(nil, def)
 	if err != nil {
@@ -109,19 +120,39 @@ func ToolDigest(def map[string]any) (canon []byte, digest string, err error) {
 // pinTools checks every tool of the list against MessageInfo.Pins and,
 // under pinning: hold, removes the changed and unverified ones.
 func (g *guardRun) pinTools(names []string) {
+	if g.info.Pins == nil {
+		return
+	}
+	g.pinItems("tools", names, g.info.Pins.Pin)
+}
+
+// pinPrompts does for the prompts of a prompts/list what pinTools does
+// for tools, when MessageInfo.Pins is a PromptPinStore.
+func (g *guardRun) pinPrompts(names []string) {
+	ps, ok := g.info.Pins.(PromptPinStore)
+	if !ok {
+		return
+	}
+	g.pinItems("prompts", names, ps.PinPrompt)
+}
+
+// pinItems checks every item of the list member (tools or prompts) with
+// pin and, under pinning: hold, marks the changed and unverified ones for
+// encode to remove.
+func (g *guardRun) pinItems(member string, names []string, pin func(ctx context.Context, server, name, digest string, def []byte) (PinVerdict, error)) {
 	mode := g.e.pol.Pinning
 	// The store decides what an empty server means (the fleet's refuses
 	// it as a key: unverified; a process's own pins need none).
-	if g.info.Pins == nil || mode == PinningOff {
+	if mode == PinningOff {
 		return
 	}
 	hold := mode == PinningHold
 	// The definitions are canonicalized from the strict decoder's form
 	// (what ToolDigest takes), never from a re-encoding.
 	body := g.strictBody()
-	list, _ := body["tools"].([]any)
+	list, _ := body[member].([]any)
 	if g.fail != nil || len(list) != len(names) {
-		g.failReason(string(wire.ReasonKindDecode), "/tools")
+		g.failReason(string(wire.ReasonKindDecode), "/"+member)
 		return
 	}
 	for i, x := range list {
@@ -129,10 +160,10 @@ func (g *guardRun) pinTools(names []string) {
 		canon, digest, err := ToolDigest(t)
 		if err != nil {
 			// A decoded value always canonicalizes; fail closed all the same.
-			g.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault), Pointer: g.base + "/tools/" + strconv.Itoa(i)}
+			g.fail = &Error{Code: CodeInternal, Reason: string(wire.ReasonInternalFault), Pointer: g.base + "/" + member + "/" + strconv.Itoa(i)}
 			return
 		}
-		v, err := g.info.Pins.Pin(g.ctx, g.info.Server, names[i], digest, canon)
+		v, err := pin(g.ctx, g.info.Server, names[i], digest, canon)
 		if err != nil {
 			v = PinVerdict{State: PinUnverified}
 		}
@@ -147,7 +178,8 @@ func (g *guardRun) pinTools(names []string) {
 		}
 	}
 	if g.rec.Held > 0 {
-		g.changed = true // encode splices the held tools out
+		g.heldIn = member
+		g.changed = true // encode splices the held items out
 	}
 }
 
@@ -180,7 +212,16 @@ var errPinsFull = &Error{Code: CodeBoundExceeded, Reason: string(wire.ReasonTool
 
 // Pin implements PinStore.
 func (m *MemoryPins) Pin(_ context.Context, server, tool, digest string, _ []byte) (PinVerdict, error) {
-	key := strconv.Itoa(len(server)) + ":" + server + "." + tool
+	return m.pin(strconv.Itoa(len(server))+":"+server+"."+tool, digest)
+}
+
+// PinPrompt implements PromptPinStore: prompts' keys start with "p", tools'
+// with a digit, so the two never meet.
+func (m *MemoryPins) PinPrompt(_ context.Context, server, prompt, digest string, _ []byte) (PinVerdict, error) {
+	return m.pin("p"+strconv.Itoa(len(server))+":"+server+"."+prompt, digest)
+}
+
+func (m *MemoryPins) pin(key, digest string) (PinVerdict, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p, ok := m.pins[key]

@@ -47,8 +47,10 @@ type Sanitizer interface {
 type Engine struct {
 	E *pipeline.Engine
 	// Pins, when not nil, pins the tool definitions of tools/list results
-	// (policy pinning: warn, hold or off; docs/pinning.md), under
-	// Meta.Server. sanitize-worker proxy gives a pipeline.MemoryPins.
+	// and, when it is a pipeline.PromptPinStore, the prompts of
+	// prompts/list results (policy pinning: warn, hold or off;
+	// docs/pinning.md), under Meta.Server. sanitize-worker proxy gives a
+	// pipeline.MemoryPins, which pins both.
 	Pins pipeline.PinStore
 }
 
@@ -76,9 +78,10 @@ func (e Engine) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Met
 	return &Result{Body: body, Outcome: ev.Outcome, Code: ev.Code, Evidence: ev}, nil
 }
 
-// pinsFor gives the pins to tools/list results only.
+// pinsFor gives the pins to tools/list and prompts/list results only
+// (prompts are pinned when the store is a pipeline.PromptPinStore).
 func (e Engine) pinsFor(kind wire.Kind) pipeline.PinStore {
-	if kind != wire.KindToolsList {
+	if kind != wire.KindToolsList && kind != wire.KindPromptsList {
 		return nil
 	}
 	return e.Pins

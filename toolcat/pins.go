@@ -21,12 +21,46 @@ import (
 // "no entry"): of two workers that race to pin different definitions, one
 // wins and the other reads the winner's pin and reports the change, so
 // every worker gives the same verdict whichever saw the first list.
+//
+// Prompts (prompts/list) are pinned the same way under their own keys,
+// prompt-pin.<server>.<prompt> (Prompts): a prompt and a tool of one name
+// are two pins, and neither key is ever a catalog key.
 type Pins struct {
 	kv jetstream.KeyValue
+	// prefix is the first key token with its dot: "pin." (tools) or
+	// "prompt-pin." (prompts); "" is "pin.".
+	prefix string
 }
 
+// Key prefixes of the pins.
+const (
+	toolPinPrefix   = "pin."
+	promptPinPrefix = "prompt-pin."
+)
+
 // NewPins returns the pins of a bucket (the catalog's, wire.BucketTools).
-func NewPins(kv jetstream.KeyValue) *Pins { return &Pins{kv: kv} }
+func NewPins(kv jetstream.KeyValue) *Pins { return &Pins{kv: kv, prefix: toolPinPrefix} }
+
+// Prompts returns the prompts' pins of the same bucket: the same methods,
+// with a prompt's name where a tool's is.
+func (p *Pins) Prompts() *Pins { return &Pins{kv: p.kv, prefix: promptPinPrefix} }
+
+// PromptPinKey is the KV key of a prompt's pin.
+func PromptPinKey(server, prompt string) (string, error) {
+	return (&Pins{prefix: promptPinPrefix}).key(server, prompt)
+}
+
+// key is the KV key of a pin of p.
+func (p *Pins) key(server, name string) (string, error) {
+	k, err := Key(server, name)
+	if err != nil {
+		return "", err
+	}
+	if p.prefix == "" {
+		return toolPinPrefix + k, nil
+	}
+	return p.prefix + k, nil
+}
 
 // Pins returns the pins kept in the catalog's bucket.
 func (c *Catalog) Pins() *Pins { return NewPins(c.kv) }
@@ -67,11 +101,7 @@ const maxPinnedDefinition = 256 << 10
 
 // PinKey is the KV key of a tool's pin.
 func PinKey(server, tool string) (string, error) {
-	k, err := Key(server, tool)
-	if err != nil {
-		return "", err
-	}
-	return "pin." + k, nil
+	return (&Pins{}).key(server, tool)
 }
 
 // Pin compares a definition's digest with the tool's pin, pins it when
@@ -79,7 +109,7 @@ func PinKey(server, tool string) (string, error) {
 // returns the verdict and, for PinChanged, the pinned digest ("" when
 // revoked).
 func (p *Pins) Pin(ctx context.Context, server, tool, digest string, def []byte) (verdict, pinned string, err error) {
-	key, err := PinKey(server, tool)
+	key, err := p.key(server, tool)
 	if err != nil {
 		return "", "", err
 	}
@@ -117,7 +147,7 @@ func (p *Pins) Pin(ctx context.Context, server, tool, digest string, def []byte)
 
 // Get returns a tool's pin entry (ErrNotFound when it has none).
 func (p *Pins) Get(ctx context.Context, server, tool string) (*PinRecord, error) {
-	key, err := PinKey(server, tool)
+	key, err := p.key(server, tool)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +178,7 @@ func (p *Pins) get(ctx context.Context, key string) (*PinRecord, error) {
 // it, else (pre-approval) the given digest and definition. A tool without
 // an entry gets one (approval before first use).
 func (p *Pins) Approve(ctx context.Context, server, tool, digest string, def []byte) (*PinRecord, error) {
-	key, err := PinKey(server, tool)
+	key, err := p.key(server, tool)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +216,7 @@ func (p *Pins) Approve(ctx context.Context, server, tool, digest string, def []b
 // Revoke withdraws a tool's pin: until a definition is approved, every
 // definition of it is a change (held under pinning: hold).
 func (p *Pins) Revoke(ctx context.Context, server, tool string) error {
-	key, err := PinKey(server, tool)
+	key, err := p.key(server, tool)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,9 @@ import (
 // PinStore adapts the fleet's pins (toolcat.Pins, in the mcp-tools bucket)
 // to the pipeline's PinStore: CatalogResolver gives it to every tools-list
 // message that names its server (Mcp-Server header or the durable
-// subject), so the pass pins the definitions (docs/pinning.md).
+// subject), so the pass pins the definitions (docs/pinning.md). It pins
+// the prompts of a prompts-list too (pipeline.PromptPinStore), under the
+// bucket's prompt keys (toolcat.Pins.Prompts).
 func PinStore(p *toolcat.Pins) pipeline.PinStore { return pinStore{p} }
 
 type pinStore struct{ p *toolcat.Pins }
@@ -24,4 +26,9 @@ func (s pinStore) Pin(ctx context.Context, server, tool, digest string, def []by
 		return pipeline.PinVerdict{}, err
 	}
 	return pipeline.PinVerdict{State: pipeline.PinState(v), Pinned: pinned}, nil
+}
+
+// PinPrompt implements pipeline.PromptPinStore.
+func (s pinStore) PinPrompt(ctx context.Context, server, prompt, digest string, def []byte) (pipeline.PinVerdict, error) {
+	return pinStore{s.p.Prompts()}.Pin(ctx, server, prompt, digest, def)
 }

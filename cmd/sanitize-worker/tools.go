@@ -135,6 +135,7 @@ const toolsUsageHead = `usage: sanitize-worker tools put --server S [flags] [< t
        sanitize-worker tools get --server S --tool T [flags]
        sanitize-worker tools list --server S [flags]
        sanitize-worker tools diff|approve|revoke --server S --tool T [flags]
+       sanitize-worker tools diff|approve|revoke --server S --prompt P [flags]
 
 Reads and writes the tool catalog, the JetStream KV bucket that holds each
 tool's definition from tools/list (keys <server>.<tool>; see docs/schema.md).
@@ -151,6 +152,8 @@ tool's definition from tools/list (keys <server>.<tool>; see docs/schema.md).
   approve  pins the changed definition (--digest names it; without it, the
            last one seen), or pre-approves the definition read from --in.
   revoke   withdraws the pin: every definition is held until approved.
+  With --prompt instead of --tool, diff, approve and revoke act on a
+  prompt's pin (prompts/list; --in is then a prompt definition).
 
 Without --nats-url it connects to ` + "nats://127.0.0.1:4222" + `, the embedded server of
 'sanitize-worker serve' or 'state' on this host.
@@ -180,6 +183,8 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 	var maxBytes int
 	fs.StringVar(&server, "server", "", "`SERVER` name (1 to 64 of [A-Za-z0-9_-])")
 	fs.StringVar(&tool, "tool", "", "`TOOL` name (get)")
+	var prompt string
+	fs.StringVar(&prompt, "prompt", "", "`PROMPT` name, in place of --tool (diff, approve, revoke)")
 	fs.StringVar(&in, "in", "", "read the tools/list result from `FILE` (put; default standard input)")
 	fs.IntVar(&maxBytes, "max-bytes", toolcat.DefaultMaxListBytes, "largest tools/list result read (put)")
 	usageErr := func(format string, a ...any) int {
@@ -213,11 +218,22 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 	if wire.CheckToken(server) != nil {
 		return usageErr("--server must be 1 to 64 of [A-Za-z0-9_-]")
 	}
-	if sub != "put" && sub != "list" {
+	isPrompt := prompt != ""
+	switch {
+	case isPrompt && sub != "diff" && sub != "approve" && sub != "revoke":
+		return usageErr("--prompt applies to diff, approve and revoke only")
+	case isPrompt && tool != "":
+		return usageErr("--tool and --prompt name one pin: give one of them")
+	case isPrompt:
+		if _, err := toolcat.ToolToken(prompt); err != nil {
+			return usageErr("--prompt must be a prompt name of 1 to 128 bytes of UTF-8")
+		}
+		tool = prompt
+	case sub != "put" && sub != "list":
 		if _, err := toolcat.ToolToken(tool); err != nil {
 			return usageErr("--tool must be a tool name of 1 to 128 bytes of UTF-8")
 		}
-	} else if tool != "" {
+	case tool != "":
 		return usageErr("--tool applies to get, diff, approve and revoke only")
 	}
 	if sub != "put" && sub != "approve" && in != "" {
@@ -261,7 +277,10 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 
 	switch sub {
 	case "diff", "approve", "revoke":
-		return runPins(ctx, cat.Pins(), sub, server, tool, digest, body, stdout, stderr)
+		if isPrompt {
+			return runPins(ctx, cat.Pins().Prompts(), "prompt", sub, server, tool, digest, body, stdout, stderr)
+		}
+		return runPins(ctx, cat.Pins(), "tool", sub, server, tool, digest, body, stdout, stderr)
 	case "put":
 		res, err := cat.Put(ctx, server, body)
 		if err != nil {

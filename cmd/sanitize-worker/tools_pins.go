@@ -15,14 +15,16 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 )
 
-// runPins runs tools diff, approve and revoke over the fleet's pins.
-func runPins(ctx context.Context, pins *toolcat.Pins, sub, server, tool, digest string, body []byte, stdout, stderr io.Writer) int {
+// runPins runs tools diff, approve and revoke over the fleet's pins of
+// tools or (pins.Prompts()) prompts; what names the pin in the output,
+// "tool" or "prompt".
+func runPins(ctx context.Context, pins *toolcat.Pins, what, sub, server, tool, digest string, body []byte, stdout, stderr io.Writer) int {
 	switch sub {
 	case "revoke":
 		if err := pins.Revoke(ctx, server, tool); err != nil {
 			return catalogFailure(stderr, err)
 		}
-		return writeJSON(stdout, stderr, map[string]any{"ok": true, "server": server, "tool": tool, "revoked": true})
+		return writeJSON(stdout, stderr, map[string]any{"ok": true, "server": server, what: tool, "revoked": true})
 	case "approve":
 		var def []byte
 		if body != nil {
@@ -31,7 +33,7 @@ func runPins(ctx context.Context, pins *toolcat.Pins, sub, server, tool, digest 
 			v, err := jcs.Parse(body, jcs.DefaultMaxDepth)
 			m, ok := v.(map[string]any)
 			if err != nil || !ok {
-				fmt.Fprintln(stderr, "sanitize-worker tools: --in is not a tool definition (a JSON object)")
+				fmt.Fprintf(stderr, "sanitize-worker tools: --in is not a %s definition (a JSON object)\n", what)
 				return exitRejected
 			}
 			canon, d, err := pipeline.ToolDigest(m)
@@ -45,13 +47,13 @@ func runPins(ctx context.Context, pins *toolcat.Pins, sub, server, tool, digest 
 		if err != nil {
 			return catalogFailure(stderr, err)
 		}
-		return writeJSON(stdout, stderr, map[string]any{"ok": true, "server": server, "tool": tool, "digest": rec.Digest})
+		return writeJSON(stdout, stderr, map[string]any{"ok": true, "server": server, what: tool, "digest": rec.Digest})
 	}
 	rec, err := pins.Get(ctx, server, tool)
 	if err != nil {
 		return catalogFailure(stderr, err)
 	}
-	out := map[string]any{"server": server, "tool": tool, "pinned": rec.Digest, "revoked": rec.Revoked}
+	out := map[string]any{"server": server, what: tool, "pinned": rec.Digest, "revoked": rec.Revoked}
 	if rec.Candidate != nil {
 		out["candidate"] = rec.Candidate.Digest
 		out["seen"] = rec.Candidate.Seen
