@@ -190,3 +190,22 @@ func TestNotifyLimiterBounded(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNotifyAllow: the limiter's cost per notification, the policy
+// read included (one server; past the first million, refused: the cost
+// is the same).
+func BenchmarkNotifyAllow(b *testing.B) {
+	pol := pipeline.DefaultPolicy()
+	pol.Notifications = pipeline.NotificationPolicy{MaxPerWindow: 1_000_000, WindowMillis: 3_600_000}
+	eng, err := pipeline.NewEngine(pol)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &notifyLimiter{}
+	mc := &msgContext{tenantTok: "acme", serverTok: "files"}
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		l.allow(eng.Policy().Notifications, notifyKey(mc), now)
+	}
+}
