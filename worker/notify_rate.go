@@ -17,7 +17,9 @@ import (
 // A server is named within its tenant: the key is tenant and server, the
 // subject tokens of the durable path or the Mcp-Tenant and Mcp-Server
 // headers of the inline path, so one tenant's noisy server does not
-// silence another tenant's server of the same name.
+// silence another tenant's server of the same name. Messages without a
+// server (or tenant) name, or with one that is not a subject token, are
+// counted under the invalid token (wire.TokenOr): together, one limit.
 //
 // The limit is per worker: each worker counts what it sees, so across a
 // fleet of N workers a server may send up to N x MaxPerWindow in a window
