@@ -105,9 +105,12 @@ func WithNotificationKeys(n int) ServeOption {
 // notification under eng's policy: nil when it may pass, else the
 // refusal's result (quiet when it is not the window's first).
 func (s *Service) rateNotification(eng *pipeline.Engine, mc *msgContext) *result {
-	if mc.kind != pipeline.KindNotification {
+	if mc.kind != pipeline.KindNotification || mc.notifyCounted {
 		return nil
 	}
+	// Counted once per delivery: a pass run again within the attempt (a
+	// resolver unavailable for a moment) is the same notification.
+	mc.notifyCounted = true
 	ok, first := s.notify.allow(eng.Policy().Notifications, notifyKey(mc), time.Now())
 	if ok {
 		return nil

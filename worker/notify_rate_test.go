@@ -209,3 +209,30 @@ func BenchmarkNotifyAllow(b *testing.B) {
 		l.allow(eng.Policy().Notifications, notifyKey(mc), now)
 	}
 }
+
+// TestRateNotificationOncePerDelivery: a pass run again within one
+// delivery (the durable path's retry of an unavailable resolver) does not
+// count the notification twice; other kinds are never counted.
+func TestRateNotificationOncePerDelivery(t *testing.T) {
+	eng := rateEngine(t, 1)
+	s := &Service{def: eng}
+	mc := newContext(PathDurable, string(wire.KindNotification), "acme", "files", nats.Header{})
+	for range 3 {
+		if r := s.rateNotification(eng, mc); r != nil {
+			t.Fatal("one delivery counted more than once")
+		}
+	}
+	mc2 := newContext(PathDurable, string(wire.KindNotification), "acme", "files", nats.Header{})
+	r := s.rateNotification(eng, mc2)
+	if r == nil || !r.rated || r.quiet || r.ev.Code != pipeline.CodeBoundExceeded || r.ev.Reason != string(wire.ReasonNotificationRate) {
+		t.Fatalf("second notification: %+v", r)
+	}
+	mc3 := newContext(PathDurable, string(wire.KindNotification), "acme", "files", nats.Header{})
+	if r := s.rateNotification(eng, mc3); r == nil || !r.quiet {
+		t.Fatalf("third notification: %+v", r)
+	}
+	tr := newContext(PathDurable, string(wire.KindToolResult), "acme", "files", nats.Header{})
+	if r := s.rateNotification(eng, tr); r != nil {
+		t.Fatal("a tool result was counted")
+	}
+}

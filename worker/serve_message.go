@@ -48,6 +48,9 @@ type msgContext struct {
 	// chainSeq is the sequence of the message's last sealed evidence
 	// record (evidence_chain.go; 0: none).
 	chainSeq uint64
+	// notifyCounted: the notification limit counted this delivery
+	// (notify_rate.go).
+	notifyCounted bool
 }
 
 // newContext reads the context of a message. For the durable path tenant
