@@ -1,6 +1,7 @@
 #!/bin/sh
 # cgrecords.sh FILE [N M]: instructions of one records.Run (what
-# `scan --jsonl --workers 1` runs) over a file of scan records, counted by
+# `scan --jsonl --workers 1` runs) over a file of scan records (or
+# mix:600:schema and the like, see bench/cgprobe), counted by
 # callgrind over the whole of bench/cgprobe -records: (count at N runs -
 # count at M runs) / (N - M), so reading the file and building the engine
 # cancel. Load-independent; valgrind hides AVX-512, so this is the AVX2
