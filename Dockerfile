@@ -8,11 +8,14 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# -trimpath: no build paths in the binary; the version command reads the
-# module version and the VCS revision from the build info (-buildvcs needs
-# the .git directory, which .dockerignore keeps out: pass VCS_REVISION).
+# -trimpath: no build paths in the binary. The version command reads the
+# module version and the VCS revision from the build info, which has none
+# here (-buildvcs needs the .git directory, which .dockerignore keeps out),
+# so they are stamped: docker build --build-arg VCS_REVISION=$(git rev-parse HEAD)
+# [--build-arg VERSION=v1.2.3]. Without them it reports commit unknown.
 ARG VCS_REVISION=unknown
-RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w -X main.vcsRevision=${VCS_REVISION}" -o /out/sanitize-worker ./cmd/sanitize-worker
+ARG VERSION=
+RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags="-s -w -X main.vcsRevision=${VCS_REVISION} -X main.stampedVersion=${VERSION}" -o /out/sanitize-worker ./cmd/sanitize-worker
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/sanitize-worker /usr/local/bin/sanitize-worker

@@ -27,6 +27,9 @@ type Metadata struct {
 	RequestID   string // Mcp-Request-Id; the Nats-Msg-Id of Publish
 	Policy      string // Mcp-Policy
 	Traceparent string // W3C traceparent
+	// Framing is Mcp-Framing: how the body is framed (wire.FramingBare or
+	// wire.FramingJSONRPC); empty leaves it to the worker's default.
+	Framing wire.Framing
 }
 
 // Result is a sanitized message.
@@ -170,6 +173,7 @@ func setMetadata(h nats.Header, md Metadata) error {
 	for _, kv := range [...]struct{ k, v string }{
 		{wire.HeaderTool, md.Tool}, {wire.HeaderServer, md.Server}, {wire.HeaderTenant, md.Tenant},
 		{wire.HeaderRequestID, md.RequestID}, {wire.HeaderPolicy, md.Policy}, {wire.HeaderTraceparent, md.Traceparent},
+		{wire.HeaderFraming, string(md.Framing)},
 	} {
 		if kv.v == "" {
 			continue

@@ -26,6 +26,12 @@ const (
 	roleMessages    role = 203 // GetPromptResult.messages
 	roleMessage     role = 204 // one prompt message: its content is a content block
 	roleResURI      role = 205 // a contents item's uri: kept for its replacement
+	// roleSamplingBlocks is a sampling message's content when it is an
+	// array: each item is a content block. 206 is roleEnvelopeVersion.
+	roleSamplingBlocks role = 207
+	// roleNotifyParams is the params of an enveloped notification: its
+	// message and statusMessage are text (kindMember).
+	roleNotifyParams role = 208
 )
 
 // resultKind is which of the results with binary content a message is,
@@ -33,9 +39,11 @@ const (
 type resultKind uint8
 
 const (
-	rkOther    resultKind = iota
-	rkResource            // KindResourceResult
-	rkPrompt              // KindPromptResult
+	rkOther        resultKind = iota
+	rkResource                // KindResourceResult
+	rkPrompt                  // KindPromptResult
+	rkSampling                // KindSamplingRequest (guard_requests.go)
+	rkNotification            // KindNotification (guard_misc.go)
 )
 
 func resultKindOf(k Kind) resultKind {
@@ -44,6 +52,10 @@ func resultKindOf(k Kind) resultKind {
 		return rkResource
 	case KindPromptResult:
 		return rkPrompt
+	case KindSamplingRequest:
+		return rkSampling
+	case KindNotification:
+		return rkNotification
 	}
 	return rkOther
 }
@@ -55,8 +67,13 @@ func (s *shaper) kindResultMember(k string) (next, bool) {
 	switch {
 	case s.rk == rkResource && k == "contents":
 		return next{role: roleResContents, region: regionOther}, true
-	case s.rk == rkPrompt && k == "messages":
+	case (s.rk == rkPrompt || s.rk == rkSampling) && k == "messages":
 		return next{role: roleMessages, region: regionOther}, true
+	case s.rk == rkSampling && k == "systemPrompt",
+		s.rk == rkNotification && (k == "message" || k == "statusMessage"):
+		// Server-written text a model reads: bounded like a text block
+		// (text-chars), a string.
+		return next{role: roleResText, region: regionText}, true
 	}
 	return next{}, false
 }
@@ -68,6 +85,8 @@ func kindItemRole(r role) (role, bool) {
 		return roleResItem, true
 	case roleMessages:
 		return roleMessage, true
+	case roleSamplingBlocks:
+		return roleBlock, true
 	}
 	return roleGeneric, false
 }
@@ -82,12 +101,23 @@ func kindItemRole(r role) (role, bool) {
 func (s *shaper) kindMember(f *frame, k string) (next, bool) {
 	var r role
 	switch f.role {
+	case roleNotifyParams:
+		if k == "message" || k == "statusMessage" {
+			return next{role: roleResText, region: regionText}, true
+		}
+		return next{}, false
 	case roleMessage:
 		if k == "content" {
 			r = roleBlock
 		}
 	case roleBlock:
 		switch k {
+		case "text":
+			if s.rk == rkSampling {
+				// A sampling message's text: bounded like a tool's text
+				// block (text-chars).
+				return next{role: roleResText, region: regionText}, true
+			}
 		case "data":
 			nx := s.blockData()
 			nx.region = f.region

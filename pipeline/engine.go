@@ -31,6 +31,7 @@ const (
 	KindElicitationRequest  = wire.KindElicitationRequest
 	KindElicitationResponse = wire.KindElicitationResponse
 	KindInputRequired       = wire.KindInputRequired
+	KindGeneric             = wire.KindGeneric
 )
 
 // Kinds lists every kind in a stable order (wire.Kinds).
@@ -61,6 +62,17 @@ type MessageInfo struct {
 	// sanitized), is projected by policy, and the text blocks that mirror
 	// it are regenerated (see docs/pipeline.md).
 	OutputSchema *schema.Schema
+	// Method is the MCP method of the message (of the request a result
+	// answers, or of the server's request or notification), for the kind
+	// guards of bare bodies that do not carry it (guard.go); an
+	// envelope's own method takes precedence.
+	Method string
+	// Pins, when not nil, pins the tool definitions of a tools-list
+	// message (guard_pins.go) under Server.
+	Pins PinStore
+	// Guard is the request context of the resource, prompt and completion
+	// guards (guards.go); nil when the producer gave none.
+	Guard *GuardInput
 	// NoDigests says the caller discards the evidence's digests of the
 	// input and the output (it keeps no evidence): they are not computed,
 	// and Evidence.Input and Evidence.Output carry the byte counts with an
@@ -122,6 +134,8 @@ type Engine struct {
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer
+	// guards are the kind-specific guards of G003 and G004 (guards.go).
+	guards *guards
 }
 
 // NewEngine compiles a policy. A nil policy means DefaultPolicy.
@@ -162,6 +176,9 @@ func NewEngine(p *Policy) (*Engine, error) {
 	if e.errs, err = newErrSanitizer(&cp); err != nil {
 		return nil, err
 	}
+	if e.guards, err = compileGuards(&cp); err != nil {
+		return nil, err
+	}
 	if !ok {
 		e.fpKey = make([]byte, 32)
 		if _, err := rand.Read(e.fpKey); err != nil {
@@ -196,6 +213,12 @@ func (e *Engine) RandomFingerprintKey() bool { return e.randKey }
 // outcome recorded in the evidence, with an error result written to out.
 // The deadline of ctx bounds the pass (code TIMEOUT).
 func (e *Engine) Sanitize(ctx context.Context, in io.Reader, out Output, info MessageInfo) (*Evidence, error) {
+	if e.guards.on(info.Kind) {
+		return e.sanitizeSeedGuarded(ctx, in, out, info)
+	}
+	if g := guardOf(info.Kind); g != nil {
+		return e.sanitizeGuarded(ctx, g, in, out, info)
+	}
 	p := e.getPass()
 	defer p.release()
 	return p.run(ctx, in, out, info)

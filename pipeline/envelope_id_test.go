@@ -218,13 +218,13 @@ func TestEnvelopeIDStops(t *testing.T) {
 		}, CodeInternal, `null`, wire.ReasonRPCIDNotRead},
 		{"read-error-after-failure", func(func()) io.Reader {
 			return &idPieces{parts: [][]byte{head}, err: errBroken}
-		}, CodeBoundExceeded, `null`, wire.ReasonRPCIDNotRead},
+		}, CodeInvalidJSON, `null`, wire.ReasonRPCIDNotRead},
 		{"deadline-after-failure", func(cancel func()) io.Reader {
 			return &idPieces{parts: [][]byte{head, tail}, after: cancel}
-		}, CodeBoundExceeded, `null`, wire.ReasonRPCIDDeadline},
+		}, CodeInvalidJSON, `null`, wire.ReasonRPCIDDeadline},
 		{"found-before-read-error", func(func()) io.Reader {
 			return &idPieces{parts: [][]byte{append(append([]byte{}, head...), tail...)}, err: errBroken}
-		}, CodeBoundExceeded, `7`, ""},
+		}, CodeInvalidJSON, `7`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())

@@ -105,8 +105,13 @@ type Evidence struct {
 	RPCError       *RPCErrorRecord  `json:"rpcError,omitempty"`
 	// Binary lists the binary content blocks replaced by a note
 	// (binary.go), at most 64.
-	Binary        []BinaryRecord `json:"binary,omitempty"`
-	DurationNanos int64          `json:"durationNanos"`
+	Binary []BinaryRecord `json:"binary,omitempty"`
+	// Guard is what the guard of the message's kind found (guard.go).
+	Guard *GuardRecord `json:"guard,omitempty"`
+	// IdentifierSecrets counts secrets found and replaced in the tool
+	// name, server, tenant and request id (identifier.go).
+	IdentifierSecrets int64 `json:"identifierSecrets,omitempty"`
+	DurationNanos     int64 `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

@@ -101,6 +101,10 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	if e.Guard != nil {
+		b = e.Guard.appendJSON(append(b, `,"guard":`...))
+	}
+	b = optInt(b, `,"identifierSecrets":`, e.IdentifierSecrets)
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }

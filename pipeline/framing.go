@@ -168,6 +168,17 @@ func (s *shaper) topMember(f *frame, k string) (next, bool) {
 			return next{role: roleEnvelopeID, region: regionOther}, true
 		case "jsonrpc":
 			return next{role: roleEnvelopeVersion, region: regionOther}, true
+		case "params":
+			switch s.rk {
+			case rkSampling:
+				// A sampling request's params hold its messages, read
+				// like a prompt result's (binary_kinds.go).
+				return next{role: roleResult, region: regionOther}, true
+			case rkNotification:
+				// A notification's params: its texts bounded, no labels
+				// added (binary_kinds.go).
+				return next{role: roleNotifyParams, region: regionOther}, true
+			}
 		}
 		return next{region: regionOther}, true
 	}
@@ -231,6 +242,26 @@ func (p *pass) checkValueType(r role, c byte, off int64) {
 	}
 }
 
+// genericEnvelope checks the envelope of a KindGeneric message, which may
+// be any one JSON-RPC message: a request or notification (a "method", no
+// "result" or "error") or a response (exactly one of "result" and "error",
+// no "method" or "params"). It returns the reason of a failure, or "".
+func genericEnvelope(f *frame) wire.Reason {
+	switch {
+	case f.reqMember && (f.hasResult || f.hasError):
+		return wire.ReasonEnvelopeAmbiguous
+	case f.reqMember && !f.hasMethod:
+		return wire.ReasonEnvelopeNotRequest
+	case f.reqMember:
+		return ""
+	case f.hasResult && f.hasError:
+		return wire.ReasonEnvelopeAmbiguous
+	case !f.hasResult && !f.hasError:
+		return wire.ReasonEnvelopeNoResult
+	}
+	return ""
+}
+
 // roleEnvelopeVersion is the "jsonrpc" member of an envelope: captured
 // (in mimeBuf, like a block's type) and checked when its string ends.
 const roleEnvelopeVersion role = 206
@@ -267,6 +298,8 @@ func (p *pass) checkEnvelope(f *frame, off int64) {
 		if !f.reqMember || f.hasResult || f.hasError {
 			reason = wire.ReasonEnvelopeNotRequest
 		}
+	case p.generic:
+		reason = genericEnvelope(f)
 	case f.reqMember:
 		reason = wire.ReasonEnvelopeNotResponse
 	case f.hasResult && f.hasError:

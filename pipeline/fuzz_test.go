@@ -137,7 +137,8 @@ func FuzzSanitize(f *testing.F) {
 				if ev.Outcome != pipeline.OutcomeRejected || !stableCodes[ev.Code] {
 					t.Fatalf("%s: invalid JSON gave outcome %s code %q", kind, ev.Outcome, ev.Code)
 				}
-			} else if ev.Code == pipeline.CodeInvalidJSON {
+			} else if ev.Code == pipeline.CodeInvalidJSON && ev.Reason != "duplicate-key" {
+				// encoding/json takes a member name twice; the pass does not.
 				t.Fatalf("%s: valid JSON rejected as invalid (%s at %d)", kind, ev.Reason, ev.ErrorOffset)
 			}
 			if ev.Outcome == pipeline.OutcomeRejected {

@@ -75,6 +75,7 @@ type frame struct {
 	hasResult bool  // an envelope: a "result" member was read
 	hasError  bool  // an envelope: an "error" member was read
 	reqMember bool  // an envelope: a "method" or "params" member was read
+	hasMethod bool  // an envelope: a "method" member was read
 	version   int8  // an envelope: 0 no "jsonrpc" member read, 1 "2.0", -1 another value
 	heldMeta  bool  // a _meta member was held for merging
 	binary    bool  // holds base64 data
@@ -124,6 +125,11 @@ type pass struct {
 	e   *Engine
 	ctx context.Context
 
+	// forced is the refusal of a guard (guards.go): the pass reads the
+	// message (for the envelope's id and the evidence digest) and then
+	// writes this error result in place of it.
+	forced *Error
+
 	info  MessageInfo
 	label string // resolved label text
 
@@ -133,6 +139,13 @@ type pass struct {
 	inH      *digester
 	inN      int64
 	inReader io.Reader
+
+	// notObjAt is the input offset of a tool result that is not an object
+	// (-1: none). The pass reads on to the end of the input before it says
+	// so, so that input that is not JSON at all is INVALID_JSON whatever
+	// its first byte (tokens.go beginValue).
+	notObjAt  int64
+	notObjPtr string
 
 	lx jsonlex.Lexer
 	shaper
@@ -159,6 +172,7 @@ type pass struct {
 type shaper struct {
 	tool    bool // the message is a tool result
 	request bool // the message is a request (an envelope carries method and params, framing.go)
+	generic bool // the message is of KindGeneric: any one JSON-RPC message (framing.go)
 	framing framing
 	stack   []frame
 	nx      next
@@ -167,6 +181,11 @@ type shaper struct {
 	ptrBuf  []byte
 
 	rk resultKind // a resource or prompt result (binary_kinds.go)
+
+	// attr keeps what normalization changed per string (normAt) for the
+	// member records of a kind guard (guard.go).
+	attr   bool
+	normAt []normAt
 
 	// JSON-RPC envelope: when the top-level object is one, an error result
 	// is wrapped in an envelope with the same id (sanitized, bounded).
@@ -317,7 +336,9 @@ func (p *pass) release() {
 func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.ctx = ctx
 	p.info = info
+	p.forced = nil
 	p.inOff = 0
+	p.notObjAt, p.notObjPtr = -1, ""
 	p.inH.Reset()
 	p.inN = 0
 	p.lx.Reset()
@@ -325,8 +346,11 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.nx = next{role: roleTop}
 	p.nameCtx = false
 	p.tool = info.Kind == KindToolResult
-	p.request = info.Kind == KindElicitationRequest
+	p.request = wire.IsRequestKind(info.Kind)
+	p.generic = info.Kind == KindGeneric
 	p.rk = resultKindOf(info.Kind)
+	p.attr = guardOf(info.Kind) != nil
+	p.normAt = p.normAt[:0]
 	p.exhausted = false
 	p.truncs = 0
 	p.secrets = 0
@@ -368,6 +392,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 		GuardVersion:  GuardVersion,
 		Normalization: p.e.pol.Normalization,
 	}
+	p.scrubIdentifiers()
 	if p.sch != nil {
 		p.ev.SchemaSHA256 = p.sch.digest
 	}
@@ -394,12 +419,24 @@ func (p *pass) failf(code Code, reason string, off int64) {
 	if p.fail != nil {
 		return
 	}
+	if p.notObjAt >= 0 && code != CodeInvalidJSON && code != CodeTimeout && code != CodeInternal {
+		// A result that is not an object, whatever else is wrong with it
+		// as long as it is JSON.
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+		return
+	}
 	p.fail = &Error{Code: code, Reason: reason, Offset: off, Pointer: p.pointer()}
 }
 
 func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageInfo) (ev *Evidence, err error) {
+	return p.runWith(ctx, in, out, info, nil)
+}
+
+// runWith is run with a guard's refusal (nil for none; guards.go).
+func (p *pass) runWith(ctx context.Context, in io.Reader, out Output, info MessageInfo, forced *Error) (ev *Evidence, err error) {
 	start := time.Now()
 	p.reset(ctx, out, info)
+	p.forced = forced
 	p.inReader = in
 	defer func() {
 		if r := recover(); r != nil {
@@ -411,6 +448,12 @@ func (p *pass) run(ctx context.Context, in io.Reader, out Output, info MessageIn
 	p.readAll(in)
 	if p.fail == nil {
 		p.finishDoc()
+	}
+	if p.fail == nil && p.notObjAt >= 0 {
+		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}
+	}
+	if p.forced != nil && (p.fail == nil || p.fail.Code != CodeTimeout) {
+		p.fail = p.forced
 	}
 	if p.fail == nil && p.isToolError() && !p.e.pol.Errors.Disabled {
 		return p.finishToolError(out, start)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
+	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
+	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"sigs.k8s.io/yaml"
@@ -230,6 +232,26 @@ type Policy struct {
 	// about a fifth of the pass on large messages). Each digest names its
 	// algorithm ("sha256:<hex>", "blake3:<hex>").
 	Digest string `json:"digest,omitempty"`
+	// Pinning is what a tools/list does with a tool whose definition
+	// differs from its pin (guard_pins.go, docs/pinning.md): "warn"
+	// (default: forwarded, flagged in evidence), "hold" (kept out of the
+	// list until approved; so is a tool whose pin could not be checked)
+	// or "off". It applies when the caller gives a PinStore.
+	Pinning string `json:"pinning,omitempty"`
+	// Notifications bounds the notifications of one server
+	// (NotificationPolicy; applied by the worker and the proxy).
+	Notifications NotificationPolicy `json:"notifications,omitempty"`
+	// Resources configures the resources/read guard of G003 (package
+	// resgate, docs/resources.md); nil leaves resource results to the
+	// generic pass alone.
+	Resources *resgate.Policy `json:"resources,omitempty"`
+	// Prompts configures the prompts/get guard of G004 (package
+	// promptgate): allow-listed names, argument validators, roles and
+	// forbidden markers.
+	Prompts *promptgate.PromptsPolicy `json:"prompts,omitempty"`
+	// Completions configures the completion/complete guard of G004:
+	// completable arguments, visibility and the per-principal budget.
+	Completions *promptgate.CompletionsPolicy `json:"completions,omitempty"`
 }
 
 // DefaultLabelTemplate is the seed's G001 label.
@@ -305,7 +327,7 @@ var versionRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
 func (p *Policy) limits() (bounds.Limits, error) {
 	l := bounds.Defaults()
 	for k, v := range p.Limits {
-		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit || k == BlockJoinBytesLimit {
+		if k == StructuredBytesLimit || k == BinaryHoldBytesLimit || k == BlockJoinBytesLimit || k == KindGuardBytesLimit {
 			continue // limits of the pipeline, checked by structuredBytes and binaryHoldBytes
 		}
 		b, ok := bounds.Parse(k)
@@ -325,7 +347,7 @@ func boundIDs() string {
 	for _, b := range bounds.All() {
 		s = append(s, b.String())
 	}
-	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit, BlockJoinBytesLimit)
+	s = append(s, StructuredBytesLimit, BinaryHoldBytesLimit, BlockJoinBytesLimit, KindGuardBytesLimit)
 	return strings.Join(s, ", ")
 }
 
@@ -377,6 +399,15 @@ func (p *Policy) Validate() error {
 		return fmt.Errorf("%w: version must match %s", ErrPolicy, versionRE)
 	}
 	if _, err := p.limits(); err != nil {
+		return err
+	}
+	if _, err := p.kindGuardBytes(); err != nil {
+		return err
+	}
+	if err := checkPinning(p.Pinning); err != nil {
+		return err
+	}
+	if err := p.Notifications.validate(); err != nil {
 		return err
 	}
 	if _, err := p.structuredBytes(); err != nil {
@@ -435,6 +466,9 @@ func (p *Policy) Validate() error {
 	}
 	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
 		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
+	}
+	if _, err := compileGuards(p); err != nil {
+		return err
 	}
 	return nil
 }

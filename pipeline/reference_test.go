@@ -119,15 +119,17 @@ type refFail struct {
 }
 
 type reference struct {
-	pol   pipeline.Policy
-	lim   bounds.Limits
-	red   *scanners.Redactor
-	kind  pipeline.Kind
-	frm   pipeline.Framing
-	label string
-	tool  string
-	dec   *json.Decoder
-	in    []byte
+	// notObj: the envelope's result is not an object (sanitize).
+	notObj bool
+	pol    pipeline.Policy
+	lim    bounds.Limits
+	red    *scanners.Redactor
+	kind   pipeline.Kind
+	frm    pipeline.Framing
+	label  string
+	tool   string
+	dec    *json.Decoder
+	in     []byte
 
 	nodes, depth               int64
 	truncs, redactions, remove int64
@@ -270,13 +272,22 @@ func (r *reference) sanitize(in []byte) (out any, fail *refFail) {
 			if !ok {
 				panic(x)
 			}
+			if r.notObj && f.code != pipeline.CodeInvalidJSON {
+				// A result that is not an object, whatever else is
+				// wrong with it as long as it is JSON.
+				f = refFail{pipeline.CodeInvalidContent, "result-not-object"}
+			}
 			out, fail = nil, &f
 		}
 	}()
-	// A tool result must be an object: the pass decides at the first byte
-	// of the value, before it knows whether the value is well formed.
+	// A tool result must be an object: the pass knows at the first byte of
+	// the value, and says so once the input is known to be JSON (input that
+	// is not JSON is INVALID_JSON whatever its first byte).
 	if r.kind == pipeline.KindToolResult {
 		if c := bytes.TrimLeft(in, " \t\r\n"); len(c) > 0 && c[0] != '{' && strings.IndexByte("[\"-0123456789tfn", c[0]) >= 0 {
+			if !json.Valid(in) {
+				r.fail(pipeline.CodeInvalidJSON, "syntax")
+			}
 			r.fail(pipeline.CodeInvalidContent, "result-not-object")
 		}
 	}
@@ -292,6 +303,9 @@ func (r *reference) sanitize(in []byte) (out any, fail *refFail) {
 	v := r.value(tok, refNext{role: rTop}, top)
 	if _, err := r.dec.Token(); !errors.Is(err, io.EOF) {
 		r.fail(pipeline.CodeInvalidJSON, "trailing-data")
+	}
+	if r.notObj {
+		r.fail(pipeline.CodeInvalidContent, "result-not-object")
 	}
 	return v, nil
 }
@@ -421,7 +435,7 @@ func (r *reference) object(nx refNext) any {
 			r.fail(pipeline.CodeBoundExceeded, "prototype-key")
 		}
 		if seen[k] {
-			r.fail(pipeline.CodeBoundExceeded, "duplicate-key")
+			r.fail(pipeline.CodeInvalidJSON, "duplicate-key")
 		}
 		seen[k] = true
 		m := r.memberNext(f, k)
@@ -438,7 +452,10 @@ func (r *reference) object(nx refNext) any {
 			// the value's first byte.
 			if m.role == rResult && !m.drop && r.kind == pipeline.KindToolResult {
 				if c := r.byteAhead(':'); c != '{' && strings.IndexByte("[\"-0123456789tfn", c) >= 0 {
-					r.fail(pipeline.CodeInvalidContent, "result-not-object")
+					// Said at the end, the value dropped meanwhile (see
+					// sanitize).
+					r.notObj = true
+					m.drop = true
 				}
 			}
 			// Members of one JSON type, decided at the value's first byte.

@@ -82,6 +82,10 @@ func (p *pass) finishError(out Output, start time.Time) (*Evidence, error) {
 // most 128 bytes) or null when it was not read whole before the failure.
 func (p *pass) writeErrorResult(f *Error) {
 	em := &p.em
+	if p.info.Kind == KindNotification {
+		p.writeNotificationError(f) // a notification has no response (guard_misc.go)
+		return
+	}
 	if p.envelope {
 		em.rawString(`{"jsonrpc":"2.0","id":`)
 		switch {
@@ -141,6 +145,11 @@ func (p *pass) writeErrorMember(f *Error) {
 func (p *pass) writeErrorMeta(f *Error) {
 	p.writeCommonLabels()
 	p.metaKey("code")
+	if privateReason(f.Code) {
+		// The guards' one public error says nothing of why.
+		p.em.rawString(`"` + string(f.Code) + `"`)
+		return
+	}
 	p.em.rawString(`"` + string(f.Code) + `",`)
 	p.metaKey("reason")
 	p.em.byte1('"')

@@ -81,6 +81,11 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	*f = frame{obj: obj, skip: nx.drop, role: nx.role, region: nx.region, deferM: nx.deferM, key: key, keys: keys}
 	if !obj && nx.role == roleBlock {
 		f.role = roleGeneric
+		if p.rk == rkSampling {
+			// A sampling message's content may be an array of blocks
+			// (SamplingMessage, 2025-11-25 and 2026-07-28).
+			f.role = roleSamplingBlocks
+		}
 	}
 	if obj && nx.role == roleTop {
 		f.envelope = p.framing == framingJSONRPC
@@ -381,7 +386,9 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	if !f.keys.add(key) {
-		p.failf(CodeBoundExceeded, string(wire.ReasonDuplicateKey), off)
+		// Not one well-formed JSON value for every reader (RFC 8259 leaves
+		// which member wins open; I-JSON, RFC 7493, forbids it).
+		p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)
@@ -414,9 +421,10 @@ func (p *pass) keyDone(off int64) {
 	if !nx.drop && f.role == roleTop {
 		// What the envelope carries, as far as it is written: a dropped
 		// result is a missing one.
-		f.hasResult = f.hasResult || nx.role == roleResult
+		f.hasResult = f.hasResult || nx.role == roleResult && string(key) == "result"
 		f.hasError = f.hasError || string(key) == "error"
 		f.reqMember = f.reqMember || f.envelope && (string(key) == "method" || string(key) == "params")
+		f.hasMethod = f.hasMethod || f.envelope && string(key) == "method"
 	}
 	p.nx = nx
 	if nx.drop || nx.deferM != deferNone {

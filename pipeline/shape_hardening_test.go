@@ -140,7 +140,7 @@ func TestShapeFraming(t *testing.T) {
 		{name: "jsonrpc/result-members-alone", framing: FramingJSONRPC, in: `{"content":[{"type":"text","text":"x"}]}`,
 			code: CodeInvalidContent, reason: mixed, check: wantEnvelope(true)},
 		{name: "jsonrpc/failure-before-any-member", framing: FramingJSONRPC, in: `{"a":1,"a":2}`,
-			code: CodeBoundExceeded, reason: "duplicate-key", check: wantEnvelope(true)},
+			code: CodeInvalidJSON, reason: "duplicate-key", check: wantEnvelope(true)},
 		{name: "jsonrpc/envelope", framing: FramingJSONRPC, in: `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}`,
 			outcome: OutcomeClean, check: func(t *testing.T, out string, _ *Evidence) {
 				var env struct {
@@ -165,9 +165,9 @@ func TestShapeFraming(t *testing.T) {
 				}
 			}},
 		{name: "bare/failure-is-bare", framing: FramingBare, in: `{"id":1,"x":1,"x":2}`,
-			code: CodeBoundExceeded, reason: "duplicate-key", check: wantEnvelope(false)},
+			code: CodeInvalidJSON, reason: "duplicate-key", check: wantEnvelope(false)},
 		{name: "auto/envelope-failure-is-enveloped", in: `{"jsonrpc":"2.0","id":1,"result":{"x":1,"x":2}}`,
-			code: CodeBoundExceeded, reason: "duplicate-key", check: wantEnvelope(true)},
+			code: CodeInvalidJSON, reason: "duplicate-key", check: wantEnvelope(true)},
 		{name: "auto/bare", in: `{"content":[{"type":"text","text":"ok"}],"isError":false}`, outcome: OutcomeClean},
 		{name: "unknown-framing", framing: "xml", in: `{"content":[]}`,
 			code: CodeInvalidContent, reason: string(wire.ReasonUnknownFraming)},

@@ -267,6 +267,9 @@ func (p *pass) recordNorm(st scanners.NormStats) {
 	if st.NFKCChanged {
 		p.ev.NFKCChanged++
 	}
+	if p.attr {
+		p.recordNormAt(st)
+	}
 }
 
 // sink applies the character and output bounds to final text and writes it.

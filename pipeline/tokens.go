@@ -133,9 +133,15 @@ func (p *pass) beginValue(b []byte, k jsonlex.Kind, off int64) {
 	nx := p.nx
 	if (nx.role == roleTop || nx.role == roleResult && !nx.drop) && c != '{' && p.tool && valueStart(c) {
 		// A tool result is an object, at the top level or as an
-		// envelope's "result": decided at the first byte of the value.
-		p.failf(CodeInvalidContent, string(wire.ReasonResultNotObject), off)
-		return
+		// envelope's "result": known at the first byte of the value, said
+		// once the input is known to be JSON (input that is not JSON is
+		// INVALID_JSON whatever its first byte). The value is read and
+		// dropped meanwhile; nothing of a failed pass is delivered.
+		if p.notObjAt < 0 {
+			p.notObjAt, p.notObjPtr = off, p.pointer()
+		}
+		p.nx.drop = true
+		nx = p.nx
 	}
 	if !nx.drop && typedRole(nx.role) && valueStart(c) {
 		p.checkValueType(nx.role, c, off)

@@ -15,14 +15,23 @@
 // not idle the other workers), echoing each outputSchema
 // normalized and redacted by the engine's catalog, and the typed errors of
 // a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
-// an object, no result, a schema that does not compile) gets a sanitized
-// error result on its own line; it does not stop the run. So does a record
-// with a member name twice (BOUND_EXCEEDED, duplicate-key, as inside a
+// an object, no result, a schema that does not compile, a blank line) gets
+// a sanitized error result on its own line, so output line N always answers
+// input line N; it does not stop the run. Each line is written as soon as
+// it and every line before it are answered (Options.Flush for a pipe). So does a record
+// with a member name twice (INVALID_JSON, duplicate-key, as inside a
 // message), a "framing" member that is not a framing (INVALID_CONTENT,
 // unknown-framing), or an outputSchema whose echo would hold one name twice
 // once normalized (SCHEMA_INVALID, schema-key-collision). A record's
 // "framing" ("bare", "jsonrpc", "auto") says how its result is framed;
 // without one, Options.Framing does.
+//
+// A line longer than Options.MemRecordBytes (4 MiB) is not held in memory:
+// it goes to an unlinked temporary file, its envelope is found by a scan of
+// the file and its result streamed from there, its output through a spool,
+// so one record's memory is bounded like a single message's in `scan`
+// (bigrecord.go; TestBigRecordMemory: a 50 MiB record peaks at the single
+// message's RSS plus a few MiB).
 //
 // What it does not own: the pass over a result (package pipeline), flags,
 // files and exit codes (cmd/sanitize-worker), and where records come from.

@@ -38,13 +38,15 @@ type recordWorker struct {
 	out         lineOut // the result, written into a buffer of outBufs
 	schemas     *schema.Cache
 	memo        schemaMemo // outputSchema texts already compiled and echoed
+	memRecord   int        // Options.MemRecordBytes: a big record's output spool memory
+	spoolDir    string     // Options.SpoolDir
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
 // or is too long gets a sanitized error result on its line, and so does a
-// record with a member name twice (BOUND_EXCEEDED, duplicate-key, as in a
-// message), a framing that is not one (INVALID_CONTENT, unknown-framing),
-// or an outputSchema that does not compile or whose echo would hold a
+// record with a member name twice (INVALID_JSON, duplicate-key, as in a
+// message), a blank line (INVALID_JSON, empty-input), a framing that is not
+// one (INVALID_CONTENT, unknown-framing), or an outputSchema that does not compile or whose echo would hold a
 // member name twice once normalized (SCHEMA_INVALID, its schema written as
 // null). An outputSchema that is absent or null means none. The record's
 // "framing" ("bare", "jsonrpc" or "auto"), when present, says how its
@@ -62,8 +64,14 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	var ev *pipeline.Evidence
 	var err error
 	var echoed bool
-	if r.tooLong {
+	var spool *pipeline.Spool
+	if r.big != nil {
+		ev, echoed, spool, err = w.sanitizeBig(ctx, r)
+		r.big.close()
+	} else if r.tooLong {
 		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
+	} else if r.blank {
+		ev, err = w.eng.Reject(bytes.NewReader(r.line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonEmptyInput))
 	} else if env, ok := scanEnvelope(r.line); ok && !w.generalOnly {
 		ev, echoed, err = w.sanitizeEnvelope(ctx, r.line, env, info)
 	} else {
@@ -88,13 +96,16 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	head = append(head, `,"result":`...)
 	body := append(w.out.b, '}')
 	w.out.b = nil
+	if spool != nil {
+		body = append(body[:0], '}') // the result is in the spool
+	}
 	var evb []byte
 	if w.evidence {
 		// AppendJSON writes what encoding/json.Marshal would, without
 		// reflection.
 		evb = append(ev.AppendJSON(w.outBufs.get()), '\n')
 	}
-	return outcome{seq: r.seq, head: head, line: body, evidence: evb}
+	return outcome{seq: r.seq, head: head, line: body, spool: spool, evidence: evb}
 }
 
 // sanitizeEnvelope answers a record from its scanned envelope. It reports
@@ -152,7 +163,7 @@ func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pip
 	case v.Type() != fastjson.TypeObject || v.Get("result") == nil:
 		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, "record-without-result")
 	case w.duplicateKey(v):
-		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeBoundExceeded, string(wire.ReasonDuplicateKey))
+		ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidJSON, string(wire.ReasonDuplicateKey))
 	default:
 		if t := v.Get("tool"); t != nil && t.Type() == fastjson.TypeString {
 			info.Tool = string(t.GetStringBytes())

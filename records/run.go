@@ -20,14 +20,18 @@ type record struct {
 	seq     int
 	line    []byte
 	tooLong bool
+	blank   bool     // the line holds nothing but whitespace
+	big     *bigLine // a line over MemRecordBytes, in a file (line is nil)
+	size    int      // what the record holds in the window
 }
 
 // outcome is the sanitized line and evidence of one record.
 type outcome struct {
 	seq      int
-	size     int    // input bytes the record holds in the window
-	head     []byte // the line up to the result
-	line     []byte // the rest of the line
+	size     int             // input bytes the record holds in the window
+	head     []byte          // the line up to the result
+	line     []byte          // the rest of the line
+	spool    *pipeline.Spool // a big record's result, in place of line
 	evidence []byte
 	err      error
 }
@@ -40,6 +44,10 @@ const (
 	MinMaxRecordBytes = 1024
 	// DefaultTimeout bounds the pass over one record.
 	DefaultTimeout = 30 * time.Second
+	// DefaultMemRecordBytes is the longest record line held in memory
+	// (pipeline.DefaultSpoolMemBytes, the memory of a single message's
+	// spool in scan).
+	DefaultMemRecordBytes = pipeline.DefaultSpoolMemBytes
 	// DefaultInFlightBytes bounds the input bytes of the records in flight
 	// beyond the first 2*Workers.
 	DefaultInFlightBytes = 8 << 20
@@ -67,6 +75,14 @@ type Options struct {
 	// longer line is not held but answered with BOUND_EXCEEDED
 	// (record-too-long). 0 means DefaultMaxRecordBytes.
 	MaxRecordBytes int
+	// MemRecordBytes is the longest record line held in memory; a longer
+	// one goes to an unlinked temporary file in SpoolDir and its output
+	// through a pipeline.Spool, so the memory of one record is bounded like
+	// a single message's whatever its size (bigrecord.go). 0 means
+	// DefaultMemRecordBytes.
+	MemRecordBytes int
+	// SpoolDir is the directory of those files; "" means os.TempDir().
+	SpoolDir string
 	// Timeout bounds the pass over one record; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// InFlightBytes bounds the input bytes of the records in flight (read
@@ -77,6 +93,11 @@ type Options struct {
 	// Evidence receives one evidence record (JSON) a line, in input order;
 	// nil means none.
 	Evidence io.Writer
+	// Flush writes each record's line out (bufio flush) as soon as it and
+	// every line before it are answered and no other answer waits, so a
+	// reader of a pipe sees it before the next record arrives; without it
+	// the output is written in large blocks (for a file).
+	Flush bool
 	// Report, if set, receives each error Run reports, in order: the first
 	// failed record (*RecordError), the first failed evidence write and a
 	// failed output write (*WriteError), a failed read (*ReadError).
@@ -90,7 +111,7 @@ var ErrOptions = errors.New("records: invalid options")
 // a record that is merely bad gets an error result on its line instead).
 // Later records are still processed.
 type RecordError struct {
-	Record int // 1-based, counting records (blank lines are not records)
+	Record int // 1-based: the line of the input
 	Err    error
 }
 
@@ -114,7 +135,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 
 // Run sanitizes a stream of records, one JSON object
 // {"tool","outputSchema","result"} a line, on Workers parallel passes and
-// writes one sanitized record a line to out, in input order. Records in
+// writes one sanitized record a line to out, in input order: line N of the
+// output answers line N of the input, a blank line included (an error
+// result, INVALID_JSON / empty-input). Each line is written as soon as it
+// and every line before it are answered (with Options.Flush, flushed too). Records in
 // flight are 2*Workers records of any size up to MaxRecordBytes and, while
 // their input bytes stay under InFlightBytes, at most MaxInFlightExtra
 // more, so memory is bounded by the limits, not the stream length. It returns nil when every record was
@@ -123,7 +147,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	if _, ok := pipeline.ParseFraming(string(o.Framing)); !ok {
 		return ErrOptions
 	}
-	if eng == nil || o.Workers < 0 || o.Timeout < 0 || o.InFlightBytes < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
+	if eng == nil || o.Workers < 0 || o.Timeout < 0 || o.InFlightBytes < 0 || o.MemRecordBytes < 0 || (o.MaxRecordBytes != 0 && o.MaxRecordBytes < MinMaxRecordBytes) {
 		return ErrOptions
 	}
 	if o.Workers == 0 {
@@ -137,6 +161,9 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	}
 	if o.InFlightBytes == 0 {
 		o.InFlightBytes = DefaultInFlightBytes
+	}
+	if o.MemRecordBytes == 0 {
+		o.MemRecordBytes = DefaultMemRecordBytes
 	}
 	var first error
 	report := func(err error) {
@@ -167,17 +194,18 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	var readErr error
 	go func() {
 		defer close(jobs)
-		readErr = readRecords(ctx, in, o.MaxRecordBytes, win, inBufs, jobs)
+		readErr = readRecords(ctx, in, o.MaxRecordBytes, o.MemRecordBytes, o.SpoolDir, win, inBufs, jobs)
 	}()
 	var wg sync.WaitGroup
 	for w := 0; w < o.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas}
+			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas,
+				memRecord: o.MemRecordBytes, spoolDir: o.SpoolDir}
 			for r := range jobs {
 				res := ws.sanitize(ctx, r)
-				res.size = len(r.line)
+				res.size = r.size
 				inBufs.put(r.line)
 				results <- res
 			}
@@ -189,6 +217,8 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	pending := map[int]outcome{}
 	nextSeq := 0
 	failed := false
+	outFailed := false // a flush failed: nothing more is written
+	unflushed := false // lines written to bw since its last flush
 	for res := range results {
 		pending[res.seq] = res
 		for {
@@ -206,9 +236,21 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 				failed = true
 				continue
 			}
-			bw.Write(r.head)
-			bw.Write(r.line)
-			bw.WriteByte('\n')
+			if !outFailed {
+				bw.Write(r.head)
+				if r.spool != nil {
+					if err := r.spool.Commit(bw); err != nil {
+						report(&WriteError{What: "output", Err: causeOf(err)})
+						failed, outFailed = true, true
+					}
+				}
+				bw.Write(r.line)
+				bw.WriteByte('\n')
+				unflushed = true
+			}
+			if r.spool != nil {
+				r.spool.Close()
+			}
 			outBufs.put(r.head)
 			outBufs.put(r.line)
 			if _, err := evw.Write(r.evidence); err != nil && !failed {
@@ -217,14 +259,22 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 			}
 			outBufs.put(r.evidence)
 		}
+		// Live: once every line that can be written is, and no answer is
+		// waiting to be looked at (then this loop comes back at once), the
+		// lines go out; a burst of ready lines costs one write.
+		if o.Flush && unflushed && !outFailed && len(results) == 0 {
+			unflushed = false
+			if err := bw.Flush(); err != nil {
+				report(&WriteError{What: "output", Err: causeOf(err)})
+				failed, outFailed = true, true
+			}
+		}
+	}
+	if outFailed {
+		return first
 	}
 	if err := bw.Flush(); err != nil {
-		// The cause only: a path in the error is the caller's to name.
-		cause := errors.Unwrap(err)
-		if cause == nil {
-			cause = err
-		}
-		report(&WriteError{What: "output", Err: cause})
+		report(&WriteError{What: "output", Err: causeOf(err)})
 		return first
 	}
 	if readErr != nil {
@@ -233,21 +283,58 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	return first
 }
 
+// causeOf is the cause of a write error only: a path in the error is the
+// caller's to name.
+func causeOf(err error) error {
+	if cause := errors.Unwrap(err); cause != nil {
+		return cause
+	}
+	return err
+}
+
 // readRecords splits the input into lines of at most max bytes. A longer
 // line is not held: it becomes a tooLong record and is skipped to its end.
-func readRecords(ctx context.Context, in io.Reader, max int, win *window, bufs *bufPool, jobs chan<- record) error {
+// A blank line is a record too (answered with an error result), so that
+// output line N answers input line N.
+func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string, win *window, bufs *bufPool, jobs chan<- record) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	seq := 0
 	for {
 		line := bufs.get()
+		var big *bigLine
 		tooLong := false
+		total := 0 // bytes of the line so far, its end included
 		for {
 			frag, err := br.ReadSlice('\n')
 			if !tooLong {
-				if len(line)+len(frag) > max+1 {
+				total += len(frag)
+				switch {
+				case total > max+1:
 					tooLong = true
 					line = line[:0]
-				} else {
+					if big != nil {
+						big.close()
+						big = nil
+					}
+				case big != nil:
+					if werr := big.write(frag); werr != nil {
+						big.close()
+						return werr
+					}
+				case total > memMax+1:
+					// Longer than a line kept in memory: on to a file.
+					b, werr := newBigLine(dir, line)
+					if werr == nil {
+						werr = b.write(frag)
+					}
+					if werr != nil {
+						if b != nil {
+							b.close()
+						}
+						return werr
+					}
+					big, line = b, line[:0]
+				default:
 					line = append(line, frag...)
 				}
 			}
@@ -255,24 +342,39 @@ func readRecords(ctx context.Context, in io.Reader, max int, win *window, bufs *
 				continue
 			}
 			if err == io.EOF {
-				if len(frag) == 0 && len(line) == 0 && !tooLong {
+				if len(frag) == 0 && len(line) == 0 && big == nil && !tooLong {
 					return nil
 				}
 				break
 			}
 			if err != nil {
+				if big != nil {
+					big.close()
+				}
 				return err
 			}
 			break
 		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
-			continue // blank lines are not records
+		r := record{seq: seq, tooLong: tooLong}
+		if big != nil {
+			if err := big.trimEnd(); err != nil {
+				big.close()
+				return err
+			}
+			// What it holds in memory: its output spool at most.
+			r.big, r.size = big, memMax
+		} else {
+			r.line = bytes.TrimRight(line, "\r\n")
+			r.blank = len(bytes.TrimSpace(r.line)) == 0 && !tooLong
+			r.size = len(r.line)
 		}
-		if err := win.acquire(ctx, len(line)); err != nil {
+		if err := win.acquire(ctx, r.size); err != nil {
+			if big != nil {
+				big.close()
+			}
 			return err
 		}
-		jobs <- record{seq: seq, line: line, tooLong: tooLong}
+		jobs <- r
 		seq++
 	}
 }

@@ -55,19 +55,28 @@ func TestRunOutputSchemas(t *testing.T) {
 }
 
 func TestRunOrderAndBadRecords(t *testing.T) {
+	// want[i] is what output line i answers: "bad" an error result, "blank"
+	// the error result of a blank line, else the tool of a good record.
 	var in strings.Builder
+	var want []string
 	const n = 300
 	for i := 0; i < n; i++ {
 		switch {
 		case i%50 == 7:
 			in.WriteString("{not json\n")
+			want = append(want, "bad")
 		case i%50 == 8:
 			in.WriteString(`{"tool":"x"}` + "\n")
+			want = append(want, "bad")
 		case i%50 == 9:
-			in.WriteString("\n") // blank lines are not records
+			in.WriteString("\n") // a blank line is answered on its line
+			want = append(want, "blank")
+			in.WriteString(" \t\r\n")
+			want = append(want, "blank")
 			fallthrough
 		default:
 			fmt.Fprintf(&in, `{"tool":"tool-%d","outputSchema":null,"result":{"content":[{"type":"text","text":"record %d %s"}]}}`+"\n", i, i, strings.Repeat("x", i*37%2000))
+			want = append(want, fmt.Sprintf("tool-%d", i))
 		}
 	}
 	dir := t.TempDir()
@@ -77,8 +86,8 @@ func TestRunOrderAndBadRecords(t *testing.T) {
 		t.Fatalf("exit %v: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	if len(lines) != n {
-		t.Fatalf("%d lines, want %d", len(lines), n)
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d", len(lines), len(want))
 	}
 	for i, l := range lines {
 		var r struct {
@@ -88,20 +97,24 @@ func TestRunOrderAndBadRecords(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
-		switch {
-		case i%50 == 7 || i%50 == 8:
+		switch want[i] {
+		case "bad":
 			if !strings.Contains(string(r.Result), `"isError":true`) {
 				t.Fatalf("line %d: bad record without an error result: %s", i, l)
 			}
+		case "blank":
+			if !strings.Contains(string(r.Result), `"dev.mcp-sanitize/code":"INVALID_JSON","dev.mcp-sanitize/reason":"empty-input"`) {
+				t.Fatalf("line %d: blank line without its error result: %s", i, l)
+			}
 		default:
-			if r.Tool != fmt.Sprintf("tool-%d", i) || !strings.Contains(string(r.Result), fmt.Sprintf("record %d ", i)) {
+			if r.Tool != want[i] || !strings.Contains(string(r.Result), "record "+strings.TrimPrefix(want[i], "tool-")+" ") {
 				t.Fatalf("line %d out of order: %s", i, l[:min(len(l), 200)])
 			}
 		}
 	}
 	evb, _ := os.ReadFile(ev)
-	if got := strings.Count(string(evb), "\n"); got != n {
-		t.Fatalf("%d evidence lines, want %d", got, n)
+	if got := strings.Count(string(evb), "\n"); got != len(want) {
+		t.Fatalf("%d evidence lines, want %d", got, len(want))
 	}
 }
 

@@ -22,11 +22,11 @@ func TestRecordShapeHardening(t *testing.T) {
 		schema  bool // the outputSchema is echoed (not null)
 	}{
 		{name: "plain", line: `{"tool":"t","result":` + res + `}`},
-		{name: "duplicate-result", line: `{"tool":"t","result":{"content":[],"isError":true},"result":` + res + `}`, code: pipeline.CodeBoundExceeded, reason: "duplicate-key"},
-		{name: "duplicate-tool", line: `{"tool":"a","tool":"b","result":` + res + `}`, code: pipeline.CodeBoundExceeded, reason: "duplicate-key"},
-		{name: "duplicate-outputSchema", line: `{"outputSchema":{"type":"string"},"outputSchema":` + sch + `,"result":` + res + `}`, code: pipeline.CodeBoundExceeded, reason: "duplicate-key"},
-		{name: "duplicate-by-escape", line: `{"tool":"t","result":` + res + `,"res\u0075lt":` + res + `}`, code: pipeline.CodeBoundExceeded, reason: "duplicate-key"},
-		{name: "duplicate-unknown-member", line: `{"x":1,"x":2,"result":` + res + `}`, code: pipeline.CodeBoundExceeded, reason: "duplicate-key"},
+		{name: "duplicate-result", line: `{"tool":"t","result":{"content":[],"isError":true},"result":` + res + `}`, code: pipeline.CodeInvalidJSON, reason: "duplicate-key"},
+		{name: "duplicate-tool", line: `{"tool":"a","tool":"b","result":` + res + `}`, code: pipeline.CodeInvalidJSON, reason: "duplicate-key"},
+		{name: "duplicate-outputSchema", line: `{"outputSchema":{"type":"string"},"outputSchema":` + sch + `,"result":` + res + `}`, code: pipeline.CodeInvalidJSON, reason: "duplicate-key"},
+		{name: "duplicate-by-escape", line: `{"tool":"t","result":` + res + `,"res\u0075lt":` + res + `}`, code: pipeline.CodeInvalidJSON, reason: "duplicate-key"},
+		{name: "duplicate-unknown-member", line: `{"x":1,"x":2,"result":` + res + `}`, code: pipeline.CodeInvalidJSON, reason: "duplicate-key"},
 		// "ﬁeld" (U+FB01) and "field" are two names of the schema and one
 		// name once normalized.
 		{name: "schema-key-collision", line: `{"tool":"t","outputSchema":{"type":"object","properties":{"ﬁeld":{"type":"string"},"field":{"type":"string"}}},"result":{"content":[],"structuredContent":{"field":"a"}}}`,

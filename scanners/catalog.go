@@ -53,6 +53,9 @@ type Finding struct {
 	// truncated to 16 bytes, where rule name is the stable id such as
 	// "github-pat". Zero for tags.
 	Fingerprint [16]byte
+	// Suppressed says the match was kept in the text because the
+	// Redactor's suppress func (SetSuppress) allowed it.
+	Suppressed bool
 }
 
 // RuleInfo describes a rule of a Catalog.
@@ -467,6 +470,8 @@ func builtinRules() []ruleDef {
 	rs = append(rs, sumologicRules()...)
 	rs = append(rs, facebookRules()...)
 	rs = append(rs, contextRules()...)
+	rs = append(rs, cliRules()...)
+	rs = append(rs, hashRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
 	rs = append(rs, markupRules()...)

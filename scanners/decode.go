@@ -26,8 +26,11 @@ import (
 //
 // Only decoded bytes that are printable text (valid UTF-8 without control
 // characters other than tab, CR and LF) are scanned: images, compressed data
-// and random ids decode to binary and cost one decode. Runs longer than
-// MaxDecodeRun are not decoded and not held. Decoded text is decoded again
+// and random ids decode to binary and cost one decode. A run longer than
+// MaxDecodeRun is decoded in windows of that size that overlap by
+// decodeWinOverlap (runWindows): only the current window is held, and a
+// window with a secret is replaced (from where the last replaced window
+// ended). Decoded text is decoded again
 // up to MaxDecodeDepth levels (base64 of hex of a secret is found with depth 2).
 //
 // The finding of an encoded secret has the inner rule's id, checksum and
@@ -204,6 +207,7 @@ func (r *Redactor) runBytes(src []byte, base int64, p, stop int) int {
 				continue
 			}
 			r.rs, r.rpad, r.rlong = base+int64(k), 0, false
+			r.rwin, r.rcov = r.rs, r.rs
 			k++
 		}
 		if r.rpad == 0 {
@@ -213,8 +217,8 @@ func (r *Redactor) runBytes(src []byte, base int64, p, stop int) int {
 			for k < n && setRunBody[src[k]] {
 				k++
 			}
-			if !r.rlong && base+int64(k)-r.rs > int64(r.c.maxRun) {
-				r.rlong = true
+			if base+int64(k)-r.rwin > int64(r.c.maxRun&^3) {
+				r.runWindows(base + int64(k))
 			}
 			if k == n {
 				return n
@@ -233,24 +237,77 @@ func (r *Redactor) runBytes(src []byte, base int64, p, stop int) int {
 			k++
 		}
 	}
-	if r.runOpen() && !r.rlong && base+int64(n)-r.rs > int64(r.c.maxRun) {
-		r.rlong = true
-	}
 	return n
 }
 
-// closeRun ends the open run at end and decodes it if its size is right.
+// decodeWinOverlap is how many bytes two consecutive windows of a long run
+// share (at most a quarter of the window): a secret of up to 3/4 of it,
+// decoded, that a window boundary cuts is whole in the next window.
+const decodeWinOverlap = 1 << 10
+
+// runWindows decodes the full windows of the open run that end before end
+// (all run body bytes): a run longer than MaxDecodeRun is decoded in
+// windows of MaxDecodeRun bytes (rounded down to whole base64 quanta), each
+// starting where the last one's final decodeWinOverlap bytes begin, so that
+// its length never hides a secret (an env file base64'd into a Kubernetes
+// Secret) while at most one window is held.
+func (r *Redactor) runWindows(end int64) {
+	r.rlong = true
+	wl, step := decodeWindow(r.c.maxRun)
+	for end-r.rwin > wl {
+		r.decodeSpan(r.rwin, r.rwin+wl)
+		r.rwin += step
+	}
+}
+
+// decodeWindow returns the window length and the step between window
+// starts for a MaxDecodeRun of maxRun: both multiples of 4.
+func decodeWindow(maxRun int) (wl, step int64) {
+	wl = int64(maxRun &^ 3)
+	ov := min(int64(decodeWinOverlap), wl/4) &^ 3
+	return wl, wl - ov
+}
+
+// decodeSpan decodes the window [start, end) of a long run and, if it holds
+// a secret, replaces the part of it no earlier window replaced.
+func (r *Redactor) decodeSpan(start, end int64) {
+	if c, ok := r.decodeScan(start, end, true); ok {
+		c.start = max(start, r.rcov)
+		r.rcov = end
+		r.addCand(c)
+	}
+}
+
+// closeRun ends the open run at end and decodes it if its size is right;
+// of a long run, the last window.
 func (r *Redactor) closeRun(end int64) {
 	start, long := r.rs, r.rlong
+	if long {
+		r.runWindows(end)
+		r.decodeSpan(r.rwin, end)
+	}
 	r.rs, r.rpad, r.rlong = -1, 0, false
 	if long || end-start < decodeMinRun || end-start > int64(r.c.maxRun) {
 		return
 	}
+	if c, ok := r.decodeScan(start, end, false); ok {
+		r.addCand(c)
+	}
+}
+
+// decodeScan decodes [start, end) of the string and scans the decoded text:
+// ok when it holds a secret, then c is the candidate for the whole span. A
+// window of a long run may cut a character's UTF-8 bytes at either end:
+// those bytes are left out.
+func (r *Redactor) decodeScan(start, end int64, window bool) (c candidate, ok bool) {
 	run := r.window(start, end)
 	dec, enc := decodeRun(run, r.dec[:0])
 	r.dec = dec[:0]
+	if window {
+		dec = trimPartialRunes(dec)
+	}
 	if enc == EncodingNone || !printable(dec) {
-		return
+		return c, false
 	}
 	if r.inner == nil {
 		r.inner = r.c.NewRedactor(r.key)
@@ -259,10 +316,10 @@ func (r *Redactor) closeRun(end int64) {
 	r.innerOut, r.innerFs = r.inner.Append(r.innerOut[:0], dec, true, r.innerFs[:0])
 	for _, f := range r.innerFs {
 		if f.Kind == KindSecret {
-			r.addCand(candidate{start: start, end: end, rule: f.Rule, cs: f.Checksum, enc: enc, fp: f.Fingerprint})
-			return
+			return candidate{start: start, end: end, rule: f.Rule, cs: f.Checksum, enc: enc, fp: f.Fingerprint}, true
 		}
 	}
+	return c, false
 }
 
 // decodeRun decodes a run (see the file comment) appending to dst; enc is
@@ -387,6 +444,27 @@ func hasControl(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// trimPartialRunes drops the continuation bytes that start b and an
+// incomplete sequence that ends it (at most 3 bytes each).
+func trimPartialRunes(b []byte) []byte {
+	for i := 0; i < 3 && len(b) > 0 && b[0]&0xC0 == 0x80; i++ {
+		b = b[1:]
+	}
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			break
+		}
+		if c >= 0xC0 {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				b = b[:len(b)-i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // printable: valid UTF-8 without control characters besides \t \n \r.

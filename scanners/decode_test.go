@@ -50,7 +50,9 @@ func TestDecodedSecrets(t *testing.T) {
 		{"plain " + gh + " and " + b64std(pw), "plain " + G + " and " + P, []Encoding{EncodingNone, EncodingBase64}},
 		// Not decoded, or nothing inside.
 		{"three levels: " + b64std(b64std(hexOf(pw))), "three levels: " + b64std(b64std(hexOf(pw))), nil},
-		{"long " + b64std(pw+strings.Repeat(" ", 4000)), "long " + b64std(pw+strings.Repeat(" ", 4000)), nil},
+		// Longer than MaxDecodeRun: decoded in windows; the window that
+		// holds the secret is replaced.
+		{"long " + b64std(pw+strings.Repeat(" ", 4000)), "long " + P + b64std(pw + strings.Repeat(" ", 4000))[4096:], []Encoding{EncodingBase64}},
 		{"text " + b64std("just some ordinary words here"), "text " + b64std("just some ordinary words here"), nil},
 		{"sha " + hexOf(strings.Repeat("\x01\x02", 10)), "sha " + hexOf(strings.Repeat("\x01\x02", 10)), nil},
 		{"mixed " + b64std(pw)[:20] + "-_" + b64std(pw)[20:], "mixed " + b64std(pw)[:20] + "-_" + b64std(pw)[20:], nil},
@@ -95,7 +97,7 @@ func TestDecodeOptions(t *testing.T) {
 		{CatalogOptions{}, "x [REDACTED:password-assignment] [REDACTED:password-assignment]"},
 		{CatalogOptions{DisableDecoding: true}, in},
 		{CatalogOptions{MaxDecodeDepth: 1}, "x " + b64std(b64std(pw)) + " [REDACTED:password-assignment]"},
-		{CatalogOptions{MaxDecodeRun: 32}, in},
+		{CatalogOptions{MaxDecodeRun: 32}, "x " + b64std(b64std(pw)) + " [REDACTED:password-assignment]" + b64std(pw)[32:]}, // in 32-byte windows: one level is seen
 	} {
 		c := newTestCatalog(t, tt.opts)
 		got, _ := redactChunks(t, c.NewRedactor(testKey), in, 5)

@@ -47,9 +47,15 @@ type Redactor struct {
 
 	// Encoded runs (decode.go): the open run starts at rs (-1: none), has
 	// rpad '=' so far, and rlong once it is longer than the catalog's
-	// MaxDecodeRun (then it is neither held nor decoded). inner scans
-	// decoded runs one level deeper; depth is this Redactor's level.
+	// MaxDecodeRun (then it is decoded in windows: the current one starts
+	// at rwin, and what is held of the run starts there; rcov is the end of
+	// the last window replaced). inner scans decoded runs one level deeper;
+	// depth is this Redactor's level.
+	suppress func(rule RuleID, fingerprint [16]byte) bool // SetSuppress
+
 	rs       int64
+	rwin     int64
+	rcov     int64
 	rpad     int8
 	rlong    bool
 	depth    int
@@ -449,8 +455,8 @@ func (r *Redactor) frontier(end int64) int64 {
 	}
 	d := int64(r.c.ac.depth[r.c.ac.stateIndex(r.state)])
 	f := max(0, r.scan-d-int64(r.c.maxBack))
-	if r.rs >= 0 && !r.rlong {
-		f = min(f, r.rs) // an open run may still become a match
+	if r.rs >= 0 {
+		f = min(f, r.rwin) // an open run (its current window) may still become a match
 	}
 	for i := range r.reps {
 		f = min(f, r.reps[i].pos) // a repeat may still start there
@@ -509,9 +515,16 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}
+			rule := r.c.rules[x.rule]
+			if r.suppress != nil && rule.kind == KindSecret && !x.open && r.suppressed(&x, rule) {
+				// Kept by policy: the bytes stay, the finding says so.
+				dst = r.emit(dst, x.start, x.end)
+				fs = append(fs, Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp, Suppressed: true})
+				r.out, r.lastEnd = x.end, x.end
+				continue
+			}
 			r.marks = append(r.marks, Mark{Out: len(dst) - r.dst0, At: vs - r.ctxLo})
 			dst = append(dst, r.c.markers[x.rule]...)
-			rule := r.c.rules[x.rule]
 			if rule.kind == KindTag {
 				fs = append(fs, Finding{Rule: x.rule, Kind: KindTag, Offset: vs - r.ctxLo, Length: int(ve - vs)})
 				r.out, r.lastEnd = x.end, x.end
@@ -548,6 +561,27 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 	n := copy(r.cands, r.cands[head:])
 	r.cands = r.cands[:n]
 	return dst, fs, again
+}
+
+// SetSuppress installs f, asked about every secret match before it is
+// replaced (with the match's rule and fingerprint, the one its Finding would
+// carry): when f returns true the match is kept as it is and reported with
+// Finding.Suppressed. nil (the default) suppresses nothing. An open
+// private-key match (one whose END is beyond the window) is never kept.
+// Reset keeps f.
+func (r *Redactor) SetSuppress(f func(rule RuleID, fingerprint [16]byte) bool) { r.suppress = f }
+
+// suppressed computes x's fingerprint into x.fp (for a plain match; an
+// encoded one has it) and asks r.suppress.
+func (r *Redactor) suppressed(x *candidate, rule *ruleDef) bool {
+	if x.enc == EncodingNone {
+		r.mac.Reset()
+		r.mac.Write([]byte(rule.id))
+		r.mac.Write([]byte{0})
+		r.hashRange(x.start, x.end)
+		copy(x.fp[:], r.mac.Sum(r.sum[:0]))
+	}
+	return r.suppress(x.rule, x.fp)
 }
 
 // Repeats: at most repMax per string, of repMinLen..repMaxLen bytes.

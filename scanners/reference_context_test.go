@@ -24,6 +24,7 @@ var (
 	refSchemeTail = regexp.MustCompile(`[A-Za-z0-9+.-]*$`)
 	refB64Run     = regexp.MustCompile(`^([A-Za-z0-9+/]*)(={0,2})`)
 	refSchemeWord = regexp.MustCompile(`^[A-Za-z0-9-]+`)
+	refARNAccount = regexp.MustCompile(`^:[0-9]{12}:$`)
 )
 
 func refContextForms() map[string][]refForm {
@@ -33,7 +34,7 @@ func refContextForms() map[string][]refForm {
 		}}}
 	}
 	return map[string][]refForm{
-		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase"),
+		"password-assignment":  assign(classPassword, "password", "passwd", "passphrase", "_pwd", "_pass"),
 		"secret-assignment":    assign(classSecret, "secret", "apikey", "api_key", "api-key", "accesskey", "access_key", "access-key", "privatekey", "private_key"),
 		"token-assignment":     assign(classToken, "token"),
 		"key-assignment":       assign(classKey, "key"),
@@ -69,6 +70,9 @@ func refAssign(s string, p, k int, cls assignClass) (int, int, ChecksumResult, b
 	}
 	ns := p - len(prefix)
 	if ns > 0 && s[ns-1] == '/' {
+		return 0, 0, 0, false
+	}
+	if ns >= 14 && refARNAccount.MatchString(s[ns-14:ns]) {
 		return 0, 0, 0, false
 	}
 	dollar := ns > 0 && s[ns-1] == '$'

@@ -34,24 +34,72 @@ func refEncoded(cat *Catalog, opts CatalogOptions, key []byte, s string, depth i
 	var out []refCand
 	for _, m := range refRun.FindAllStringIndex(s, -1) {
 		run := s[m[0]:m[1]]
-		if len(run) < decodeMinRun || len(run) > maxRun {
+		if len(run) < decodeMinRun {
 			continue
 		}
-		dec, enc, ok := refDecode(run)
-		if !ok || !utf8.ValidString(dec) || strings.IndexFunc(dec, func(r rune) bool {
-			return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
-		}) >= 0 {
+		if len(run) <= maxRun {
+			if c, ok := refDecodeScan(cat, opts, key, s, m[0], m[1], depth, false); ok {
+				out = append(out, c)
+			}
 			continue
 		}
-		_, fs := refRedactDepth(cat, opts, key, dec, depth+1)
-		for _, f := range fs {
-			if f.Kind == KindSecret {
-				out = append(out, refCand{start: m[0], end: m[1], rule: f.Rule, cs: f.Checksum, enc: enc, fp: f.Fingerprint})
+		// A long run, in windows (decodeWindow): [ws, ws+wl) while the run
+		// goes on past it, then [ws, end).
+		wl, step := decodeWindow(maxRun)
+		cover := m[0]
+		for ws := m[0]; ; ws += int(step) {
+			we, last := ws+int(wl), false
+			if m[1]-ws <= int(wl) {
+				we, last = m[1], true
+			}
+			if c, ok := refDecodeScan(cat, opts, key, s, ws, we, depth, true); ok {
+				c.start = max(ws, cover)
+				cover = we
+				out = append(out, c)
+			}
+			if last {
 				break
 			}
 		}
 	}
 	return out
+}
+
+// refDecodeScan decodes s[a:b] and reports a candidate for it when the
+// decoded text holds a secret; window: a window of a long run, whose cut
+// UTF-8 sequences at the edges are left out.
+func refDecodeScan(cat *Catalog, opts CatalogOptions, key []byte, s string, a, b, depth int, window bool) (refCand, bool) {
+	dec, enc, ok := refDecode(s[a:b])
+	if window {
+		for i := 0; i < 3 && dec != "" && dec[0]&0xC0 == 0x80; i++ {
+			dec = dec[1:]
+		}
+		if r, n := utf8.DecodeLastRuneInString(dec); r == utf8.RuneError && n == 1 {
+			// Drop an incomplete sequence at the end, whole.
+			for i := 1; i <= 3 && i <= len(dec); i++ {
+				if c := dec[len(dec)-i]; c >= 0xC0 {
+					if !utf8.FullRuneInString(dec[len(dec)-i:]) {
+						dec = dec[:len(dec)-i]
+					}
+					break
+				} else if c < 0x80 {
+					break
+				}
+			}
+		}
+	}
+	if !ok || !utf8.ValidString(dec) || strings.IndexFunc(dec, func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+	}) >= 0 {
+		return refCand{}, false
+	}
+	_, fs := refRedactDepth(cat, opts, key, dec, depth+1)
+	for _, f := range fs {
+		if f.Kind == KindSecret {
+			return refCand{start: a, end: b, rule: f.Rule, cs: f.Checksum, enc: enc, fp: f.Fingerprint}, true
+		}
+	}
+	return refCand{}, false
 }
 
 func refDecode(run string) (string, Encoding, bool) {

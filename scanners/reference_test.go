@@ -47,7 +47,7 @@ func refToken(keywords []string, re, notBefore, notAfter string, post func(m str
 			return 0, 0, 0, false
 		}
 		e := p + m[1]
-		if len(noFiller) == 0 && placeholderBody([]byte(s[p+k:e])) {
+		if len(noFiller) == 0 && fillBody([]byte(s[p+k:e])) {
 			return 0, 0, 0, false
 		}
 		glued := p > 0 && nb.MatchString(s[p-1:p]) && !refEscapeBefore(s, p)
@@ -129,7 +129,7 @@ func refForms() map[string][]refForm {
 		"huggingface": {refToken([]string{"hf_"}, `hf_[A-Za-z]{34,64}`, `A-Za-z0-9_`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
 			return refUpper.MatchString(m[3:]) && refLower.MatchString(m[3:]) && !refCamel.MatchString(m[3:]), ChecksumNone
 		})},
-		"github-pat":          {gh("ghp_")},
+		"github-pat":          {refFloor("ghp_", `A-Za-z0-9_`, func(m string) ChecksumResult { _, cs := refCRC(m); return cs })},
 		"github-oauth":        {gh("gho_")},
 		"github-app":          {gh("ghu_"), gh("ghs_")},
 		"github-refresh":      {gh("ghr_")},
@@ -188,14 +188,7 @@ func refForms() map[string][]refForm {
 			return obj(parts[0], true) || obj(parts[0], false) && obj(parts[1], false), ChecksumNone
 		}, true)},
 		"private-key": {{keywords: []string{"-----begin"}, at: refPEM}},
-		"generic-sk": {refToken([]string{"sk-"}, `sk-[A-Za-z0-9_-]{20,255}`, `A-Za-z0-9_-`, `A-Za-z0-9_-`, func(m string) (bool, ChecksumResult) {
-			for _, part := range refSegment.FindAllString(m[3:], -1) {
-				if refMixed(part) {
-					return true, ChecksumNone
-				}
-			}
-			return false, ChecksumNone
-		})},
+		"generic-sk":  {refFloor("sk-", `A-Za-z0-9_-`, nil)},
 		"pseudo-tag": {{
 			starts: "<",
 			at: func() func(string, int) (int, int, ChecksumResult, bool) {
@@ -219,7 +212,7 @@ func refForms() map[string][]refForm {
 					if j := strings.IndexByte(s[e:min(len(s), e+512)], '>'); j >= 0 {
 						return p, e + j + 1, ChecksumNone, true
 					}
-					return p, e, ChecksumNone, true
+					return p, len(strings.TrimSuffix(s[:e], "_")), ChecksumNone, true // an unclosed tag ends with its name
 				}
 			}(),
 		}, {
@@ -242,7 +235,7 @@ func refForms() map[string][]refForm {
 					if k := end.FindStringIndex(s[e:min(len(s), e+512+5)]); k != nil && k[0] < 512 {
 						return p, e + k[1], ChecksumNone, true
 					}
-					return p, e, ChecksumNone, true
+					return p, len(strings.TrimSuffix(s[:e], "_")), ChecksumNone, true // an unclosed tag ends with its name
 				}
 			}(),
 		}},
@@ -319,7 +312,7 @@ func refPEM(s string, p int) (int, int, ChecksumResult, bool) {
 	}
 	if hdrEnd < to {
 		if j := strings.Index(s[hdrEnd:to], "-----END"); j >= 0 {
-			if len(refPEMKeyByte.FindAllString(s[hdrEnd:hdrEnd+j], -1)) < 32 {
+			if len(refPEMKeyByte.FindAllString(s[hdrEnd:hdrEnd+j], -1)) < 32 && label != "PRIVATE KEY" {
 				return 0, 0, 0, false
 			}
 			return p, closeAt(hdrEnd + j + 8), ChecksumNone, true

@@ -368,24 +368,32 @@ func genericSKRule() ruleDef {
 	wd := base62Alphabet + "_-"
 	return ruleDef{
 		id: "generic-sk", provider: "generic", kind: KindSecret, confidence: "medium",
-		desc: "secret key of the common sk- shape (DeepSeek, Moonshot, many proxies)",
+		desc: "secret key of the common sk- shape (DeepSeek, Moonshot, many proxies): sk- and 20+ of [A-Za-z0-9_-], whatever the body looks like (the seed's floor; a lower-case body glued to a word, as in task-runner-…, is a name)",
 		forms: []form{tokenSpec{
-			prefixes: []string{"sk-"}, body: setWordDash, min: 20, max: 255,
-			validate: func(b []byte) (bool, ChecksumResult) { return randomSegment(b, 16), ChecksumNone },
+			prefixes: []string{"sk-"}, body: setWordDash, min: 20, max: seedFloorMax, floor: true,
 		}.form()},
 		tp: []string{
 			"sk-" + fakeChars("0123456789abcdef", 32, 1),
 			"api_key = \"sk-" + fakeChars(wd, 48, 2) + "\"",
 			"curl -H @headers --key sk-" + fakeChars(base62Alphabet, 48, 3),
+			"use sk-testtesttesttesttest here",                         // placeholder-looking: the seed removes it, so do we
+			"the key sk-" + strings.Repeat("0", 32),                    // idem
+			"found xsk-" + fakeChars(base62Alphabet, 30, 6) + " in it", // glued, mixed case
+			"sk-learn-pipeline-configuration-2024",                     // the seed removes it
 		},
 		fp: []string{
 			"task-runner-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 24, 4),
-			"sk-learn-pipeline-configuration-2024",
-			"sk-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 30, 5),
+			"disk-cleanup-cronjob-28391234-abcde",
+			"sk-" + fakeChars(wd, 19, 5),
 			"sk-short1",
+			"SK-" + fakeChars(base62Alphabet, 30, 7),
 		},
 	}
 }
+
+// seedFloorMax is the longest body a floor token (tokenSpec.floor) is read
+// to; a longer run is redacted up to it.
+const seedFloorMax = 4096
 
 // randomSegment reports whether b has a run of at least n bytes without '-'
 // or '_' that mixes at least two of upper case, lower case and digits.

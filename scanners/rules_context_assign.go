@@ -15,8 +15,8 @@ func assignRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "password-assignment", provider: "generic", kind: KindSecret, confidence: "medium",
-			desc:  "value assigned to a password, passwd or passphrase name (env, YAML, JSON, code, --password flags); the value is replaced",
-			forms: []form{assignForm(classPassword, []string{"password", "passwd", "passphrase"})},
+			desc:  "value assigned to a password, passwd or passphrase name, or to a name ending in _PWD or _PASS (MYSQL_PWD, PGPASSWORD, SMTP_PASS; env, YAML, JSON, code, --password flags); the value is replaced",
+			forms: []form{assignForm(classPassword, []string{"password", "passwd", "passphrase", "_pwd", "_pass"})},
 			tp: []string{
 				"DB_PASSWORD=" + mixed(14, 1),
 				"  password: \"" + mixed(12, 2) + "\"",
@@ -25,6 +25,9 @@ func assignRules() []ruleDef {
 				"export PGPASSWORD='" + mixed(20, 5) + "'",
 				`conn = connect(host="db", passwd="` + mixed(24, 6) + `")`,
 				"DB_PASSWORD=XUYCk3Lp9QwE.k4rNz7Hq",
+				"MYSQL_PWD=" + mixed(12, 7),
+				"export REDIS_PASS=\"" + mixed(14, 8) + "\"",
+				"smtp_pass: '" + mixed(10, 9) + "'",
 			},
 			fp: []string{
 				"password: ${DB_PASSWORD}",
@@ -37,6 +40,12 @@ func assignRules() []ruleDef {
 				"passwordless login is enabled",
 				"password: {{ .Values.db.password }}",
 				"hide_password: true",
+				"PWD=/home/alice/src/project",
+				"SKIP_PASS=true",
+				"first_pass = 1",
+				"MYSQL_PWD=${MYSQL_PWD}",
+				"compass: north",
+				"user_passport_no: AB1234567",
 			},
 		},
 		{
@@ -107,6 +116,18 @@ func assignRules() []ruleDef {
 			},
 		},
 	}
+}
+
+// arnAccountBefore reports whether d[p] follows the account field of an
+// ARN, ":" and 12 digits and ":" (arn:aws:secretsmanager:us-east-1:
+// 123456789012:secret:name): the name there is a resource type, and what
+// follows its colon a resource name. It reads 14 bytes before p, which an
+// assignForm check always has (back covers ctxMaxPrefix+qualMax).
+func arnAccountBefore(d []byte, p int) bool {
+	if p < 14 || d[p-1] != ':' || d[p-14] != ':' {
+		return false
+	}
+	return allIn(d[p-13:p-1], setDigits)
 }
 
 // keyNameOK decides whether the identifier around a keyword names the
@@ -220,6 +241,9 @@ func assignForm(cls assignClass, keywords []string) form {
 			xml := p > 0 && d[p-1] == '<'
 			if p > 0 && d[p-1] == '/' {
 				return noMatch // a host or a path segment (https://token.internal:8443/x), no key
+			}
+			if arnAccountBefore(d, p) {
+				return noMatch // a resource type of an ARN (…:123456789012:secret:prod/db-x)
 			}
 			flag := p < ks && d[p] == '-'
 			i := ke

@@ -538,8 +538,11 @@ func pemForm() form {
 			}
 			if from < to {
 				if j := bytes.Index(d[from:to], []byte("-----END")); j >= 0 {
-					if pemBodyBytes(d[hdrEnd:from+j]) < pemMinBody {
-						return noMatch // no key between the markers ("anything", nothing)
+					if pemBodyBytes(d[hdrEnd:from+j]) < pemMinBody && string(l) != "PRIVATE KEY" {
+						// No key between the markers ("anything", nothing).
+						// A PKCS#8 block is the seed's pattern: removed
+						// whatever it holds.
+						return noMatch
 					}
 					e := from + j + 8
 					if c := bytes.Index(d[e:min(len(d), e+pemCloseSearch)], []byte("-----")); c >= 0 {
@@ -570,7 +573,8 @@ func pemForm() form {
 
 // pemMinBody is the fewest base64 letters and digits a closed private-key
 // block holds between its markers (the smallest real key, an Ed25519 one,
-// has over 200).
+// has over 200); not asked of a PKCS#8 block (BEGIN PRIVATE KEY), which the
+// seed's guard removes whatever it holds.
 const pemMinBody = 32
 
 // pemBodyBytes counts the base64 letters and digits of b.

@@ -155,6 +155,12 @@ type tokenSpec struct {
 	notBefore *byteSet // default: body ∪ [A-Za-z0-9_]
 	notAfter  *byteSet // default: body ∪ [A-Za-z0-9_]
 	validate  func(body []byte) (bool, ChecksumResult)
+	// floor marks a shape the seed's guard removes whatever its body looks
+	// like (sk-, ghp_; see seedFloorBody): no placeholder filter, and a
+	// body glued to a preceding word or longer than max still matches (up
+	// to max), as the seed's unanchored, unbounded pattern does. validate
+	// may still report a checksum but must accept every body.
+	floor bool
 }
 
 func (t tokenSpec) form() form {
@@ -175,7 +181,7 @@ func (t tokenSpec) form() form {
 		}
 	}
 	f := form{keywords: kws, back: max(fileNameBack, escapeBack), ahead: longest + t.max + fileNameLook, check: t.check, notBefore: t.notBefore, tokenOnly: true}
-	if t.validate != nil {
+	if t.validate != nil || t.floor {
 		f.notBefore = nil // check decides: a valid checksum overrides it
 	}
 	return f
@@ -185,12 +191,15 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 	d := v.data
 	pre := d[ks:ke]
 	glued := ks > 0 && t.notBefore[d[ks-1]] && !jsonEscapeBefore(d, ks)
-	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil {
+	if !prefixIs(t.prefixes, t.fold, pre) || glued && t.validate == nil && !t.floor {
 		return noMatch
 	}
 	i, lim := ke, ke+t.max
 	for i < len(d) && i <= lim && t.body[d[i]] {
 		i++
+	}
+	if t.floor {
+		return t.floorMatch(v, ks, ke, min(i, lim), glued)
 	}
 	if i > lim {
 		return noMatch // longer than any such token: something else
@@ -211,6 +220,39 @@ func (t *tokenSpec) check(v *view, ks, ke int) result {
 	return res
 }
 
+// floorMatch ends a floor token whose body is d[ke:i]: a match whatever the
+// body looks like, except, for a prefix ending in '-' (sk-), a lower-case
+// body glued to a preceding letter or digit (seedGluedWord).
+func (t *tokenSpec) floorMatch(v *view, ks, ke, i int, glued bool) result {
+	d := v.data
+	if v.more(i) {
+		return result{status: resMore}
+	}
+	if i-ke < t.min || glued && d[ke-1] == '-' && seedGluedWord(d[ks-1], d[ke:i]) {
+		return noMatch
+	}
+	cs := ChecksumNone
+	if t.validate != nil {
+		_, cs = t.validate(d[ke:i])
+	}
+	return result{status: resMatch, start: ks, end: i, cs: cs}
+}
+
+// seedGluedWord reports a floor token that is the tail of a lower-case
+// identifier: the prefix follows a letter or digit (not '_' or '-') and the
+// body has no upper-case letter ("task-runner-deployment-7d9f8b6c5",
+// "disk-cleanup-cronjob-28391234"). The seed's pattern has no left boundary
+// and removes the "sk-…" of those words too; this is the one place the
+// catalog keeps less than the seed removes, because a kebab-case name is no
+// credential slot and real keys of these shapes mix cases.
+func seedGluedWord(before byte, body []byte) bool {
+	if !setAlnum[before] {
+		return false
+	}
+	u, _, _ := hasClasses(body)
+	return !u
+}
+
 // prefixIs reports whether pre is one of prefixes (ASCII case-insensitively
 // with fold).
 func prefixIs(prefixes []string, fold bool, pre []byte) bool {
@@ -223,10 +265,15 @@ func prefixIs(prefixes []string, fold bool, pre []byte) bool {
 }
 
 // finish validates the body of a token found at [ks, end): a match unless
-// it is filler (placeholderBody), validate refuses it, or it is glued to a
-// word without a valid checksum.
+// it is a mask (fillBody), validate refuses it or it is glued to a word
+// without a valid checksum. A placeholder-looking body (placeholderBody:
+// words such as "example" or "test", ascending runs) is no reason to keep a
+// token with a provider's prefix: the prefix says where it goes, and a real
+// key that looks like filler would slip through (placeholder filters are
+// for the generic and context rules only). The seed's shapes (floor) keep
+// not even a mask.
 func (t *tokenSpec) finish(body []byte, glued bool, ks, end int) result {
-	if placeholderBody(body) {
+	if fillBody(body) {
 		return noMatch
 	}
 	cs := ChecksumNone
@@ -391,6 +438,26 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 		return noMatch // the plain form's
 	}
 	return t.finish(buf[:u], glued, ks, i)
+}
+
+// fillBody reports a mask: a body of 8 or more letters and digits of which
+// the letter x (either case) makes half or more (ghp_xxxx…, AKIAXXXX…,
+// glpat-xxxxxxxx-xxxx…), as documentation writes a key it does not show. It
+// carries no information, so no random token looks like it. Other repeated
+// characters (duffel_test_aaaa…, 1111…) are kept as possible test keys of
+// the format and redacted.
+func fillBody(b []byte) bool {
+	n, x := 0, 0
+	for _, c := range b {
+		if !setAlnum[c] {
+			continue
+		}
+		n++
+		if c == 'x' || c == 'X' {
+			x++
+		}
+	}
+	return n >= 8 && 2*x >= n
 }
 
 // placeholderBody reports a token body that is filler rather than a

@@ -74,11 +74,18 @@ func fakeChars(charset string, n int, seed uint32) string {
 func githubClassic(id string, prefixes []string, what string, seed uint32) ruleDef {
 	prefix, last := prefixes[0], prefixes[len(prefixes)-1]
 	body30 := func(s uint32) string { return fakeChars(base62Alphabet, 30, s) }
-	return ruleDef{
+	// ghp_ is the seed's pattern: a floor token (tokenSpec.floor), redacted
+	// whatever its body looks like, glued to a word or not.
+	floor := id == "github-pat"
+	maxBody := 255
+	if floor {
+		maxBody = seedFloorMax
+	}
+	r := ruleDef{
 		id: id, provider: "GitHub", kind: KindSecret, confidence: "high",
 		desc: "GitHub " + what,
 		forms: []form{tokenSpec{
-			prefixes: prefixes, body: setWord, min: 20, max: 255,
+			prefixes: prefixes, body: setWord, min: 20, max: maxBody, floor: floor,
 			validate: func(b []byte) (bool, ChecksumResult) { return true, base62CRC(b) },
 		}.form()},
 		tp: []string{
@@ -90,11 +97,20 @@ func githubClassic(id string, prefixes []string, what string, seed uint32) ruleD
 		},
 		fp: []string{
 			prefix + "short",
-			"x" + prefix + body30(seed+6) + "abcdef", // glued to a word, checksum wrong
 			prefix + fakeChars(base62Alphabet, 19, seed+5),
 			"the " + prefix[:3] + " prefix",
 		},
 	}
+	if floor {
+		r.desc += " and any ghp_ with 20+ of [A-Za-z0-9_], whatever the body looks like (the seed's floor)"
+		r.tp = append(r.tp,
+			"x"+prefix+body30(seed+6)+"abcdef", // glued, checksum wrong: the seed removes it
+			"GITHUB_TOKEN="+prefix+"placeholder000000000000",
+			"token: "+prefix+strings.Repeat("x", 36))
+	} else {
+		r.fp = append(r.fp, "x"+prefix+body30(seed+6)+"abcdef") // glued to a word, checksum wrong
+	}
+	return r
 }
 
 // Character sets and builders shared by the provider rules (AI, source

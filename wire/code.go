@@ -11,10 +11,11 @@ type Code string
 // transport (package payload).
 const (
 	// CodeInvalidJSON: the message is not one well-formed JSON value
-	// (syntax error, trailing data, invalid UTF-8 under the reject policy).
+	// (syntax error, trailing data, invalid UTF-8 under the reject policy,
+	// an object with a member name twice).
 	CodeInvalidJSON Code = "INVALID_JSON"
 	// CodeBoundExceeded: a bound whose action is reject was crossed, or the
-	// document is unsafe in shape (duplicate or prototype-polluting keys).
+	// document is unsafe in shape (prototype-polluting keys).
 	CodeBoundExceeded Code = "BOUND_EXCEEDED"
 	// CodeTimeout: the deadline of the caller's context ended the pass.
 	CodeTimeout Code = "TIMEOUT"
@@ -146,6 +147,25 @@ const (
 	CodeKeyringInvalid Code = "KEYRING_INVALID"
 )
 
+// Codes of the resource, prompt and completion guards (packages resgate
+// and promptgate). Each is the one public error of its family, whatever
+// the reason (which goes to evidence only), so that a reply tells a caller
+// nothing about which resources, prompts or values exist.
+const (
+	// CodeResourceUnavailable: a resources/read result was refused (a URI
+	// refused, authorization denied or unavailable, a missing or invalid
+	// broker receipt, changed content).
+	CodeResourceUnavailable Code = "RESOURCE_UNAVAILABLE"
+	// CodePromptRefused: a prompts/get result was refused (a name not
+	// allowed, an argument unknown, missing or invalid, a forbidden role
+	// or marker in a generated message).
+	CodePromptRefused Code = "PROMPT_REFUSED"
+	// CodeCompletionRefused: a completion/complete result was refused
+	// (malformed, an argument not allowed, the principal's budget spent or
+	// the budget store unavailable).
+	CodeCompletionRefused Code = "COMPLETION_REFUSED"
+)
+
 // DefaultPublicMessage is the public message of a code without one of its
 // own (INTERNAL, OUTPUT_TRUNCATED, codes of other families).
 const DefaultPublicMessage = "The tool output could not be sanitized, so it was withheld."
@@ -153,7 +173,7 @@ const DefaultPublicMessage = "The tool output could not be sanitized, so it was 
 // publicMessages is the one table of public messages: the text a reply
 // carries for a code. It depends on the code alone, never on input.
 var publicMessages = map[Code]string{
-	CodeInvalidJSON:                  "The tool returned output that is not valid JSON, so it was withheld.",
+	CodeInvalidJSON:                  "The tool returned malformed output (not valid JSON, or an object with a member name twice), so it was withheld.",
 	CodeBoundExceeded:                "The tool output exceeded a safety limit, so it was withheld. Narrow the request (a smaller range, a filter, fewer fields or a page size) and call the tool again.",
 	CodeTimeout:                      "Sanitizing the tool output took too long, so it was withheld. Narrow the request and call the tool again.",
 	CodeInvalidContent:               "The tool returned content that is not allowed (not a result object, malformed binary data or a disallowed media type), so the output was withheld.",
@@ -179,6 +199,11 @@ var publicMessages = map[Code]string{
 	CodeElicitationURLRefused:      "url elicitation refused",
 	CodeElicitationResponseRefused: "elicitation response refused",
 	CodeKeyringInvalid:             "invalid key ring",
+
+	// Resource, prompt and completion guards (docs/resources.md).
+	CodeResourceUnavailable: "The resource is unavailable or you are not authorized to read it.",
+	CodePromptRefused:       "The prompt is unavailable or its arguments are not allowed.",
+	CodeCompletionRefused:   "No completion is available for this argument right now.",
 }
 
 // PublicMessage is the text an agent or caller sees for c; it never carries

@@ -2,8 +2,9 @@ package wire
 
 // Kind names the MCP message a pass sanitizes. It is the last token of the
 // mcp.sanitize.<kind> and mcp.raw.<tenant>.<server>.<kind> subjects and the
-// value of HeaderKind. Only KindToolResult has a specific shape in the
-// pipeline today; the other kinds are sanitized as generic JSON.
+// value of HeaderKind. Each kind names the members the pipeline reads with a
+// role of their own (docs/pipeline.md); every other string of a message is
+// sanitized as generic JSON.
 type Kind string
 
 // Kinds of message.
@@ -17,10 +18,12 @@ const (
 	KindInputRequired       Kind = "input-required"
 )
 
-// Kinds lists every kind in a stable order.
+// Kinds lists every kind in a stable order; the server-message kinds of
+// kind_server.go come last.
 func Kinds() []Kind {
-	return []Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
-		KindElicitationRequest, KindElicitationResponse, KindInputRequired}
+	return append([]Kind{KindToolResult, KindResourceResult, KindPromptResult, KindCompletionResult,
+		KindElicitationRequest, KindElicitationResponse, KindInputRequired},
+		append(serverKinds(), KindGeneric)...)
 }
 
 // ParseKind checks a kind name.

@@ -9,7 +9,7 @@ import (
 // Public messages as the pipeline wrote them before the vocabulary moved to wire;
 // replies must stay byte-identical.
 var wantPublic = map[wire.Code]string{
-	wire.CodeInvalidJSON:                  "The tool returned output that is not valid JSON, so it was withheld.",
+	wire.CodeInvalidJSON:                  "The tool returned malformed output (not valid JSON, or an object with a member name twice), so it was withheld.",
 	wire.CodeBoundExceeded:                "The tool output exceeded a safety limit, so it was withheld. Narrow the request (a smaller range, a filter, fewer fields or a page size) and call the tool again.",
 	wire.CodeTimeout:                      "Sanitizing the tool output took too long, so it was withheld. Narrow the request and call the tool again.",
 	wire.CodeInvalidContent:               "The tool returned content that is not allowed (not a result object, malformed binary data or a disallowed media type), so the output was withheld.",

@@ -58,6 +58,30 @@ var methodKinds = map[string]Kind{
 	MethodPromptsGet:         KindPromptResult,
 	MethodCompletionComplete: KindCompletionResult,
 	MethodElicitationCreate:  KindElicitationRequest,
+
+	// Kinds of kind_server.go.
+	MethodInitialize:                 KindInitializeResult,
+	MethodServerDiscover:             KindInitializeResult,
+	MethodToolsList:                  KindToolsList,
+	MethodPromptsList:                KindPromptsList,
+	MethodResourcesList:              KindResourcesList,
+	MethodResourcesTemplates:         KindResourceTemplatesList,
+	MethodTasksGet:                   KindTaskResult,
+	MethodTasksList:                  KindTaskResult,
+	MethodTasksCancel:                KindTaskResult,
+	MethodTasksResult:                KindToolResult, // the task's own result: tasks augment tools/call
+	MethodSamplingCreateMessage:      KindSamplingRequest,
+	MethodRootsList:                  KindRootsRequest,
+	MethodNotifyMessage:              KindNotification,
+	MethodNotifyProgress:             KindNotification,
+	MethodNotifyCancelled:            KindNotification,
+	MethodNotifyResourceUpdated:      KindNotification,
+	MethodNotifyResourcesListChanged: KindNotification,
+	MethodNotifyToolsListChanged:     KindNotification,
+	MethodNotifyPromptsListChanged:   KindNotification,
+	MethodNotifyTasksStatus:          KindNotification,
+	MethodNotifyElicitationComplete:  KindNotification,
+	MethodNotifySubscriptionsAcked:   KindNotification,
 }
 
 // KindForMethod returns the kind that sanitizes the server-to-client

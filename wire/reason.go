@@ -40,7 +40,7 @@ const (
 
 // Reasons of the MCP shape and the content rules.
 const (
-	// ReasonDuplicateKey: an object holds the same key twice (BOUND_EXCEEDED
+	// ReasonDuplicateKey: an object holds the same key twice (INVALID_JSON
 	// in a pass; VALUE_INVALID or SCHEMA_INVALID in package schema).
 	ReasonDuplicateKey Reason = "duplicate-key"
 	// ReasonPrototypeKey: a prototype-polluting key (BOUND_EXCEEDED).
@@ -243,7 +243,7 @@ func Reasons() []Reason {
 		ReasonSchemaRefUnresolved, ReasonValueInvalid, ReasonValueTooDeep,
 	}
 	// The reasons of each area, declared in a file of its own.
-	for _, area := range [][]Reason{stateReasons, shapeReasons, errorReasons, binaryReasons, rpcIDReasons} {
+	for _, area := range [][]Reason{stateReasons, shapeReasons, errorReasons, binaryReasons, rpcIDReasons, proxyReasons, kindReasons, resourceReasons} {
 		r = append(r, area...)
 	}
 	return r

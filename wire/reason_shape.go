@@ -38,10 +38,12 @@ const (
 	ReasonEnvelopeNotResponse Reason = "envelope-not-response"
 	// ReasonEnvelopeNotRequest: the envelope of a request kind
 	// (elicitation-request) without a "method", or with a "result" or an
-	// "error" (INVALID_CONTENT).
+	// "error"; or (kind generic) "params" without a "method"
+	// (INVALID_CONTENT).
 	ReasonEnvelopeNotRequest Reason = "envelope-not-request"
 	// ReasonEnvelopeAmbiguous: a response envelope with both a "result"
-	// and an "error" (INVALID_CONTENT).
+	// and an "error", or (kind generic) a "method" or "params" beside a
+	// "result" or an "error" (INVALID_CONTENT).
 	ReasonEnvelopeAmbiguous Reason = "envelope-ambiguous"
 	// ReasonEnvelopeNoResult: a response envelope with neither a "result"
 	// nor an "error" (INVALID_CONTENT).

@@ -78,6 +78,7 @@ var allCodes = []wire.Code{
 	wire.CodeArgsValid, wire.CodeArgsMalformed, wire.CodeArgsMissing, wire.CodeArgsType,
 	wire.CodeArgsUnknownProperty, wire.CodeArgsInvalid, wire.CodeArgsSchemaUnusable,
 	wire.CodeArgsUnknownTool, wire.CodeArgsUnavailable,
+	wire.CodeResourceUnavailable, wire.CodePromptRefused, wire.CodeCompletionRefused,
 }
 
 // Codes are upper snake case and distinct; every public message is one

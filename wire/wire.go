@@ -44,6 +44,19 @@ const (
 	BucketTools = "mcp-tools"
 	// BucketPayloads is the Object Store bucket of claim-checked payloads.
 	BucketPayloads = "mcp-payloads"
+	// StreamArchive keeps raw inputs for re-scans when the worker's
+	// archive is on (off by default): mcp.archive.<tenant>.<server>.<kind>.
+	StreamArchive = "MCP_ARCHIVE"
+	// ArchivePrefix is the prefix of StreamArchive's subjects.
+	ArchivePrefix = "mcp.archive"
+	// StreamRescan keeps the per-message results of re-scan jobs over a
+	// stream: mcp.rescan.<job>.
+	StreamRescan = "MCP_RESCAN"
+	// RescanPrefix is the prefix of StreamRescan's subjects.
+	RescanPrefix = "mcp.rescan"
+	// BucketPolicies is the KV bucket of signed policies: versions.<version>
+	// (':' written '='), active and shadow (docs/policy.md).
+	BucketPolicies = "mcp-policies"
 )
 
 // Request headers (context of a message). Values are untrusted.

@@ -35,6 +35,10 @@ type CatalogResolver struct {
 	// RequireKnownTool rejects tool results of tools the catalog does not
 	// hold (default false: they are sanitized without a schema).
 	RequireKnownTool bool
+	// NoPinning leaves tools-list messages without the fleet's pins
+	// (PinStore); by default a tools-list that names its server has its
+	// tool definitions pinned, as policy pinning says.
+	NoPinning bool
 }
 
 // errCatalogUnavailable is the transient failure; it carries no backend
@@ -44,6 +48,10 @@ var errCatalogUnavailable = fmt.Errorf("worker: tool catalog unavailable: %w", E
 
 // Resolve implements Resolver.
 func (r CatalogResolver) Resolve(ctx context.Context, info *pipeline.MessageInfo, _ nats.Header) error {
+	if r.Catalog != nil && !r.NoPinning && info.Kind == pipeline.KindToolsList && info.Server != "" {
+		info.Pins = PinStore(r.Catalog.Pins())
+		return nil
+	}
 	if r.Catalog == nil || info.Kind != pipeline.KindToolResult || info.Server == "" || info.Tool == "" {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mcp-sanitize/mcp-sanitize/evchain"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -47,8 +48,11 @@ const (
 	// (serve_pull.go says why).
 	DefaultFetchMaxBytes = 32 << 20
 	// DefaultFetchWait is how long one pull request waits for messages;
-	// stopping waits for at most one such request.
-	DefaultFetchWait = 2 * time.Second
+	// stopping waits for at most one such request, so it also bounds how
+	// long an idle worker takes to stop (under 2 s with this default). A
+	// pull in progress is not cut short: a delivery the server sends to it
+	// after the worker stopped listening would wait out its AckWait.
+	DefaultFetchWait = 1 * time.Second
 	// DefaultInlinePendingBytes caps what the inline subscription buffers
 	// before the client drops messages (a slow consumer): the requesters
 	// of dropped messages time out rather than the worker running out of
@@ -96,6 +100,10 @@ func (f ResolverFunc) Resolve(ctx context.Context, info *pipeline.MessageInfo, h
 }
 
 type serveConfig struct {
+	// guards are the hooks of the resource, prompt and completion guards
+	// (guards.go).
+	guards guardConfig
+
 	policies       map[string]*pipeline.Engine
 	inline         bool
 	durable        bool
@@ -120,7 +128,12 @@ type serveConfig struct {
 	store          jetstream.ObjectStore
 	payloadLimits  payload.Limits
 	sink           payload.SinkOptions
-	framing        pipeline.Framing // of messages without Mcp-Framing (serve_framing.go)
+	framing        pipeline.Framing  // of messages without Mcp-Framing (serve_framing.go)
+	policySrc      PolicySource      // serve_policy.go
+	tenantPins     map[string]string // tenant -> policy name or version
+	chain          *evchain.Sealer   // evidence_chain.go
+	archive        *ArchiveConfig    // archive.go (nil: off)
+	chainEvery     time.Duration
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -389,13 +402,17 @@ type Service struct {
 	m     *Metrics
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	started  bool
-	stopped  bool
-	subs     []*nats.Subscription
-	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
-	evSem    chan struct{}  // inline evidence acknowledgements outstanding
-	evWait   chan inlineAck // inline messages whose evidence is awaited
+	mu      sync.Mutex
+	started bool
+	stopped bool
+	subs    []*nats.Subscription
+	inWork  chan *nats.Msg // inline requests, to the slots (unbuffered)
+	evSem   chan struct{}  // inline evidence acknowledgements outstanding
+	evWait  chan inlineAck // inline messages whose evidence is awaited
+	// evMu orders hand-offs on evWait (read side) against the waiters
+	// leaving at the hard stop (write side), so no message is left in
+	// evWait with nobody to settle it (Stop would wait for it for ever).
+	evMu     sync.RWMutex
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
@@ -403,6 +420,8 @@ type Service struct {
 	hardStop context.CancelFunc
 	hardCtx  context.Context
 	stopHlth func()
+	// stopChain stops the evidence checkpoints and publishes the last.
+	stopChain func()
 
 	ready  atomic.Bool
 	health health
@@ -522,6 +541,9 @@ func (s *Service) Start(ctx context.Context) error {
 	} else if err := CheckStreams(ctx, s.js); err != nil {
 		return err
 	}
+	if err := s.ensureArchive(ctx); err != nil {
+		return err
+	}
 	if err := s.bindStore(ctx); err != nil {
 		return err
 	}
@@ -553,8 +575,10 @@ func (s *Service) Start(ctx context.Context) error {
 		}
 	}
 	s.stopHlth = s.startHealth()
+	s.stopChain = s.startChain()
 	if s.cfg.durable {
 		if err := s.startDurable(); err != nil {
+			s.stopChain()
 			s.stopHlth()
 			s.hardStop()
 			return err
@@ -646,6 +670,9 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
+	if s.stopChain != nil {
+		s.stopChain()
+	}
 	if s.stopHlth != nil {
 		s.stopHlth()
 	}
@@ -686,11 +713,3 @@ func (s *Service) Handler(g prometheus.Gatherer) http.Handler {
 // Processed returns how many messages the service finished (published or
 // handed back), for logs and tests.
 func (s *Service) Processed() int64 { return s.processed.Load() }
-
-// engineFor returns the engine of a policy name ("" is the default).
-func (s *Service) engineFor(name string) *pipeline.Engine {
-	if name == "" {
-		return s.def
-	}
-	return s.cfg.policies[name]
-}

@@ -109,7 +109,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		Data:    res.data,
 	}
 	clean.Header.Set(wire.HeaderMsgID, mc.msgID)
-	em := evidenceMsg(mc, res.ev, false)
+	em := s.sealedEvidenceMsg(mc, res.ev, false)
 	em.Header.Set(wire.HeaderMsgID, mc.msgID)
 	if err := s.publishDurable([]*nats.Msg{clean, em}, []string{wire.StreamClean, wire.StreamEvidence}, mc); err != nil {
 		s.fail(m, mc, s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, string(wire.ReasonPublishFailed), true), last, start)
@@ -121,6 +121,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		s.log.Warn("ack failed; the input will be redelivered and its outputs deduplicated", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
 	}
 	s.m.observe(PathDurable, res.ev, start)
+	s.afterDelivery(mc, hdr, m.Data(), res.ev) // archive, shadow: after the ack, delivery does not wait
 	if s.cfg.streams.RawRetention == jetstream.WorkQueuePolicy {
 		// The input is gone from MCP_RAW; so goes the body it claimed.
 		s.releaseClaim(hdr)
@@ -170,7 +171,7 @@ func (s *Service) publishDLQ(raw string, mc *msgContext, res result) error {
 	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
 	dm.Header.Set("Mcp-Raw-Subject", headerToken(raw))
 	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
-	em := evidenceMsg(mc, res.ev, true)
+	em := s.sealedEvidenceMsg(mc, res.ev, true)
 	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
 	return s.publishDurable([]*nats.Msg{dm, em}, []string{wire.StreamDLQ, wire.StreamEvidence}, mc)
 }

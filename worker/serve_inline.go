@@ -123,7 +123,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
 	// when it is full the slot waits here, which pushes back as before.
 	s.evSem <- struct{}{}
-	fut, err := s.js.PublishMsgAsync(evidenceMsg(mc, res.ev, false), expectEvidence)
+	fut, err := s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
 	if err != nil {
 		s.publishFailed(wire.StreamEvidence, mc, err)
 	}
@@ -131,6 +131,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 	if err := s.nc.PublishMsg(reply); err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
+	s.afterDelivery(mc, hdr, m.Data, res.ev) // archive, shadow: after the reply, no latency added
 	s.m.observe(PathInline, res.ev, start)
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
@@ -142,11 +143,15 @@ func (s *Service) handleInline(m *nats.Msg) {
 	// is settled on a goroutine of its own.
 	s.inWG.Add(1)
 	a := inlineAck{fut: fut, mc: mc, hdr: hdr}
-	select {
-	case s.evWait <- a:
-	case <-s.hardCtx.Done():
+	s.evMu.RLock()
+	defer s.evMu.RUnlock()
+	if s.hardCtx.Err() != nil {
+		// The waiters are gone or going (select would pick either case
+		// when both are ready).
 		go s.settleInline(a, nil)
+		return
 	}
+	s.evWait <- a // room for it: evSem holds a place
 }
 
 // expectEvidence is the publish option of every inline evidence record,
@@ -172,7 +177,18 @@ func (s *Service) inlineAckWaiter() {
 		case a := <-s.evWait:
 			s.settleInline(a, t)
 		case <-s.hardCtx.Done():
-			return
+			// No hand-off is under way once the lock is held, and later
+			// ones see the hard stop: what is left is settled here.
+			s.evMu.Lock()
+			defer s.evMu.Unlock()
+			for {
+				select {
+				case a := <-s.evWait:
+					go s.settleInline(a, nil)
+				default:
+					return
+				}
+			}
 		}
 	}
 }
@@ -227,6 +243,7 @@ func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
 // publishFailed counts and logs a failed publish. The error text comes from
 // the client or the server (no payload); only its class is logged.
 func (s *Service) publishFailed(stream string, mc *msgContext, err error) {
+	s.chainVoid(stream, mc)
 	s.m.PublishFailures.WithLabelValues(stream).Inc()
 	s.log.Warn("publish failed", "stream", stream, "kind", string(mc.kind), "tenant", mc.tenantTok, "error", publishErrorClass(err))
 }

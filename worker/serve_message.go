@@ -45,6 +45,9 @@ type msgContext struct {
 	rawSeq     uint64
 	deliveries uint64
 	msgID      string
+	// chainSeq is the sequence of the message's last sealed evidence
+	// record (evidence_chain.go; 0: none).
+	chainSeq uint64
 }
 
 // newContext reads the context of a message. For the durable path tenant
@@ -123,7 +126,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	if !mc.kindOK {
 		return s.reject(s.def, mc, data, pipeline.CodeInvalidContent, string(wire.ReasonUnknownKind), false)
 	}
-	eng := s.engineFor(mc.policy)
+	eng := s.engineForMsg(mc)
 	if eng == nil {
 		// A fleet in a rolling update may not have the policy yet: retry.
 		return s.reject(s.def, mc, data, pipeline.CodeInternal, string(wire.ReasonUnknownPolicy), true)
@@ -131,6 +134,7 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
 	defer cancel()
 	info := mc.info
+	info.Guard = s.guardInput(mc, hdr)
 	if s.cfg.resolver != nil {
 		if err := s.cfg.resolver.Resolve(pctx, &info, hdr); err != nil {
 			var pe *pipeline.Error
@@ -248,10 +252,16 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 	if ev.Input.Digest != "" {
 		h.set(wire.HeaderInputDigest, ev.Input.Digest)
 	}
-	h.token(wire.HeaderTool, mc.info.Tool)
-	h.token(wire.HeaderServer, mc.info.Server)
-	h.token(wire.HeaderTenant, mc.info.Tenant)
-	h.token(wire.HeaderRequestID, mc.info.RequestID)
+	tool, server, tenant, reqID := mc.info.Tool, mc.info.Server, mc.info.Tenant, mc.info.RequestID
+	if ev.IdentifierSecrets > 0 {
+		// An identifier held a secret: echo the pipeline's scrubbed
+		// identifiers, not the input's.
+		tool, server, tenant, reqID = ev.Tool, ev.Server, ev.Tenant, ev.RequestID
+	}
+	h.token(wire.HeaderTool, tool)
+	h.token(wire.HeaderServer, server)
+	h.token(wire.HeaderTenant, tenant)
+	h.token(wire.HeaderRequestID, reqID)
 	h.token(wire.HeaderPolicy, mc.policy)
 	if mc.traceparent != "" {
 		h.set(wire.HeaderTraceparent, mc.traceparent)

@@ -160,6 +160,16 @@ func (s *Service) startDurable() error {
 	return nil
 }
 
+// stopping reports whether Stop has closed stopDur.
+func (s *Service) stopping() bool {
+	select {
+	case <-s.stopDur:
+		return true
+	default:
+		return false
+	}
+}
+
 // noLeaderCheck is how long pulls may find no consumer leader before the
 // loop checks whether the consumer still exists.
 const noLeaderCheck = 10 * time.Second
@@ -168,7 +178,7 @@ func (s *Service) fetchLoop(p *puller, slots chan struct{}, work chan<- jetstrea
 	var pause time.Duration
 	var noLeaderSince time.Time
 	for {
-		if !s.waitLameDuck() {
+		if !s.waitLameDuck() || s.stopping() {
 			return
 		}
 		// One free slot at least, then as many as are free up to perPull.
@@ -176,6 +186,12 @@ func (s *Service) fetchLoop(p *puller, slots chan struct{}, work chan<- jetstrea
 		case <-s.stopDur:
 			return
 		case slots <- struct{}{}:
+		}
+		if s.stopping() {
+			// Stop and a free slot came together and select took the
+			// slot: no new pull once Stop has begun.
+			<-slots
+			return
 		}
 		n := 1
 	more:

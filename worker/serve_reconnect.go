@@ -160,7 +160,8 @@ func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-cha
 	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
 	defer t.Stop()
 	select {
-	case <-f.Ok():
+	case a := <-f.Ok():
+		s.chainAcked(f, a)
 		return nil
 	case err := <-f.Err():
 		return err

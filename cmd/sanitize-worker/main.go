@@ -9,6 +9,8 @@
 //	sanitize-worker keys new|rotate|list [flags]
 //	sanitize-worker serve [flags]
 //	sanitize-worker state|tools|args [flags]
+//	sanitize-worker proxy [flags] -- <server command> [args...]
+//	sanitize-worker proxy [flags] --upstream URL [--listen ADDR]
 //	sanitize-worker version    (or --version)
 //
 // Exit codes: 0 the output was written (clean, sanitized or truncated);
@@ -45,7 +47,12 @@ func commands() []command {
 		{"serve", "run the sanitization worker on NATS (embedded server by default)", runServe},
 		{"tools", "manage the tool catalog (KV bucket mcp-tools) that holds each tool's schemas", runTools},
 		{"args", "validate tools/call arguments against the tool's inputSchema", runArgs},
+		{"proxy", "run in front of an MCP server (stdio child or Streamable HTTP upstream), sanitizing what it sends", runProxy},
+		{"resources", "canonicalize resource URIs, make broker keys, sign and verify path-broker receipts", runResources},
 		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
+		{"policy", "sign policies and roll them out to the fleet (keygen, sign, push, list, diff, rollback, shadow-report)", runPolicy},
+		{"rescan", "replay archived records through a policy and a baseline and report the difference", runRescan},
+		{"evidence", "verify the hash chain and signed checkpoints of evidence records (verify)", runEvidence},
 		{"version", "print the module version, commit, Go version, guard and evidence versions (also --version)", runVersion},
 	}
 }

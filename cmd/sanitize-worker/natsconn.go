@@ -90,6 +90,17 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 	}
 	o.Logger = log.With("component", "nats-server")
 	s, err := natsembed.Start(o)
+	var locked *natsembed.StoreLockedError
+	if errors.As(err, &locked) {
+		log.Error("embedded NATS store directory is in use by another process: not starting a second server on it",
+			"dir", o.Dir, "holderPid", locked.PID, "lockFile", locked.LockFile, "hint", embeddedInUseHint)
+		return "", nil, false
+	}
+	if errors.Is(err, natsembed.ErrPortInUse) {
+		log.Error("embedded NATS port is in use by another process: not starting a second server on it",
+			"port", o.Port, "hint", embeddedInUseHint)
+		return "", nil, false
+	}
 	if err != nil {
 		// The usual cause is a serve or state already running on the same
 		// defaults (port 4222, the same store).
@@ -104,6 +115,10 @@ func natsServerURL(natsURL string, o natsembed.Options, log *slog.Logger) (url s
 		s.WaitForShutdown()
 	}, true
 }
+
+// embeddedInUseHint says what to do when the store or the port is in use.
+const embeddedInUseHint = "join the running server with --nats-url nats://127.0.0.1:4222 (or its --embedded-port), " +
+	"run the state service inside serve (serve --state-keys FILE), or give this process its own --embedded-dir and --embedded-port"
 
 // embeddedConflictHint says how to run serve and state together.
 const embeddedConflictHint = "if another sanitize-worker serve or state holds the port or the store: run the state service inside serve " +

@@ -24,6 +24,7 @@ type scanFlags struct {
 	timeout                                                      time.Duration
 	maxRecord                                                    int
 	normalization                                                string
+	method                                                       string
 }
 
 const scanUsageHead = `usage: sanitize-worker scan [flags] [< message.json] [> clean.json]
@@ -55,8 +56,9 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&f.evidence, "evidence", "", "write the evidence record (JSON; JSON lines with --jsonl) to `FILE`")
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (JSON or YAML); the built-in defaults without it")
 	fs.StringVar(&f.tool, "tool", "", "tool `NAME` for the untrusted-output label")
-	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), "message `KIND`: tool-result, resource-result, prompt-result, completion-result, elicitation-request, elicitation-response, input-required")
+	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), kindUsage())
 	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "how the message is framed: `FRAMING` bare (the result itself), jsonrpc (a JSON-RPC message carrying it) or auto (a JSON-RPC envelope when its top-level members are an envelope's only, and then a well-formed JSON-RPC 2.0 message of the kind; a body that mixes a result's members with an envelope's is rejected in every framing); with --jsonl, for records without a \"framing\" member")
+	fs.StringVar(&f.method, "method", "", methodUsage())
 	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (JSON Schema, 2020-12 unless it names its dialect): structuredContent must conform, undeclared members are dropped by policy")
 	fs.BoolVar(&f.jsonl, "jsonl", false, `read records {"tool","outputSchema","result"} one a line and write one sanitized record a line, in order`)
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parallel passes with --jsonl")
@@ -73,9 +75,8 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "sanitize-worker scan: unexpected argument %q (the message comes from standard input or --in)\n", fs.Arg(0))
 		return exitUsage
 	}
-	kind, ok := pipeline.ParseKind(f.kind)
+	kind, ok := scanKind(fs, f.kind, f.method, stderr)
 	if !ok {
-		fmt.Fprintf(stderr, "sanitize-worker scan: unknown --kind %q\n", f.kind)
 		return exitUsage
 	}
 	framing, ok := pipeline.ParseFraming(f.framing)
@@ -108,6 +109,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		pol = p
 	}
+	useFingerprintKeyEnv(pol, lookupEnv)
 	if f.normalization != "" {
 		if f.normalization != pipeline.NormalizationNFKC && f.normalization != pipeline.NormalizationLossless {
 			fmt.Fprintf(stderr, "sanitize-worker scan: --normalization must be %s or %s\n", pipeline.NormalizationNFKC, pipeline.NormalizationLossless)
@@ -134,7 +136,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitUsage
 	}
 	if eng.RandomFingerprintKey() && f.evidence != "" {
-		fmt.Fprintln(stderr, "sanitize-worker scan: note: no fingerprint key configured (policy fingerprint.keyEnv or keyFile); fingerprints use a random key and correlate within this run only")
+		noteRandomFingerprintKey(stderr)
 	}
 
 	in := stdin
@@ -171,7 +173,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if f.jsonl {
 		code = scanJSONL(ctx, eng, kind, framing, f, in, out, evw, stderr)
 	} else {
-		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema}, f.timeout, in, out, evw, stderr)
+		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema, Method: f.method}, f.timeout, in, out, evw, stderr)
 	}
 	for _, c := range []*os.File{outFile, evFile} {
 		if c != nil {
@@ -321,6 +323,10 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, fr
 	if evw != io.Discard {
 		o.Evidence = evw
 	}
+	// A live filter: every line is flushed as soon as it is ready, unless
+	// the output is a regular file (then large writes are cheaper and no
+	// one reads it line by line meanwhile).
+	o.Flush = !isRegularFile(out)
 	if err := records.Run(ctx, eng, in, out, o); err != nil {
 		if errors.Is(err, records.ErrOptions) {
 			fmt.Fprintln(stderr, "sanitize-worker scan: invalid --jsonl options")
@@ -328,4 +334,14 @@ func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, fr
 		return exitFailure
 	}
 	return exitOK
+}
+
+// isRegularFile reports whether w is an *os.File on a regular file.
+func isRegularFile(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
 }

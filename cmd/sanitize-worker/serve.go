@@ -209,6 +209,21 @@ func (f *serveFlags) run(ctx context.Context, stderr io.Writer, ready serveReady
 		opts = append(opts, worker.WithResolver(worker.CatalogResolver{Catalog: catalog, RequireKnownTool: f.requireKnownTool}))
 	}
 	opts = append(opts, worker.WithFraming(pipeline.Framing(f.framing)))
+	polCtx, cancelPol := context.WithTimeout(ctx, serveStartTimeout)
+	polOpts, stopPolicy, err := f.policyOptions(polCtx, nc, reg, def, log)
+	cancelPol()
+	if err != nil {
+		return fail()
+	}
+	defer stopPolicy()
+	opts = append(opts, polOpts...)
+	gopts, err := f.guards.options(nc, f.replicas)
+	if err != nil {
+		// No backend text in the log: the subject or the bucket is named.
+		log.Error("guard hooks unavailable: check --authz-subject")
+		return fail()
+	}
+	opts = append(opts, gopts...)
 	svc, err := worker.NewService(nc, def, opts...)
 	if err != nil {
 		log.Error("invalid settings", "error", err.Error())

@@ -72,7 +72,17 @@ type serveFlags struct {
 	level                     slog.Level
 	backoffSteps              []time.Duration
 	namedPolicies             map[string]string
+	policyTrust, policyBucket string            // serve_policy.go
+	policyPin                 string            // TENANT=VERSION,...
+	tenantPins                map[string]string // parsed policyPins
+	evidenceKey               string            // serve_policy.go: chain checkpoints
+	evidenceChain             bool
+	checkpointEvery           time.Duration
+	archive                   bool // serve_policy.go: raw inputs kept for re-scans
+	archiveMaxAge             time.Duration
+	archiveMaxBytes           int64
 	given                     map[string]bool // set by flag, environment or file
+	guards                    guardFlags      // serve_guards.go
 }
 
 // serveEnv maps each flag to its environment variable. The connection
@@ -91,7 +101,18 @@ var serveEnv = []struct{ flag, env string }{
 	{"embedded-max-payload", "MCP_SANITIZE_NATS_EMBEDDED_MAX_PAYLOAD"},
 	{"drain-timeout", "MCP_SANITIZE_NATS_DRAIN_TIMEOUT"},
 	{"policy", "MCP_SANITIZE_POLICY"},
+	{"authz-subject", "MCP_SANITIZE_AUTHZ_SUBJECT"},
+	{"authz-timeout", "MCP_SANITIZE_AUTHZ_TIMEOUT"},
 	{"policies", "MCP_SANITIZE_POLICIES"},
+	{"policy-trust", "MCP_SANITIZE_POLICY_TRUST"},
+	{"policy-bucket", "MCP_SANITIZE_POLICY_BUCKET"},
+	{"policy-pin", "MCP_SANITIZE_POLICY_PIN"},
+	{"evidence-chain", "MCP_SANITIZE_EVIDENCE_CHAIN"},
+	{"evidence-key", "MCP_SANITIZE_EVIDENCE_KEY"},
+	{"checkpoint-every", "MCP_SANITIZE_CHECKPOINT_EVERY"},
+	{"archive", "MCP_SANITIZE_ARCHIVE"},
+	{"archive-max-age", "MCP_SANITIZE_ARCHIVE_MAX_AGE"},
+	{"archive-max-bytes", "MCP_SANITIZE_ARCHIVE_MAX_BYTES"},
 	{"inline", "MCP_SANITIZE_INLINE"},
 	{"durable", "MCP_SANITIZE_DURABLE"},
 	{"manage-streams", "MCP_SANITIZE_MANAGE_STREAMS"},
@@ -174,6 +195,7 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.DurationVar(&f.drainTimeout, "drain-timeout", 30*time.Second, "how long draining may take at shutdown (in-flight messages, then the connection)")
 	fs.StringVar(&f.policy, "policy", "", "default policy `FILE` (JSON or YAML, docs/policy.md); empty: built-in defaults")
 	fs.StringVar(&f.policies, "policies", "", "named policies `NAME=FILE,...` chosen by the Mcp-Policy header")
+	registerPolicyServeFlags(fs, f)
 	fs.BoolVar(&f.inline, "inline", true, "serve the inline path (mcp.sanitize.<kind>)")
 	fs.BoolVar(&f.durable, "durable", true, "serve the durable path (consumer on MCP_RAW)")
 	fs.BoolVar(&f.manage, "manage-streams", true, "create or update streams, consumer and claim bucket at start (off: they must exist)")
@@ -207,6 +229,7 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.StringVar(&f.stateKeys, "state-keys", "", "key ring `FILE`: also serve mcp.state.seal/verify (as `sanitize-worker state`) on the same connection")
 	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "`FRAMING` of messages without an Mcp-Framing header: bare (the body is the result), jsonrpc (a JSON-RPC message carrying it) or auto (decided from the body; docs/pipeline.md, \"Framing\"); set it to what the producers send")
 	fs.StringVar(&f.logLevel, "log-level", "info", "`LEVEL` of the JSON log: debug, info, warn, error")
+	f.guards.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsageHead)
 		fs.PrintDefaults()
@@ -418,6 +441,9 @@ func (f *serveFlags) validate() error {
 			}
 			f.namedPolicies[name] = file
 		}
+	}
+	if err := f.checkPolicyFlags(); err != nil {
+		return err
 	}
 	if err := f.level.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return usagef("--log-level must be debug, info, warn or error")

@@ -134,6 +134,7 @@ func readLimited(r io.Reader, max int) ([]byte, error) {
 const toolsUsageHead = `usage: sanitize-worker tools put --server S [flags] [< tools-list.json]
        sanitize-worker tools get --server S --tool T [flags]
        sanitize-worker tools list --server S [flags]
+       sanitize-worker tools diff|approve|revoke --server S --tool T [flags]
 
 Reads and writes the tool catalog, the JetStream KV bucket that holds each
 tool's definition from tools/list (keys <server>.<tool>; see docs/schema.md).
@@ -145,6 +146,11 @@ tool's definition from tools/list (keys <server>.<tool>; see docs/schema.md).
   get   prints {"server","name","inputSchemaDigest","outputSchemaDigest",
         "definition"} for one tool.
   list  prints the tool names of a server, one a line.
+  diff     prints the pinned definition's digest, the last changed one seen
+           and what changed between them (docs/pinning.md).
+  approve  pins the changed definition (--digest names it; without it, the
+           last one seen), or pre-approves the definition read from --in.
+  revoke   withdraws the pin: every definition is held until approved.
 
 Without --nats-url it connects to ` + "nats://127.0.0.1:4222" + `, the embedded server of
 'sanitize-worker serve' or 'state' on this host.
@@ -169,7 +175,8 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 	}
 	var nf natsClientFlags
 	nf.register(fs)
-	var server, tool, in string
+	var server, tool, in, digest string
+	fs.StringVar(&digest, "digest", "", "`DIGEST` of the definition to approve (approve)")
 	var maxBytes int
 	fs.StringVar(&server, "server", "", "`SERVER` name (1 to 64 of [A-Za-z0-9_-])")
 	fs.StringVar(&tool, "tool", "", "`TOOL` name (get)")
@@ -199,22 +206,22 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 		return usageErr("unexpected argument %q", fs.Arg(0))
 	}
 	switch sub {
-	case "put", "get", "list":
+	case "put", "get", "list", "diff", "approve", "revoke":
 	default:
 		return usageErr("unknown subcommand %q: put, get or list", sub)
 	}
 	if wire.CheckToken(server) != nil {
 		return usageErr("--server must be 1 to 64 of [A-Za-z0-9_-]")
 	}
-	if sub == "get" {
+	if sub != "put" && sub != "list" {
 		if _, err := toolcat.ToolToken(tool); err != nil {
 			return usageErr("--tool must be a tool name of 1 to 128 bytes of UTF-8")
 		}
 	} else if tool != "" {
-		return usageErr("--tool applies to get only")
+		return usageErr("--tool applies to get, diff, approve and revoke only")
 	}
-	if sub != "put" && in != "" {
-		return usageErr("--in applies to put only")
+	if sub != "put" && sub != "approve" && in != "" {
+		return usageErr("--in applies to put and approve only")
 	}
 	if maxBytes < 2 || maxBytes > 64<<20 {
 		return usageErr("--max-bytes must be 2..%d", 64<<20)
@@ -224,7 +231,7 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 	}
 
 	var body []byte
-	if sub == "put" {
+	if sub == "put" || sub == "approve" && in != "" {
 		r := stdin
 		if in != "" {
 			f, err := os.Open(in)
@@ -253,6 +260,8 @@ func runToolsEnv(ctx context.Context, args []string, lookup func(string) (string
 	defer cat.Close()
 
 	switch sub {
+	case "diff", "approve", "revoke":
+		return runPins(ctx, cat.Pins(), sub, server, tool, digest, body, stdout, stderr)
 	case "put":
 		res, err := cat.Put(ctx, server, body)
 		if err != nil {

@@ -88,7 +88,7 @@ func TestToolsUsage(t *testing.T) {
 		{[]string{"drop", "--server", "s"}, "unknown subcommand"},
 		{[]string{"put"}, "--server must be"},
 		{[]string{"get", "--server", "s"}, "--tool must be"},
-		{[]string{"list", "--server", "s", "--tool", "t"}, "--tool applies to get only"},
+		{[]string{"list", "--server", "s", "--tool", "t"}, "--tool applies to get, diff, approve and revoke only"},
 		{[]string{"list", "--server", "s", "--nats-url", "http://x"}, "scheme must be"},
 		{[]string{"list", "--server", "s", "--tls-cert", "c"}, "go together"},
 		{[]string{"list", "--server", "s", "--bucket", ""}, "--bucket must not be empty"},

@@ -6,18 +6,30 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
 // vcsRevision is the commit of a build without VCS information in its
-// build info (the Dockerfile builds with -buildvcs=false and sets it with
-// -ldflags "-X main.vcsRevision=...").
+// build info (-buildvcs=false, as scripts/test.sh and the Dockerfile build,
+// or a copy of the sources without .git): the README's build line and the
+// Dockerfile set it with -ldflags "-X main.vcsRevision=...".
 var vcsRevision = ""
 
+// stampedVersion is the version of a release build, set with -ldflags
+// "-X main.stampedVersion=v1.2.3" (the Dockerfile's VERSION argument). It
+// stands in for the module version when the build info has none.
+var stampedVersion = ""
+
+// develVersion is the module version Go records for a build from a clone
+// without VCS stamping.
+const develVersion = "(devel)"
+
 // buildVersion is what `version` prints about the binary: the main
-// module's version ("(devel)" for a build from a clone), the commit (with
-// "+dirty" for uncommitted changes), the Go version and platform.
+// module's version (for a build from a clone without VCS stamping, the
+// stamped version or "devel-" and the commit), the commit (with "+dirty"
+// for uncommitted changes), the Go version and platform.
 type buildVersion struct {
 	module, version, commit, commitTime, goVersion, platform string
 }
@@ -50,8 +62,18 @@ func readBuildVersion(info *debug.BuildInfo, ok bool) buildVersion {
 			v.commit += "+dirty"
 		}
 	}
-	if v.commit == "unknown" && vcsRevision != "" {
+	if v.commit == "unknown" && vcsRevision != "" && vcsRevision != "unknown" {
 		v.commit = vcsRevision
+	}
+	if v.version == "unknown" || v.version == develVersion {
+		// A build from a clone: the stamped release version, else the
+		// commit it was built from, so two builds can be told apart.
+		switch {
+		case stampedVersion != "":
+			v.version = stampedVersion
+		case v.commit != "unknown":
+			v.version = "devel-" + shortCommit(v.commit)
+		}
 	}
 	return v
 }
@@ -76,4 +98,17 @@ func runVersion(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	readBuildVersion(debug.ReadBuildInfo()).write(stdout)
 	return exitOK
+}
+
+// shortCommit is the first 12 characters of a commit id, with "+dirty"
+// kept.
+func shortCommit(c string) string {
+	id, dirty, _ := strings.Cut(c, "+")
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	if dirty != "" {
+		id += "+" + dirty
+	}
+	return id
 }

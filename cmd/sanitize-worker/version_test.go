@@ -43,8 +43,28 @@ func TestReadBuildVersion(t *testing.T) {
 	vcsRevision = "def"
 	defer func() { vcsRevision = old }()
 	v := readBuildVersion(&debug.BuildInfo{Main: debug.Module{Path: "example.com/m", Version: "(devel)"}}, true)
-	if v.commit != "def" || v.version != "(devel)" {
+	if v.commit != "def" || v.version != "devel-def" {
 		t.Errorf("without VCS settings: %+v", v)
+	}
+	// -buildvcs=false with the README's stamp: a 40-digit commit.
+	vcsRevision = "0123456789abcdef0123456789abcdef01234567"
+	v = readBuildVersion(&debug.BuildInfo{Main: debug.Module{Path: "example.com/m", Version: "(devel)"}}, true)
+	if v.commit != vcsRevision || v.version != "devel-0123456789ab" {
+		t.Errorf("-buildvcs=false, stamped commit: %+v", v)
+	}
+	oldV := stampedVersion
+	stampedVersion = "v1.4.0"
+	defer func() { stampedVersion = oldV }()
+	v = readBuildVersion(&debug.BuildInfo{Main: debug.Module{Path: "example.com/m", Version: "(devel)"}}, true)
+	if v.version != "v1.4.0" {
+		t.Errorf("stamped version: %+v", v)
+	}
+	stampedVersion = ""
+	// The Dockerfile's default is "unknown": not a commit.
+	vcsRevision = "unknown"
+	v = readBuildVersion(&debug.BuildInfo{Main: debug.Module{Path: "example.com/m", Version: "(devel)"}}, true)
+	if v.commit != "unknown" || v.version != "(devel)" {
+		t.Errorf("nothing stamped: %+v", v)
 	}
 	if v := readBuildVersion(nil, false); v.version != "unknown" || v.module != "github.com/mcp-sanitize/mcp-sanitize" {
 		t.Errorf("without build info: %+v", v)

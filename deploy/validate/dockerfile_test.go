@@ -14,7 +14,7 @@ import (
 // (no Docker engine is needed) from the module root and checks that the
 // binary is static (no interpreter, no shared libraries), that the final
 // stage is distroless or scratch with a non-root user, and that the binary
-// answers version with the revision passed to the build.
+// answers version with the revision and version passed to the build.
 func TestDockerfileBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the worker")
@@ -43,6 +43,7 @@ func TestDockerfileBuild(t *testing.T) {
 	out := t.TempDir()
 	line := strings.ReplaceAll(m[1], "/out/", out+"/")
 	line = strings.ReplaceAll(line, "${VCS_REVISION}", "test-revision")
+	line = strings.ReplaceAll(line, "${VERSION}", "v0.0.0-test")
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Dir = "../.."
 	cmd.Env = append(os.Environ(), "GOFLAGS=")
@@ -64,7 +65,7 @@ func TestDockerfileBuild(t *testing.T) {
 		t.Errorf("the binary needs %v", libs)
 	}
 	v, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil || !strings.Contains(string(v), "commit test-revision") {
+	if err != nil || !strings.Contains(string(v), "commit test-revision") || !strings.HasPrefix(string(v), "sanitize-worker v0.0.0-test\n") {
 		t.Errorf("--version: %v\n%s", err, v)
 	}
 }

@@ -70,7 +70,7 @@ type rule struct {
 
 // natsClientImporters may import nats.go directly; see docs/architecture.md
 // for why each is there.
-var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench"}
+var natsClientImporters = []string{"worker", "cmd/sanitize-worker", "client", "payload", "toolcat", "bench/natsbench", "examples/mcpmw"}
 
 // leaves are the packages of ours that import only the standard library,
 // so that anything may use them: the vocabulary and the small helpers
@@ -115,7 +115,8 @@ var rules = []rule{
 	}},
 	{"the engine knows nothing of NATS", func(p pkg) []string {
 		r := rel(p.ImportPath)
-		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson"}, r) {
+		if !slices.Contains([]string{"pipeline", "scanners", "bounds", "schema", "statekeys", "argsgate", "wire", "internal/strictjson",
+			"resuri", "receipt", "resgate", "promptgate", "policyset", "evchain", "rescan"}, r) {
 			return nil
 		}
 		var v []string
@@ -184,6 +185,32 @@ var rules = []rule{
 		var v []string
 		for _, d := range p.Deps {
 			if ours(d) && !slices.Contains(allowed, rel(d)) {
+				v = append(v, "depends on "+rel(d))
+			}
+		}
+		return v
+	}},
+	{"resuri and receipt depend only on the standard library, x/text and internal helpers", func(p pkg) []string {
+		r := rel(p.ImportPath)
+		if r != "resuri" && r != "receipt" {
+			return nil
+		}
+		var v []string
+		for _, d := range p.Deps {
+			if ours(d) && !strings.HasPrefix(rel(d), "internal/") {
+				v = append(v, "depends on "+rel(d))
+			}
+		}
+		return v
+	}},
+	{"the guards do not depend on the pipeline or the transport", func(p pkg) []string {
+		r := rel(p.ImportPath)
+		if r != "resgate" && r != "promptgate" {
+			return nil
+		}
+		var v []string
+		for _, d := range p.Deps {
+			if ours(d) && slices.Contains([]string{"pipeline", "worker", "payload", "client", "toolcat", "argsgate"}, rel(d)) {
 				v = append(v, "depends on "+rel(d))
 			}
 		}

@@ -3,7 +3,8 @@
 // loopback interface only, for a single host, development and tests.
 //
 // It owns the server's options (loopback host, port, JetStream store
-// directory, payload cap, logging into a *slog.Logger) and nothing else. It
+// directory, payload cap, logging into a *slog.Logger) and the lock that
+// keeps a second process off a store directory in use, and nothing else. It
 // does not connect clients, create streams or buckets, or handle signals:
 // the caller connects with nats.go to the server's ClientURL, and shuts the
 // server down with Shutdown and WaitForShutdown. A fleet of several workers

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -52,6 +54,9 @@ type Options struct {
 // ErrInvalidOptions reports Options that Start refuses.
 var ErrInvalidOptions = errors.New("natsembed: invalid options")
 
+// ErrPortInUse reports a client port that another process listens on.
+var ErrPortInUse = errors.New("natsembed: port in use")
+
 // ErrNotReady reports a server that did not accept connections in time,
 // or came up without JetStream.
 var ErrNotReady = errors.New("natsembed: server did not become ready")
@@ -59,6 +64,11 @@ var ErrNotReady = errors.New("natsembed: server did not become ready")
 // Start starts a NATS server with JetStream on Host and returns once it
 // accepts connections. Its ClientURL is "nats://127.0.0.1:<port>". The
 // caller owns the server: Shutdown and WaitForShutdown stop it.
+//
+// The store directory is locked for as long as the server runs (the file
+// LockFileName in it, holding this process's pid): when another process's
+// server uses it, Start fails at once with a *StoreLockedError (matched by
+// ErrStoreLocked) that names the holder.
 func Start(o Options) (*server.Server, error) {
 	if o.Dir == "" {
 		return nil, fmt.Errorf("%w: a JetStream store directory is required", ErrInvalidOptions)
@@ -81,6 +91,24 @@ func Start(o Options) (*server.Server, error) {
 	if timeout <= 0 {
 		timeout = DefaultReadyTimeout
 	}
+	// One store, one server: two servers on one store directory corrupt
+	// each other's streams, and the second would only fail after it tried
+	// to recover them. The lock is dropped once the server has shut down.
+	lock, err := lockStore(o.Dir, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if port != RandomPort {
+		// A port in use fails at once here rather than after the ready
+		// timeout (the server only logs its failed listen). Another
+		// process may still take the port in between: then the timeout.
+		ln, err := net.Listen("tcp", net.JoinHostPort(Host, strconv.Itoa(port)))
+		if err != nil {
+			lock.release()
+			return nil, fmt.Errorf("%w: %s:%d", ErrPortInUse, Host, port)
+		}
+		ln.Close()
+	}
 	s, err := server.NewServer(&server.Options{
 		ServerName: o.ServerName,
 		Host:       Host,
@@ -92,6 +120,7 @@ func Start(o Options) (*server.Server, error) {
 		NoSigs:     true, // the embedding process handles its signals
 	})
 	if err != nil {
+		lock.release()
 		return nil, fmt.Errorf("natsembed: %w", err)
 	}
 	if o.Logger != nil {
@@ -101,8 +130,13 @@ func Start(o Options) (*server.Server, error) {
 	if !s.ReadyForConnections(timeout) || !s.JetStreamEnabled() {
 		s.Shutdown()
 		s.WaitForShutdown()
+		lock.release()
 		return nil, ErrNotReady
 	}
+	go func() {
+		s.WaitForShutdown()
+		lock.release()
+	}()
 	return s, nil
 }
 

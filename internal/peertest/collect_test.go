@@ -33,6 +33,8 @@ type exchange struct {
 	raw     []byte
 	san     []byte
 	ev      *pipeline.Evidence
+	// params are the request's params (for the guards, peers_guards_test.go).
+	params map[string]any
 }
 
 func (x *exchange) String() string { return x.server + " " + x.method + " " + x.label }
@@ -70,9 +72,18 @@ type collection struct {
 }
 
 var (
-	collectMu sync.Mutex
-	collected *collection
+	collectMu   sync.Mutex
+	collected   *collection
+	collectDirs []string // removed by TestMain
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range collectDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
 
 // collect installs the servers, runs the plan against both and sanitizes
 // every response; later calls in the same process reuse the result.
@@ -90,7 +101,15 @@ func collect(t *testing.T) *collection {
 		t.Fatal(err)
 	}
 	c := &collection{versions: srv.Versions, planted: newPlanted(), tools: map[string][]string{}, eng: eng}
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	// The collection outlives the test that gathers it (later tests read
+	// the filesystem server's files back), so its directory is the
+	// process's, removed by TestMain, not the first test's t.TempDir.
+	dir, err := os.MkdirTemp("", "peertest-fs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	collectDirs = append(collectDirs, dir)
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +164,7 @@ func collect(t *testing.T) *collection {
 			if err != nil {
 				t.Fatalf("%s %s %s: %v (stderr: %.500s)", s.name, cl.method, cl.name, err, p.Stderr())
 			}
-			x := &exchange{server: s.name, method: cl.method, name: cl.name, label: cl.name + cl.label, invalid: cl.invalid, want: cl.want, raw: line}
+			x := &exchange{server: s.name, method: cl.method, name: cl.name, label: cl.name + cl.label, invalid: cl.invalid, want: cl.want, raw: line, params: cl.params}
 			info := pipeline.MessageInfo{Tool: cl.name, Server: s.name}
 			switch cl.method {
 			case "tools/call":

@@ -43,6 +43,20 @@ type Peer struct {
 	Initialize []byte
 	// Notifications counts the notifications received, by method.
 	notes map[string]int
+	// noteLines keeps the first maxNoteLines notification lines as the
+	// server wrote them.
+	noteLines [][]byte
+}
+
+// maxNoteLines bounds the notification lines a Peer keeps.
+const maxNoteLines = 256
+
+// NotificationLines returns the notification lines received so far (at
+// most 256), as the server wrote them.
+func (p *Peer) NotificationLines() [][]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([][]byte(nil), p.noteLines...)
 }
 
 // Start runs `node script args...` with the environment env (nothing of
@@ -180,6 +194,9 @@ func (p *Peer) read(r io.Reader) {
 		case m.Method != "" && m.ID == nil:
 			p.mu.Lock()
 			p.notes[m.Method]++
+			if len(p.noteLines) < maxNoteLines {
+				p.noteLines = append(p.noteLines, bytes.Clone(line))
+			}
 			p.mu.Unlock()
 		case m.Method != "":
 			// A request of the server: this client declares no

@@ -1,0 +1,21 @@
+package resgate
+
+import (
+	"testing"
+
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// Every reason a Denial may carry (the gate's, resuri's and receipt's) is
+// a declared wire.Reason.
+func TestReasonsAreWireReasons(t *testing.T) {
+	known := map[wire.Reason]bool{}
+	for _, r := range wire.Reasons() {
+		known[r] = true
+	}
+	for _, r := range AllReasons() {
+		if !known[wire.Reason(r)] {
+			t.Errorf("reason %q is not a wire.Reason", r)
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
+)
+
+// KVBudget is the completion budget of the whole fleet (seed G004): one
+// counter per principal and window in a JetStream KV bucket, taken by
+// compare-and-set, so that every worker connected to the bucket draws on
+// the same budget.
+//
+// Charge reads the counter of key in the current window (windows are
+// aligned on multiples of their length since the Unix epoch, so every
+// worker agrees on them up to its clock's skew) and writes count+1 with
+// the revision it read (Update; Create when the counter does not exist
+// yet). When another worker wrote in between, the write fails with a
+// revision mismatch and Charge reads again, up to MaxAttempts times. A
+// count at the limit refuses without writing. JetStream orders the writes
+// of a key, so the limit holds exactly across the fleet however many
+// workers charge at once; a failed read or write is an error, which the
+// guard turns into a refusal (fail closed).
+//
+// Counters of past windows are left to the bucket's MaxAge.
+type KVBudget struct {
+	kv          jetstream.KeyValue
+	maxAttempts int
+	now         func() time.Time
+
+	// Lazy opening (NewKVBudget): the bucket is created or looked up on
+	// the first charge, and again after a failure.
+	mu   sync.Mutex
+	js   jetstream.JetStream
+	opts KVBudgetOptions
+}
+
+// KVBudgetOptions configure the bucket.
+type KVBudgetOptions struct {
+	// Bucket is the KV bucket (wire.BucketBudgets).
+	Bucket string
+	// Replicas of the bucket (1).
+	Replicas int
+	// MaxAge of a counter (DefaultBudgetMaxAge); at least the longest
+	// budget window of any policy.
+	MaxAge time.Duration
+	// MaxAttempts of the compare-and-set loop under contention
+	// (DefaultBudgetAttempts).
+	MaxAttempts int
+}
+
+// Defaults of KVBudgetOptions.
+const (
+	DefaultBudgetMaxAge   = 25 * time.Hour
+	DefaultBudgetAttempts = 64
+)
+
+// ErrBudgetContention is returned when MaxAttempts writes in a row lost
+// to other workers; the guard refuses the request.
+var ErrBudgetContention = errors.New("worker: completion budget under contention")
+
+var _ promptgate.Budget = (*KVBudget)(nil)
+
+// OpenKVBudget creates the bucket if needed and returns the budget.
+func OpenKVBudget(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions) (*KVBudget, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	kv, err := openBudgetBucket(ctx, js, o)
+	if err != nil {
+		return nil, err
+	}
+	return &KVBudget{kv: kv, maxAttempts: o.MaxAttempts, now: time.Now}, nil
+}
+
+// NewKVBudget returns a budget that opens its bucket on the first charge
+// (and again after a failure, which refuses that charge): a worker whose
+// policies have no completions never creates the bucket, and one that
+// receives such a policy later needs no restart.
+func NewKVBudget(js jetstream.JetStream, o KVBudgetOptions) (*KVBudget, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if js == nil {
+		return nil, optErr("budget: nil JetStream context")
+	}
+	return &KVBudget{js: js, opts: o, maxAttempts: o.MaxAttempts, now: time.Now}, nil
+}
+
+// bucket returns the KV bucket, opening it if needed.
+func (b *KVBudget) bucket(ctx context.Context) (jetstream.KeyValue, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.kv != nil {
+		return b.kv, nil
+	}
+	kv, err := openBudgetBucket(ctx, b.js, b.opts)
+	if err != nil {
+		return nil, err
+	}
+	b.kv = kv
+	return kv, nil
+}
+
+func (o KVBudgetOptions) withDefaults() (KVBudgetOptions, error) {
+	if o.Bucket == "" {
+		o.Bucket = wire.BucketBudgets
+	}
+	if o.Replicas == 0 {
+		o.Replicas = 1
+	}
+	if o.MaxAge == 0 {
+		o.MaxAge = DefaultBudgetMaxAge
+	}
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = DefaultBudgetAttempts
+	}
+	if o.MaxAge < time.Second || o.MaxAttempts < 1 || o.Replicas < 1 {
+		return o, optErr("budget: max age at least 1s, attempts and replicas at least 1")
+	}
+	return o, nil
+}
+
+func openBudgetBucket(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions) (jetstream.KeyValue, error) {
+	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      o.Bucket,
+		Description: "mcp-sanitize: completion budgets, keyed c.<principal digest>.<window>",
+		History:     1,
+		TTL:         o.MaxAge,
+		Replicas:    o.Replicas,
+	})
+	if errors.Is(err, jetstream.ErrBucketExists) {
+		kv, err = js.KeyValue(ctx, o.Bucket)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("worker: budget bucket: %w", err)
+	}
+	return kv, nil
+}
+
+// Charge implements promptgate.Budget.
+func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window time.Duration) (bool, error) {
+	if window <= 0 || limit <= 0 {
+		return false, nil
+	}
+	kv, err := b.bucket(ctx)
+	if err != nil {
+		return false, err
+	}
+	k := "c." + key + "." + strconv.FormatInt(b.now().UnixNano()/int64(window), 10)
+	for range b.maxAttempts {
+		e, err := kv.Get(ctx, k)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			_, err = kv.Create(ctx, k, []byte("1"))
+			if err == nil {
+				return true, nil
+			}
+			if errors.Is(err, jetstream.ErrKeyExists) {
+				continue
+			}
+			return false, err
+		}
+		if err != nil {
+			return false, err
+		}
+		n, perr := strconv.ParseInt(string(e.Value()), 10, 64)
+		if perr != nil || n < 0 {
+			// Not ours to repair: refuse rather than reset a budget.
+			return false, fmt.Errorf("worker: budget counter is not a count")
+		}
+		if n >= limit {
+			return false, nil
+		}
+		_, err = kv.Update(ctx, k, []byte(strconv.FormatInt(n+1, 10)), e.Revision())
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return false, err
+		}
+	}
+	return false, ErrBudgetContention
+}
