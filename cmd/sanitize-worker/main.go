@@ -45,6 +45,7 @@ func commands() []command {
 		{"serve", "run the sanitization worker on NATS (embedded server by default)", runServe},
 		{"tools", "manage the tool catalog (KV bucket mcp-tools) that holds each tool's schemas", runTools},
 		{"args", "validate tools/call arguments against the tool's inputSchema", runArgs},
+		{"explain", "say which rules match a text where, and why each match is redacted or kept", runExplain},
 		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
 		{"version", "print the module version, commit, Go version, guard and evidence versions (also --version)", runVersion},
 	}
