@@ -1,0 +1,92 @@
+package scanners
+
+import "strings"
+
+// More formats other scanners' rule sets carry: StackHawk and Segment keys,
+// Jenkins crumbs and tokens, Gradle credentials blocks, pganalyze and
+// Contentful tokens. Formats are facts; the rules and examples are this
+// project's own.
+
+func familyRules() []ruleDef {
+	hex := "0123456789abcdef"
+	wd := base62Alphabet + "_-"
+	return []ruleDef{
+		provRule("stackhawk-api-key", "StackHawk", "high", "StackHawk API key (hawk. 20 . 20 of [A-Za-z0-9_-])",
+			[]form{regexForm([]string{"hawk."}, `hawk\.[0-9A-Za-z_-]{20}\.[0-9A-Za-z_-]{20}`, setWordDash, setWordDash, 48)},
+			[]string{
+				"hawk." + fakeChars(wd, 20, 1) + "." + fakeChars(wd, 20, 2),
+				`["hawk.` + fakeChars(base62Alphabet, 20, 3) + "." + fakeChars(base62Alphabet, 20, 4) + `"]`,
+				"api key: hawk." + fakeChars(base62Alphabet, 20, 5) + "." + fakeChars(base62Alphabet, 20, 6) + "\n",
+			},
+			[]string{
+				"hawk.example.com",
+				"hawk." + fakeChars(base62Alphabet, 20, 7) + "." + fakeChars(base62Alphabet, 19, 8),
+				"nighthawk." + fakeChars(base62Alphabet, 20, 9) + "." + fakeChars(base62Alphabet, 20, 10),
+			}),
+		provRule("segment-public-api-token", "Segment", "high", "Segment public API token (sgp_ and 64 base62)",
+			[]form{regexForm([]string{"sgp_"}, `sgp_[A-Za-z0-9]{64}`, setWordDash, setWordDash, 70)},
+			[]string{
+				"sgp_" + fakeChars(base62Alphabet, 64, 1),
+				`["sgp_` + fakeChars(base62Alphabet, 64, 2) + `"]`,
+				"workspace token sgp_" + fakeChars(base62Alphabet, 64, 3) + " rotated",
+			},
+			[]string{
+				"sgp_" + fakeChars(base62Alphabet, 63, 4),
+				"sgp_" + fakeChars(base62Alphabet, 65, 5),
+				"msgp_" + fakeChars(base62Alphabet, 64, 6),
+			}),
+		provRule("jenkins-crumb", "Jenkins", "medium", "Jenkins CSRF crumb or API token in a Jenkins-Crumb header or parameter (32-36 hex); the value is replaced",
+			[]form{regexForm([]string{"jenkins-crumb", "jenkins_crumb"}, `(?i:jenkins[-_]crumb)["']?[ \t]*[:=][ \t]*["']?([0-9a-f]{32,36})`, setWordDash, setAlnum, 60)},
+			[]string{
+				"curl -X POST https://ci.example.com/job/x/build -H 'Jenkins-Crumb:" + fakeChars(hex, 32, 1) + "'",
+				"Jenkins-Crumb: " + fakeChars(hex, 36, 2),
+				`{"jenkins_crumb": "` + fakeChars(hex, 32, 3) + `"}`,
+			},
+			[]string{
+				"Jenkins-Crumb: <crumb>",
+				"Jenkins-Crumb: " + fakeChars(hex, 20, 4),
+				"the Jenkins-Crumb header",
+			}),
+		{
+			id: "gradle-credentials", provider: "Gradle", kind: KindSecret, confidence: "medium",
+			desc: "password of a Gradle credentials { username '…' password '…' } block (Groovy or Kotlin DSL); the password is replaced, template references (${…}, $x) and markers are not",
+			forms: []form{regexForm([]string{"credentials"},
+				`credentials[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*\{(?:\s|//[^\n]*)*(?:username[ \t]*=?[ \t]*["'][^"'\n]{1,60}["'](?:\s|//[^\n]*)*)?password[ \t]*=?[ \t]*["']([^"'$\n\[][^"'$\n]{0,59})["']`,
+				setWordDash, nil, 400)},
+			tp: []string{
+				"credentials {\n    username 'deploy'\n    password '" + fakeChars(base62Alphabet, 28, 1) + "'\n}",
+				"maven {\n  url \"https://repo.example.com\"\n  credentials {\n    // read-only user\n    username \"ci\"\n    password \"" + fakeChars(base62Alphabet, 30, 2) + "\"\n  }\n}",
+				"credentials{\n\tpassword \"" + fakeChars(base62Alphabet, 28, 3) + "\"\n}",
+			},
+			fp: []string{
+				"credentials {\n    username \"$mavenUser\"\n    password \"$mavenPassword\"\n}",
+				"credentials {\n  username project.findProperty('user')\n  password project.findProperty('pass')\n}",
+				"the credentials { } block holds a username and password",
+			},
+		},
+		provRule("pganalyze-api-key", "pganalyze", "high", "pganalyze API key (pgar_ read or pgak_ key and 27+ of [a-z0-9])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"pgar_", "pgak_"}, body: setLowerAlnum, min: 27, max: 64})},
+			[]string{
+				"pgar_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 27, 1),
+				"[pgak_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 32, 2) + "]",
+				"key pgar_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 27, 3) + " ok",
+			},
+			[]string{
+				"pgar_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 20, 4),
+				"xpgar_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 27, 5),
+				"pgar_" + strings.Repeat("x", 30),
+			}),
+		provRule("contentful-pat", "Contentful", "high", "Contentful personal access token (CFPAT- and 43 of [A-Za-z0-9_-])",
+			[]form{strictForm(tokenSpec{prefixes: []string{"CFPAT-"}, body: setWordDash, min: 43, max: 43})},
+			[]string{
+				"CFPAT-" + fakeChars(wd, 43, 1),
+				"cma CFPAT-" + fakeChars(wd, 43, 2) + " (space x)",
+				`"cma": "CFPAT-` + fakeChars(base62Alphabet, 43, 3) + `"`,
+			},
+			[]string{
+				"CFPAT-" + fakeChars(wd, 42, 4),
+				"CFPAT-" + fakeChars(wd, 44, 5),
+				"cfpat-" + fakeChars(wd, 43, 6),
+			}),
+	}
+}
