@@ -23,8 +23,11 @@ func refFamilyForms() map[string][]refForm {
 		"gradle-credentials": {refRegex([]string{"credentials"},
 			`credentials[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*\{(?:\s|//[^\n]*)*(?:username[ \t]*=?[ \t]*["'][^"'\n]{1,60}["'](?:\s|//[^\n]*)*)?password[ \t]*=?[ \t]*["']([^"'$\n\[][^"'$\n]{0,59})["']`,
 			wd, "", 400)},
-		"pganalyze-api-key": {refTok([]string{"pgar_", "pgak_"}, `pga[rk]_[a-z0-9]{27,64}`, refW, nil)},
-		"contentful-pat":    {refTok([]string{"cfpat-"}, `CFPAT-[A-Za-z0-9_-]{43}`, wd, nil)},
+		"sonarqube-login": {refRegex([]string{"sonar.login", "sonar.token", "sonarlogin", "sonar_login", "sonartoken", "sonar_token"},
+			`(?i:sonar[._]?(?:login|token))['"]?[ \t]*(?:=>|=|:|,)[ \t]*['"]?([0-9a-f]{40})`, "", `A-Za-z0-9`, 64)},
+		"salesforce-access-token": {refRegex([]string{"00d"}, `00D[A-Za-z0-9]{12}![A-Za-z0-9._]{60,}`, `A-Za-z0-9`, `A-Za-z0-9_.-`, 300)},
+		"pganalyze-api-key":       {refTok([]string{"pgar_", "pgak_"}, `pga[rk]_[a-z0-9]{27,64}`, refW, nil)},
+		"contentful-pat":          {refTok([]string{"cfpat-"}, `CFPAT-[A-Za-z0-9_-]{43}`, wd, nil)},
 	}
 }
 

@@ -64,6 +64,38 @@ func familyRules() []ruleDef {
 				"the credentials { } block holds a username and password",
 			},
 		},
+		provRule("sonarqube-login", "SonarSource", "high", "SonarQube token given as sonar.login or sonar.token (property, -Dsonar.login= flag, sonarLogin variable): 40 hex; the value is replaced",
+			[]form{regexForm([]string{"sonar.login", "sonar.token", "sonarlogin", "sonar_login", "sonartoken", "sonar_token"},
+				`(?i:sonar[._]?(?:login|token))['"]?[ \t]*(?:=>|=|:|,)[ \t]*['"]?([0-9a-f]{40})`, nil, setAlnum, 64)},
+			[]string{
+				"mvn verify sonar:sonar -Dsonar.host.url=https://sonar.example.com -Dsonar.login=" + fakeChars(hex, 40, 1),
+				"$sonarLogin = \"" + fakeChars(hex, 40, 2) + "\"",
+				"set('sonar.login', '" + fakeChars(hex, 40, 3) + "')",
+			},
+			[]string{
+				"-Dsonar.login=$SONAR_TOKEN",
+				"sonar.login=" + fakeChars(hex, 39, 4),
+				"the sonar.login property is deprecated",
+			}),
+		{
+			id: "salesforce-access-token", provider: "Salesforce", kind: KindSecret, confidence: "high",
+			desc: "Salesforce access or session token (the 15-character org id 00D…, '!', and 60+ of [A-Za-z0-9._])",
+			forms: []form{func() form {
+				f := regexForm([]string{"00d"}, `00D[A-Za-z0-9]{12}![A-Za-z0-9._]{60,}`, setAlnum, setWordDashDot, 300)
+				f.fixed, f.fixedAt, f.fixedByte = true, 12, '!'
+				return f
+			}()},
+			tp: []string{
+				"00D" + fakeChars(base62Alphabet, 12, 1) + "!" + fakeChars(base62Alphabet+"._", 96, 2),
+				"Access Token     00D" + fakeChars(base62Alphabet, 12, 3) + "!" + fakeChars(base62Alphabet+".", 100, 4) + "\n",
+				`["00D` + fakeChars(base62Alphabet, 12, 5) + "!" + fakeChars(base62Alphabet, 90, 6) + `"]`,
+			},
+			fp: []string{
+				"00D" + fakeChars(base62Alphabet, 12, 7) + " is the org id",
+				"00D" + fakeChars(base62Alphabet, 12, 8) + "!" + fakeChars(base62Alphabet, 20, 9),
+				"a00D" + fakeChars(base62Alphabet, 12, 10) + "!" + fakeChars(base62Alphabet, 90, 11),
+			},
+		},
 		provRule("pganalyze-api-key", "pganalyze", "high", "pganalyze API key (pgar_ read or pgak_ key and 27+ of [a-z0-9])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"pgar_", "pgak_"}, body: setLowerAlnum, min: 27, max: 64})},
 			[]string{
