@@ -26,6 +26,8 @@ func refFamilyForms() map[string][]refForm {
 		"sonarqube-login": {refRegex([]string{"sonar.login", "sonar.token", "sonarlogin", "sonar_login", "sonartoken", "sonar_token"},
 			`(?i:sonar[._]?(?:login|token))['"]?[ \t]*(?:=>|=|:|,)[ \t]*['"]?([0-9a-f]{40})`, "", `A-Za-z0-9`, 64)},
 		"salesforce-access-token": {refRegex([]string{"00d"}, `00D[A-Za-z0-9]{12}![A-Za-z0-9._]{60,}`, `A-Za-z0-9`, `A-Za-z0-9_.-`, 300)},
+		"mapbox-temporary-token":  {refRegex([]string{"tk.eyj"}, `tk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`, wd, wd, 1000)},
+		"twitch-stream-key":       {refRegex([]string{"live_"}, `live_[0-9]{6,12}_[A-Za-z0-9]{30}`, wd, wd, 50)},
 		"pganalyze-api-key":       {refTok([]string{"pgar_", "pgak_"}, `pga[rk]_[a-z0-9]{27,64}`, refW, nil)},
 		"contentful-pat":          {refTok([]string{"cfpat-"}, `CFPAT-[A-Za-z0-9_-]{43}`, wd, nil)},
 	}

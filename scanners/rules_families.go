@@ -96,6 +96,30 @@ func familyRules() []ruleDef {
 				"a00D" + fakeChars(base62Alphabet, 12, 10) + "!" + fakeChars(base62Alphabet, 90, 11),
 			},
 		},
+		provRule("mapbox-temporary-token", "Mapbox", "high", "Mapbox temporary access token (tk.eyJ, a base64url JWT payload, '.', and 20+ of [A-Za-z0-9_-])",
+			[]form{regexForm([]string{"tk.eyj"}, `tk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`, setWordDash, setWordDash, 1000)},
+			[]string{
+				"tk.eyJ" + fakeChars(wd, 80, 1) + "." + fakeChars(wd, 22, 2),
+				"fetch(url + '?access_token=' + 'tk.eyJ" + fakeChars(base62Alphabet, 60, 3) + "." + fakeChars(base62Alphabet, 22, 4) + "')",
+				"temporary token tk.eyJ" + fakeChars(base62Alphabet, 90, 5) + "." + fakeChars(wd, 30, 6) + " expires in 1h",
+			},
+			[]string{
+				"tk.eyJ" + fakeChars(base62Alphabet, 10, 7),
+				"atk.eyJ" + fakeChars(base62Alphabet, 60, 8) + "." + fakeChars(base62Alphabet, 22, 9),
+				"the tk.eyJ prefix of temporary tokens",
+			}),
+		provRule("twitch-stream-key", "Twitch", "high", "Twitch stream key (live_, the 6-12 digit channel id, _, and 30 base62)",
+			[]form{regexForm([]string{"live_"}, `live_[0-9]{6,12}_[A-Za-z0-9]{30}`, setWordDash, setWordDash, 50)},
+			[]string{
+				"live_" + fakeChars("0123456789", 9, 1) + "_" + fakeChars(base62Alphabet, 30, 2),
+				"obs: using live_" + fakeChars("0123456789", 10, 3) + "_" + fakeChars(base62Alphabet, 30, 4),
+				"rtmp://live.twitch.tv/app/live_" + fakeChars("0123456789", 8, 5) + "_" + fakeChars(base62Alphabet, 30, 6),
+			},
+			[]string{
+				"sk_live_" + fakeChars("0123456789", 9, 7) + "_" + fakeChars(base62Alphabet, 30, 8),
+				"live_" + fakeChars("0123456789", 9, 9) + "_" + fakeChars(base62Alphabet, 29, 10),
+				"is_live_stream = true",
+			}),
 		provRule("pganalyze-api-key", "pganalyze", "high", "pganalyze API key (pgar_ read or pgak_ key and 27+ of [a-z0-9])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"pgar_", "pgak_"}, body: setLowerAlnum, min: 27, max: 64})},
 			[]string{
