@@ -625,6 +625,10 @@ func (p *pass) mimeAllowed(m []byte) bool {
 }
 
 func (p *pass) recordFinding(f *scanners.Finding) {
+	if f.Suppressed {
+		p.recordSuppressed(f)
+		return
+	}
 	name := p.e.cat.RuleName(f.Rule)
 	if p.ev.Rules == nil {
 		p.ev.Rules = map[string]int64{}
