@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +133,11 @@ func TestREADMEQuickStart(t *testing.T) {
 	// Then the examples of `scan`, with the same binary and out/, and
 	// those that talk to a running worker (below).
 	cmds = append(cmds, shCommands(t, readmeSection(t, readme, "Using `scan`"))...)
+	for _, c := range shCommands(t, readmeSection(t, readme, "Every server message, and tool definitions pinned")) {
+		if strings.Contains(c.line, " scan ") { // the others need a catalog with pins
+			cmds = append(cmds, c)
+		}
+	}
 	var natsCmds []readmeCommand
 	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management"} {
 		for _, c := range shCommands(t, readmeSection(t, readme, sec)) {
@@ -192,6 +198,10 @@ func TestREADMEQuickStart(t *testing.T) {
 		case strings.Contains(c.line, "--version"):
 			if commit != "" && !bytes.Contains(out, []byte("commit "+commit)) {
 				t.Errorf("%s: the version does not name commit %s:\n%s", c.line, commit, out)
+			}
+		case strings.Contains(c.line, " scan ") && strings.Contains(c.line, "--method"):
+			if !json.Valid(out) || len(out) < 20 {
+				t.Errorf("%s: %s", c.line, out)
 			}
 		case strings.Contains(c.line, " scan ") && strings.Contains(c.line, "--jsonl"):
 			in, _ := os.ReadFile(filepath.Join(root, "examples", "records.jsonl"))
