@@ -139,7 +139,8 @@ func TestREADMEQuickStart(t *testing.T) {
 		}
 	}
 	var natsCmds []readmeCommand
-	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management"} {
+	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management",
+		"Resources, prompts and completions", "Signed policies, shadow policies, re-scans and evidence integrity"} {
 		for _, c := range shCommands(t, readmeSection(t, readme, sec)) {
 			if readmeSkipped(c.line) {
 				continue
@@ -263,10 +264,15 @@ func TestREADMEQuickStart(t *testing.T) {
 }
 
 // readmeSkipped reports whether a README command is left out of the test:
-// the nats CLI and curl (not part of the clone), go run, and the commands
-// that run until stopped (serve, state).
+// the nats CLI and curl (not part of the clone), go run, the commands that
+// run until stopped (serve, state), and those that need what only a
+// deployment has: a path broker's signed receipt (resources verify), an
+// evidence chain key (evidence verify), tool pins made by tools/list
+// traffic (tools diff, approve, revoke; their own tests cover them).
 func readmeSkipped(line string) bool {
-	for _, p := range []string{"nats ", "curl ", "go run ", "./sanitize-worker serve", "./sanitize-worker state"} {
+	for _, p := range []string{"nats ", "curl ", "go run ", "./sanitize-worker serve", "./sanitize-worker state",
+		"./sanitize-worker resources verify", "./sanitize-worker evidence verify",
+		"./sanitize-worker tools diff", "./sanitize-worker tools approve", "./sanitize-worker tools revoke"} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
