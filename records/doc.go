@@ -17,7 +17,9 @@
 // a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
 // an object, no result, a schema that does not compile, a blank line) gets
 // a sanitized error result on its own line, so output line N always answers
-// input line N; it does not stop the run. Each line is written as soon as
+// input line N; it does not stop the run. So does a record that could not
+// be answered (its file or its output spool failed): an INTERNAL error
+// result (internal-fault) on its line, and a RecordError for the run. Each line is written as soon as
 // it and every line before it are answered (Options.Flush for a pipe). So does a record
 // with a member name twice (INVALID_JSON, duplicate-key, as inside a
 // message), a "framing" member that is not a framing (INVALID_CONTENT,
