@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -193,5 +194,37 @@ func TestGuardedResultTooLarge(t *testing.T) {
 	out, ev := run(t, pol, MessageInfo{Kind: KindPromptResult, Guard: &GuardInput{Request: []byte(`{"name":"p"}`)}}, in)
 	if ev.Code != wire.CodePromptRefused || ev.Reason != string(wire.ReasonPromptTooLarge) || !strings.HasPrefix(out, `{"jsonrpc":"2.0","id":12,"error":`) || ev.Input.Bytes != int64(len(in)) {
 		t.Fatalf("%s %s %+v: %s", ev.Code, ev.Reason, ev.Input, out)
+	}
+}
+
+// BenchmarkGuardedResource compares a resources/read result of an https
+// resource through the pass alone and through the guard and the pass.
+func BenchmarkGuardedResource(b *testing.B) {
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 90) // about 4 KiB
+	in := []byte(`{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"https://example.com/x","mimeType":"text/plain","text":"` + text + `"}]}}`)
+	for _, c := range []struct {
+		name string
+		pol  *Policy
+		info MessageInfo
+	}{
+		{"pass-only", nil, MessageInfo{Kind: KindResourceResult}},
+		{"guarded", resourcePolicy(), resourceInfo("https://example.com/x", "ALLOW")},
+	} {
+		e, err := NewEngine(c.pol)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var out Buffer
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				out.Reset()
+				ev, err := e.Sanitize(context.Background(), bytes.NewReader(in), &out, c.info)
+				if err != nil || ev.Outcome == OutcomeRejected {
+					b.Fatal(err, ev.Reason)
+				}
+			}
+		})
 	}
 }

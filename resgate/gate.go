@@ -84,14 +84,22 @@ func (g *Gate) Check(ctx context.Context, in Input, body []byte) ([]byte, *Denia
 	if now.IsZero() {
 		now = time.Now()
 	}
+	changed := false
 	for i, it := range items {
 		item, ok := it.(map[string]any)
 		if !ok {
 			return nil, deny(ReasonMalformed, i)
 		}
-		if d := g.checkItem(ctx, in, want, local, item, i, now); d != nil {
+		c, d := g.checkItem(ctx, in, want, local, item, i, now)
+		if d != nil {
 			return nil, d
 		}
+		changed = changed || c
+	}
+	if !changed {
+		// Every URI was canonical already and nothing was removed: the
+		// result goes on as it came (no re-encoding).
+		return body, nil
 	}
 	out, err := doc.Encode()
 	if err != nil {
@@ -100,30 +108,32 @@ func (g *Gate) Check(ctx context.Context, in Input, body []byte) ([]byte, *Denia
 	return out, nil
 }
 
-// checkItem checks and rewrites one content.
-func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local bool, item map[string]any, i int, now time.Time) *Denial {
+// checkItem checks and rewrites one content, and reports whether it
+// changed it.
+func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local bool, item map[string]any, i int, now time.Time) (changed bool, d *Denial) {
 	raw, ok := item["uri"].(string)
 	if !ok {
-		return deny(ReasonMalformed, i)
+		return false, deny(ReasonMalformed, i)
 	}
 	u, err := g.uris.Parse(raw)
 	if err != nil {
-		return denyErr(err, i)
+		return false, denyErr(err, i)
 	}
 	if u.Canonical != want.Canonical {
-		return deny(ReasonURIMismatch, i)
+		return false, deny(ReasonURIMismatch, i)
 	}
+	changed = local || raw != u.Canonical
 	item["uri"] = u.Canonical
 	text, isText := item["text"].(string)
 	blob, isBlob := item["blob"].(string)
 	_, hasText := item["text"]
 	_, hasBlob := item["blob"]
 	if hasText == hasBlob || hasText && !isText || hasBlob && !isBlob {
-		return deny(ReasonMalformed, i)
+		return false, deny(ReasonMalformed, i)
 	}
 	meta, _ := item["_meta"].(map[string]any)
 	if _, present := item["_meta"]; present && meta == nil {
-		return deny(ReasonMalformed, i)
+		return false, deny(ReasonMalformed, i)
 	}
 	var signed []byte
 	if meta != nil {
@@ -131,12 +141,15 @@ func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local b
 			signed, _ = json.Marshal(env)
 		}
 		// A server cannot set what the gate vouches for.
-		delete(meta, MetaReceipt)
-		delete(meta, MetaReceiptSha256)
-		delete(meta, MetaPolicyVersion)
+		for _, k := range []string{MetaReceipt, MetaReceiptSha256, MetaPolicyVersion} {
+			if _, ok := meta[k]; ok {
+				delete(meta, k)
+				changed = true
+			}
+		}
 	}
 	if !local {
-		return nil
+		return changed, nil
 	}
 	var content []byte
 	if isText {
@@ -146,23 +159,23 @@ func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local b
 		// The re-encoding check refuses what the decoder skips (CR, LF),
 		// so that one blob has one spelling.
 		if content, err = base64.StdEncoding.Strict().DecodeString(blob); err != nil || base64.StdEncoding.EncodeToString(content) != blob {
-			return deny(ReasonMalformed, i)
+			return false, deny(ReasonMalformed, i)
 		}
 	}
 	if signed == nil {
-		return deny(ReasonReceiptMissing, i)
+		return false, deny(ReasonReceiptMissing, i)
 	}
 	r, err := g.verifier.Verify(signed, receipt.Expect{RootID: u.RootID, RelativePath: u.RelativePath,
 		PolicyVersion: g.version, AdapterBuildSha256: g.adapter, MaxBytes: g.maxBytes,
 		ContentBytes: int64(len(content)), ContentSHA256: sha256.Sum256(content), Now: now})
 	if err != nil {
-		return denyErr(err, i)
+		return false, denyErr(err, i)
 	}
 	id := r.ObjectIdentity
 	if d := g.authorize(ctx, in.Authorizer, AuthzRequest{Principal: in.Principal, Tenant: in.Tenant, Scopes: in.Scopes,
 		Action: "read", CanonicalURI: u.Canonical, RootID: u.RootID, RelativePath: u.RelativePath,
 		PolicyVersion: g.version, Phase: PhaseOpened, OpenedObject: &id, PathBrokerReceiptSha256: r.ReceiptSha256}, i); d != nil {
-		return d
+		return false, d
 	}
 	item["mimeType"] = g.roots[u.RootID].MIMEType
 	if meta == nil {
@@ -171,7 +184,7 @@ func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local b
 	}
 	meta[MetaReceiptSha256] = r.ReceiptSha256
 	meta[MetaPolicyVersion] = g.version
-	return nil
+	return true, nil
 }
 
 // authorize asks the hook; anything but an explicit allow is a denial.

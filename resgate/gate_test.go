@@ -280,3 +280,19 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// A result whose URIs are canonical and whose _meta holds nothing the
+// gate vouches for goes on byte for byte; any rewrite re-encodes it.
+func TestCheckKeepsCanonicalResults(t *testing.T) {
+	g := testGate(t)
+	in := Input{Request: []byte(`{"uri":"https://example.com/a"}`), Authorizer: allowAll(), Now: now}
+	body := []byte(`{"contents":[{"uri":"https://example.com/a", "text":"x","_meta":{"k":1.0}}]}`)
+	if out, d := g.Check(context.Background(), in, body); d != nil || string(out) != string(body) {
+		t.Fatalf("canonical result: %v %s", d, out)
+	}
+	forged := []byte(`{"contents":[{"uri":"https://example.com/a","text":"x","_meta":{"` + MetaReceiptSha256 + `":"00"}}]}`)
+	out, d := g.Check(context.Background(), in, forged)
+	if d != nil || strings.Contains(string(out), MetaReceiptSha256) {
+		t.Fatalf("forged receipt digest on an https content: %v %s", d, out)
+	}
+}

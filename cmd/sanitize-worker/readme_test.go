@@ -200,6 +200,10 @@ func TestREADMEQuickStart(t *testing.T) {
 			if commit != "" && !bytes.Contains(out, []byte("commit "+commit)) {
 				t.Errorf("%s: the version does not name commit %s:\n%s", c.line, commit, out)
 			}
+		case strings.Contains(c.line, " proxy "):
+			if !bytes.Contains(out, []byte("[REMOVED_PSEUDO_INSTRUCTION_TAG]")) || bytes.Contains(out, []byte("<|im_start|>")) {
+				t.Errorf("%s: the planted instruction is not neutralized:\n%s", c.line, out)
+			}
 		case strings.Contains(c.line, " scan ") && strings.Contains(c.line, "--method"):
 			if !json.Valid(out) || len(out) < 20 {
 				t.Errorf("%s: %s", c.line, out)

@@ -72,9 +72,18 @@ type collection struct {
 }
 
 var (
-	collectMu sync.Mutex
-	collected *collection
+	collectMu   sync.Mutex
+	collected   *collection
+	collectDirs []string // removed by TestMain
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range collectDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}
 
 // collect installs the servers, runs the plan against both and sanitizes
 // every response; later calls in the same process reuse the result.
@@ -92,7 +101,15 @@ func collect(t *testing.T) *collection {
 		t.Fatal(err)
 	}
 	c := &collection{versions: srv.Versions, planted: newPlanted(), tools: map[string][]string{}, eng: eng}
-	root, err := filepath.EvalSymlinks(t.TempDir())
+	// The collection outlives the test that gathers it (later tests read
+	// the filesystem server's files back), so its directory is the
+	// process's, removed by TestMain, not the first test's t.TempDir.
+	dir, err := os.MkdirTemp("", "peertest-fs-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	collectDirs = append(collectDirs, dir)
+	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
