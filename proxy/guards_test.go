@@ -17,6 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
+	"github.com/mcp-sanitize/mcp-sanitize/client"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
 	"github.com/mcp-sanitize/mcp-sanitize/proxy"
@@ -24,6 +28,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/resuri"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
+	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
 // The resource server is this test binary run with envResources set: a
@@ -230,6 +235,13 @@ func TestProxyGuardsResources(t *testing.T) {
 		t.Fatalf("guide result %s", ok["raw"])
 	}
 
+	// The templates list: the one the policy accepts is kept, the one
+	// whose variable would pick any file is dropped.
+	tl := r.call(3, "resources/templates/list", map[string]any{})
+	if raw := tl["raw"].(string); !strings.Contains(raw, "aidefend-file://docs/guide/{page}") || strings.Contains(raw, "{+path}") {
+		t.Fatalf("templates list %s", raw)
+	}
+
 	refused := []struct {
 		name, uri, reason string
 	}{
@@ -322,5 +334,66 @@ func TestSessionParamsBounded(t *testing.T) {
 	}
 	if s.Pending() != 0 {
 		t.Fatalf("%d pending", s.Pending())
+	}
+}
+
+// TestFleetGuardsResources: the proxy sends the request's params, the
+// principal and the scopes to a worker over NATS (Mcp-Request-Params,
+// Mcp-Principal, Mcp-Scopes); the worker's authorizer sees them and the
+// guide passes, a traversal and a forged receipt get the one public
+// error.
+func TestFleetGuardsResources(t *testing.T) {
+	s := testnats.RunServer(t, testnats.Options{})
+	wnc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(wnc.Close)
+	seen := make(chan resgate.AuthzRequest, 16)
+	az := resgate.AuthorizerFunc(func(_ context.Context, req resgate.AuthzRequest) (resgate.Decision, error) {
+		seen <- req
+		if req.Principal == "alice" && req.Tenant == "acme" && strings.Join(req.Scopes, " ") == "docs:read extra" {
+			return resgate.Decision{Outcome: resgate.OutcomeAllow}, nil
+		}
+		return resgate.Decision{Outcome: "DENY"}, nil
+	})
+	svc, err := worker.NewService(wnc, guardEngine(t), worker.WithConsumerStatsEvery(0), worker.WithAuthorizer(az))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := svc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer scancel()
+		svc.Stop(sctx)
+	})
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	c, err := client.New(nc, client.WithTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startRaw(t, proxy.Fleet{C: c, Guard: &proxy.GuardContext{Principal: "alice", Scopes: []string{"docs:read", "extra"}}}, resourceServerCmd())
+	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
+	ok := r.call(2, "resources/read", map[string]any{"uri": "aidefend-file://docs/guide/intro.md"})
+	if raw := ok["raw"].(string); ok["result"] == nil || !strings.Contains(raw, "hello from the guide") || !strings.Contains(raw, resgate.MetaReceiptSha256) {
+		t.Fatalf("the guide through the fleet: %s", raw)
+	}
+	if req := <-seen; req.CanonicalURI != "aidefend-file://docs/guide/intro.md" || req.Principal != "alice" {
+		t.Fatalf("authorization request %+v", req)
+	}
+	for i, uri := range []string{"aidefend-file://docs/guide/../../etc/passwd", "aidefend-file://docs/guide/forged.md"} {
+		m := r.call(3+i, "resources/read", map[string]any{"uri": uri})
+		raw := m["raw"].(string)
+		if !strings.Contains(raw, string(wire.CodeResourceUnavailable)) || strings.Contains(raw, "root:x") || strings.Contains(raw, "forged") {
+			t.Fatalf("%s through the fleet: %s", uri, raw)
+		}
 	}
 }
