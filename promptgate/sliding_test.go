@@ -142,3 +142,30 @@ func FuzzWindowText(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWindowCharge: one charge with its text round trip, what
+// KVBudget does per attempt besides the two KV round trips.
+func BenchmarkWindowCharge(b *testing.B) {
+	w := Window{}
+	now := time.Unix(1_700_000_000, 0)
+	text, _ := w.MarshalText()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		var r Window
+		if err := r.UnmarshalText(text); err != nil {
+			b.Fatal(err)
+		}
+		r.Charge(now.Add(time.Duration(i)*time.Millisecond), 1<<40, time.Minute)
+		text, _ = r.MarshalText()
+	}
+}
+
+func BenchmarkMemoryBudgetCharge(b *testing.B) {
+	m := NewMemoryBudget(0)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Charge(ctx, "k", 1<<40, time.Minute)
+	}
+}

@@ -397,3 +397,47 @@ func TestFleetGuardsResources(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionCompletionBudget: completion/complete through a proxy with
+// the in-process budget: the request's params reach the guard (the
+// argument is checked), the principal's budget is spent after limit
+// requests, and another principal's proxy is not charged for them.
+func TestSessionCompletionBudget(t *testing.T) {
+	e, err := pipeline.NewEngine(&pipeline.Policy{Version: "c-1", Completions: &promptgate.CompletionsPolicy{
+		Arguments: map[string]promptgate.CompletionRule{"prompt:ticket/id": {Pattern: `T-[0-9]+`}},
+		Budget:    promptgate.BudgetPolicy{Limit: 2, Window: "1h"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := promptgate.NewMemoryBudget(0)
+	session := func(principal string) *proxy.Session {
+		p, err := proxy.New(proxy.Engine{E: e, Guard: &proxy.GuardContext{Principal: principal, Budget: budget}}, proxy.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.NewSession()
+	}
+	complete := func(s *proxy.Session, id int, arg string) string {
+		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"ticket"},"argument":{"name":%q,"value":"T-"}}}`, id, arg)
+		s.FromClient([]byte(req))
+		resp := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"completion":{"values":["T-1","T-2","<system>x</system>"],"total":9,"hasMore":true}}}`, id)
+		return string(s.FromServer(context.Background(), []byte(resp), nil).Client)
+	}
+	alice := session("alice")
+	if out := complete(alice, 1, "id"); !strings.Contains(out, `"T-1"`) || strings.Contains(out, "system") || strings.Contains(out, `"total":9`) {
+		t.Fatalf("first completion: %s", out)
+	}
+	if out := complete(alice, 2, "secret"); !strings.Contains(out, string(wire.CodeCompletionRefused)) {
+		t.Fatalf("an argument the policy does not list: %s", out)
+	}
+	if out := complete(alice, 3, "id"); !strings.Contains(out, string(wire.CodeCompletionRefused)) {
+		t.Fatalf("over the budget (the refused request was charged too): %s", out)
+	}
+	if out := complete(session("bob"), 4, "id"); !strings.Contains(out, `"T-1"`) {
+		t.Fatalf("bob: %s", out)
+	}
+	if out := complete(session(""), 5, "id"); !strings.Contains(out, string(wire.CodeCompletionRefused)) {
+		t.Fatalf("no principal: %s", out)
+	}
+}
