@@ -11,6 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -439,5 +442,68 @@ func TestSessionCompletionBudget(t *testing.T) {
 	}
 	if out := complete(session(""), 5, "id"); !strings.Contains(out, string(wire.CodeCompletionRefused)) {
 		t.Fatalf("no principal: %s", out)
+	}
+}
+
+// TestHTTPGuardsResources: the Streamable HTTP proxy hands the POSTed
+// request's params to the guard with the upstream's response (JSON and
+// SSE): the allowed https page passes, a page off the allow-list and a
+// traversal get the one public error.
+func TestHTTPGuardsResources(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Params struct {
+				URI string `json:"uri"`
+			} `json:"params"`
+		}
+		b, _ := io.ReadAll(r.Body)
+		json.Unmarshal(b, &req)
+		resp, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": map[string]any{"contents": []any{
+			map[string]any{"uri": req.Params.URI, "mimeType": "text/html", "text": "page " + leakedText}}}})
+		if strings.Contains(req.Params.URI, "sse") {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "id: 1\ndata: %s\n\n", resp)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(resp)
+	}))
+	defer up.Close()
+	az, _ := resgate.NewPrefixAuthorizer([]string{"https://docs.example.com/public/"})
+	p, err := proxy.New(proxy.Engine{E: guardEngine(t), Guard: &proxy.GuardContext{Principal: "alice", Authorizer: az}}, proxy.Options{Server: "http"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	srv := httptest.NewServer(&proxy.HTTP{Proxy: p, Upstream: u, Loopback: true})
+	defer srv.Close()
+	post := func(id int, uri string) string {
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, id, uri)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	for i, c := range []struct {
+		uri  string
+		pass bool
+	}{
+		{"https://docs.example.com/public/a.html", true},
+		{"https://DOCS.example.com/public/sse.html", true},
+		{"https://docs.example.com/private/a.html", false},
+		{"https://docs.example.com/public/../private/a.html", false},
+		{"https://docs.example.com/public/%2e%2e/private/sse.html", false},
+	} {
+		out := post(i+1, c.uri)
+		if c.pass != strings.Contains(out, "page ") || !c.pass && !strings.Contains(out, string(wire.CodeResourceUnavailable)) {
+			t.Errorf("%s: %s", c.uri, out)
+		}
 	}
 }
