@@ -74,6 +74,17 @@ func printableASCII(s string, max int) bool {
 	return true
 }
 
+// check validates the flags before anything starts (fleet: --nats-url).
+func (g *localGuardFlags) check(fleet bool) error {
+	var err error
+	if fleet {
+		_, err = g.fleetContext()
+	} else {
+		_, err = g.context(nil, nil)
+	}
+	return err
+}
+
 // context builds the guard context of this process; the warning says
 // what a policy with guards will refuse for want of a hook.
 func (g *localGuardFlags) context(pol *pipeline.Policy, log *slog.Logger) (*proxy.GuardContext, error) {

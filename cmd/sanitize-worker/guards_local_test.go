@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,49 @@ resources:
 	} {
 		if code, _, _ := runCLI(t, result("x"), append(append([]string{}, base...), bad...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want usage", bad, code)
+		}
+	}
+}
+
+// TestProxyCommandGuards runs `sanitize-worker proxy` with a resources
+// policy in front of a shell server that answers a resources/read: with
+// --principal and --allow-resource the page passes; without the
+// allow-list the proxy warns at startup and the page is refused with the
+// one public error. Bad guard flags are usage errors.
+func TestProxyCommandGuards(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	policy := filepath.Join(dir, "policy.yaml")
+	os.WriteFile(policy, []byte(`version: "px-1"
+resources:
+  schemes: [{name: https, kind: https, hosts: [docs.example.com]}]
+`), 0o600)
+	script := `read line; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"contents":[{"uri":"https://docs.example.com/a.html","text":"the page"}]}}'`
+	req := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"https://DOCS.example.com/a.html"}}` + "\n"
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := dispatch(context.Background(), append(append([]string{"proxy", "--policy", policy}, args...), "--", sh, "-c", script), strings.NewReader(req), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, out, errs := run("--principal", "alice", "--scopes", "docs:read,extra", "--allow-resource", "https://docs.example.com/")
+	if code != 0 || !strings.Contains(out, "the page") || !strings.Contains(out, `"uri":"https://docs.example.com/a.html"`) {
+		t.Fatalf("allowed: exit %d: %s %s", code, out, errs)
+	}
+	code, out, errs = run("--principal", "alice")
+	if code != 0 || strings.Contains(out, "the page") || !strings.Contains(out, "RESOURCE_UNAVAILABLE") || !strings.Contains(errs, "every resources/read is refused") {
+		t.Fatalf("no allow-list: exit %d: %s %s", code, out, errs)
+	}
+	for _, bad := range [][]string{
+		{"--principal", "al ice"}, {"--allow-resource", "https://x/../"}, {"--scopes", "a\tb\x01"},
+		{"--nats-url", "nats://127.0.0.1:1", "--allow-resource", "https://docs.example.com/"},
+	} {
+		var out, errb bytes.Buffer
+		args := append(append([]string{"proxy"}, bad...), "--", sh, "-c", "exit 0")
+		if code := dispatch(context.Background(), args, strings.NewReader(""), &out, &errb); code != exitUsage {
+			t.Errorf("%v: exit %d, want usage: %s", bad, code, errb.String())
 		}
 	}
 }

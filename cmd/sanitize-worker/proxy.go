@@ -85,6 +85,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.nats.url != "" && f.policy != "" {
 		return usageErr("--policy goes with the engine in this process; with --nats-url the workers' policy applies")
 	}
+	if err := f.guards.check(f.nats.url != ""); err != nil {
+		return usageErr("%v", err)
+	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: f.logLevel()}))
 
 	var evw *proxy.EvidenceWriter
