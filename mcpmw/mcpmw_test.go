@@ -45,6 +45,13 @@ func poisonedServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "poisoned-go", Version: "1.0.0"}, &mcp.ServerOptions{Instructions: poison("Use echo.")})
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: poison("Echoes the text back.")}, func(ctx context.Context, req *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, map[string]any, error) {
 		req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: poison("echo was called")})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: poison("echo: " + in.Text)}}},
+			map[string]any{"echo": in.Text, "note": poison("details")}, nil
+	})
+	// ask sends the server's own requests during a call (2025-11-25; on
+	// 2026-07-28 they are multi round-trip results, which the SDK
+	// enforces).
+	mcp.AddTool(s, &mcp.Tool{Name: "ask", Description: "Asks the client."}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		if _, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{
 			SystemPrompt: poison("You are careful."), MaxTokens: 5,
 			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}},
@@ -54,8 +61,7 @@ func poisonedServer() *mcp.Server {
 		if _, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: poison("Confirm your name."), RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}); err != nil {
 			return nil, nil, err
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: poison("echo: " + in.Text)}}},
-			map[string]any{"echo": in.Text, "note": poison("details")}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "asked"}}}, nil, nil
 	})
 	s.AddTool(&mcp.Tool{Name: "fail", Description: "Fails.", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, &jsonrpc.Error{Code: -32000, Message: poison("The request failed") + "\n    " + frame}
@@ -75,10 +81,7 @@ func (s *seen) all() string     { s.mu.Lock(); defer s.mu.Unlock(); return strin
 // message class reaches a Go SDK client, legitimate text does, and errors
 // carry no stack frame; in process and through the fleet.
 func TestInstall(t *testing.T) {
-	// 2025-11-25: the poisoned server sends sampling and elicitation
-	// requests while serving a call, which 2026-07-28 replaces with multi
-	// round-trip results (the SDK refuses them there).
-	for _, rev := range []string{"2025-11-25"} {
+	for _, rev := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(rev, func(t *testing.T) { testInstall(t, rev, proxy.Engine{E: engine(t)}) })
 	}
 }
@@ -165,8 +168,11 @@ func testInstall(t *testing.T, rev string, san proxy.Sanitizer) {
 	if cs.InitializeResult().ProtocolVersion != rev {
 		t.Fatalf("negotiated %s", cs.InitializeResult().ProtocolVersion)
 	}
-	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
-		t.Fatal(err)
+	legacy := rev < "2026-07-28" // logging/setLevel and server requests during a call
+	if legacy {
+		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	got.add(cs.InitializeResult().Instructions)
 	tools, err := cs.ListTools(ctx, nil)
@@ -187,10 +193,15 @@ func testInstall(t *testing.T, rev string, san proxy.Sanitizer) {
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	got.add(string(b))
-	select {
-	case <-logged:
-	case <-ctx.Done():
-		t.Fatal("no log notification")
+	if legacy {
+		select {
+		case <-logged:
+		case <-ctx.Done():
+			t.Fatal("no log notification")
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	_, ferr := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fail", Arguments: map[string]any{}})
 	var we *jsonrpc.Error
@@ -208,14 +219,18 @@ func testInstall(t *testing.T, rev string, san proxy.Sanitizer) {
 			t.Errorf("planted %q reached the client", p)
 		}
 	}
-	for _, l := range []string{"Use echo.", "Echoes the text back.", "echo was called", "You are careful.", "Confirm your name.", "echo: hello", `"echo":"hello"`, "details"} {
+	legit := []string{"Use echo.", "Echoes the text back.", "echo: hello", `"echo":"hello"`, "details"}
+	if legacy {
+		legit = append(legit, "echo was called", "You are careful.", "Confirm your name.")
+	}
+	for _, l := range legit {
 		if !strings.Contains(all, l) {
 			t.Errorf("legitimate %q did not reach the client:\n%s", l, all)
 		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if _, inProcess := san.(proxy.Engine); inProcess && evs < 6 {
+	if _, inProcess := san.(proxy.Engine); inProcess && evs < 4 {
 		t.Errorf("%d evidence records", evs)
 	}
 }

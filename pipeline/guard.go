@@ -25,14 +25,18 @@ import (
 // has a tools array of objects with a name and an inputSchema object, a
 // sampling request has messages), attributes what the pass found to the
 // list item and member it was in (evidence "guard.members": which tool,
-// which member), checks the URLs a URL-mode elicitation or a URL
-// elicitation error carries, and pins tool definitions (guard_pins.go).
+// which member), checks the URL of a URL-mode elicitation (the URLs of a
+// URL elicitation error are checked by rpcerror.go), and pins tool
+// definitions (guard_pins.go).
 //
 // The guard reads the pass's output, not the input: what it checks is
 // what the client would get, and it never sees a raw string. The output
-// is held in memory for it, which the output bound (bounds.OutputBytes)
-// limits; a message that breaks the kind's shape is replaced by the
-// sanitized error result, like any failed pass.
+// is held in memory for it, at most kind-guard-bytes (over it the message
+// is refused); a message that breaks the kind's shape is replaced by the
+// sanitized error result, like any failed pass. The roles the pass itself
+// gives the members of these kinds (the binary checks of a sampling
+// request's images, text-chars on its texts and on a notification's) are
+// in binary_kinds.go.
 
 // guardFunc checks one sanitized message of a kind.
 type guardFunc func(g *guardRun)

@@ -104,7 +104,7 @@ func (g *guardRun) block(b *fastjson.Value, ptr string) {
 
 // guardElicitation checks ElicitRequestParams in form mode (message, a
 // flat requestedSchema whose titles and descriptions went through the
-// string chain) and URL mode (message, url checked like the URL
+// string chain, and which asks for nothing sensitive: elicit.CheckFormSchema) and URL mode (message, url checked like the URL
 // elicitation guard, elicitationId).
 func guardElicitation(g *guardRun) {
 	g.checkMethod(wire.MethodElicitationCreate)
@@ -148,6 +148,22 @@ func guardElicitation(g *guardRun) {
 		g.str(p, pp, "description", false)
 	})
 	g.strArray(rs, "/requestedSchema", "required")
+	if g.fail != nil || props.GetObject().Len() == 0 {
+		// A form without fields (a confirmation) asks for nothing; the
+		// MRTR guard's rule that a form has fields is about what a policy
+		// can cover.
+		return
+	}
+	// The form rules of the elicitation guard: a flat schema, nothing that
+	// asks for sensitive data (that is URL mode's).
+	schema, _ := g.strictBody()["requestedSchema"].(map[string]any)
+	if r, field := elicit.CheckFormSchema(schema); r != statekeys.ReasonNone {
+		ptr := "/requestedSchema"
+		if field != "" {
+			ptr += "/properties/" + pointerToken(field)
+		}
+		g.fail = &Error{Code: CodeInvalidContent, Reason: string(r), Pointer: g.base + ptr}
+	}
 }
 
 // checkURL applies the URL elicitation rules (elicit.CheckURL) to the

@@ -188,6 +188,12 @@ func guardCases(t *testing.T) []guardCase {
 		{name: "elicitation/url-http", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "https://", "http://"), outcome: OutcomeRejected, reason: string(wire.ReasonURLNotHTTPS)},
 		{name: "elicitation/url-credentials", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "https://", "https://user:pw@"), outcome: OutcomeRejected, reason: string(wire.ReasonURLCredentials)},
 		{name: "elicitation/url-token", kind: KindElicitationRequest, framing: FramingBare, in: poison(t, elicitURL, "set_api_key", "set_api_key?access_token=abc"), outcome: OutcomeRejected, reason: string(wire.ReasonURLSecret)},
+		// Form mode must not ask for sensitive data (MCP: that is URL mode's).
+		{name: "elicitation/form-password", kind: KindElicitationRequest, in: poison(t, envelope(t, elicitForm, true), "GitHub Username", "GitHub password"), outcome: OutcomeRejected, reason: string(wire.ReasonFormDisguisedSensitiveField)},
+		// The message is free text: a word such as "token" asks for nothing.
+		{name: "elicitation/form-message-token", kind: KindElicitationRequest, in: poison(t, envelope(t, elicitForm, true), "Please provide your GitHub username", "Your username, not your token"), def: "ElicitRequestFormParams", revs: bothRevs, outcome: OutcomeClean},
+		{name: "elicitation/form-nested", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"string","properties":{}}}}}`, outcome: OutcomeRejected, reason: string(wire.ReasonFormSchemaInvalid)},
+		{name: "elicitation/form-no-fields", kind: KindElicitationRequest, framing: FramingBare, in: `{"mode":"form","message":"Proceed?","requestedSchema":{"type":"object","properties":{}}}`, def: "ElicitRequestFormParams", revs: bothRevs, outcome: OutcomeClean},
 		{name: "elicitation/no-schema", kind: KindElicitationRequest, framing: FramingBare, in: `{"message":"m"}`, outcome: OutcomeRejected, reason: "kind-shape"},
 		// roots
 		{name: "roots/official", kind: KindRootsRequest, in: envelope(t, roots, true), outcome: OutcomeClean},

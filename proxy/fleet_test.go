@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/proxy"
+	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
@@ -92,5 +93,20 @@ func TestFleetNoWorkers(t *testing.T) {
 	}
 	if evs != 3 {
 		t.Errorf("%d evidence records, want 3", evs)
+	}
+}
+
+// TestFleetServesGeneric: a worker answers mcp.sanitize.generic with the
+// message sanitized, its id kept.
+func TestFleetServesGeneric(t *testing.T) {
+	c := startFleet(t, true, 20*time.Second)
+	res, err := c.Sanitize(context.Background(), wire.KindGeneric,
+		[]byte(`{"jsonrpc":"2.0","id":"x-1","method":"vendor/custom","params":{"note":"ok `+plantTag+`"}}`),
+		client.Metadata{Framing: wire.FramingJSONRPC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != wire.OutcomeSanitized || strings.Contains(string(res.Body), plantTagWord) || !strings.Contains(string(res.Body), `"id":"x-1"`) {
+		t.Fatalf("%s: %s", res.Outcome, res.Body)
 	}
 }

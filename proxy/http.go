@@ -53,8 +53,9 @@ type HTTP struct {
 	// authorization); its values are never logged.
 	Header http.Header
 	// Client makes the upstream requests; nil means one without an
-	// overall timeout (SSE streams last) but with connect and
-	// response-header timeouts.
+	// overall or response-header timeout (SSE streams last, tool calls
+	// answered with JSON take their time) but with connect and TLS
+	// handshake timeouts.
 	Client *http.Client
 	// MaxSessions overrides DefaultMaxSessions.
 	MaxSessions int
@@ -82,12 +83,15 @@ func (h *HTTP) init() {
 		}
 		if h.Client == nil {
 			h.Client = &http.Client{Transport: &http.Transport{
-				Proxy:                 http.ProxyFromEnvironment,
-				DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-				TLSHandshakeTimeout:   10 * time.Second,
-				ResponseHeaderTimeout: h.Proxy.o.Timeout,
-				MaxIdleConnsPerHost:   16,
-				IdleConnTimeout:       90 * time.Second,
+				Proxy:               http.ProxyFromEnvironment,
+				DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+				TLSHandshakeTimeout: 10 * time.Second,
+				// No response-header timeout: a server that answers a
+				// long tool call with JSON sends its headers only when
+				// the call is done. The client's request bounds it (its
+				// context ends the upstream request).
+				MaxIdleConnsPerHost: 16,
+				IdleConnTimeout:     90 * time.Second,
 			}}
 		}
 	})
@@ -176,6 +180,12 @@ func (h *HTTP) post(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	h.relay(w, r.Context(), resp, sess, req, sid)
+	if req != nil {
+		// The answer to a POST's request comes in the POST's response or
+		// not at all: its entry goes with it, so a stream that ends
+		// unanswered does not fill the session's map.
+		sess.forgetKey(req.key)
+	}
 }
 
 func (h *HTTP) get(w http.ResponseWriter, r *http.Request) {

@@ -32,7 +32,8 @@ type recorder struct {
 	tr      *traffic
 	mu      sync.Mutex
 	deletes []int
-	sse     int // SSE events with data received
+	sse     int // SSE events with data received (under tr.mu)
+	json    int // application/json bodies received (under tr.mu)
 }
 
 func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -71,6 +72,7 @@ func (w *recWriter) Write(b []byte) (int, error) {
 	switch {
 	case strings.HasPrefix(ct, "application/json"):
 		w.rc.tr.recv = append(w.rc.tr.recv, bytes.Clone(b))
+		w.rc.json++
 	case strings.HasPrefix(ct, "text/event-stream"):
 		for _, l := range bytes.Split(b, []byte("\n")) {
 			if d, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
@@ -179,8 +181,11 @@ func TestHTTPRelay(t *testing.T) {
 	if len(answers) != 1 || !strings.Contains(answers[0], `"id":"s9","error"`) {
 		t.Errorf("the refused server request was answered upstream with %q", answers)
 	}
-	if rc.sse != 2 {
-		t.Errorf("%d SSE events with data, want 2", rc.sse)
+	rc.tr.mu.Lock()
+	sse := rc.sse
+	rc.tr.mu.Unlock()
+	if sse != 2 {
+		t.Errorf("%d SSE events with data, want 2", sse)
 	}
 }
 
@@ -292,8 +297,11 @@ func TestHTTPEverything(t *testing.T) {
 		}
 	}
 	rc.mu.Lock()
-	deletes, sse := rc.deletes, rc.sse
+	deletes := rc.deletes
 	rc.mu.Unlock()
+	rc.tr.mu.Lock()
+	sse := rc.sse
+	rc.tr.mu.Unlock()
 	if len(deletes) != 1 || deletes[0]/100 != 2 {
 		t.Errorf("DELETE statuses %v", deletes)
 	}
@@ -302,4 +310,33 @@ func TestHTTPEverything(t *testing.T) {
 	}
 	t.Logf("revision %s, %d SSE events", got.rev, sse)
 	checkTraffic(t, rc.tr, got.rev, nil)
+}
+
+// TestHTTPPendingFreed: a POST whose stream ends without an answer leaves
+// nothing in the session's map: more such POSTs than MaxPending still go
+// through.
+func TestHTTPPendingFreed(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer up.Close()
+	p, err := proxy.New(proxy.Engine{E: sharedEngine(t)}, proxy.Options{MaxPending: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	srv := httptest.NewServer(&proxy.HTTP{Proxy: p, Upstream: u})
+	defer srv.Close()
+	for i := range 5 {
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(b), "pending-full") {
+			t.Fatalf("POST %d refused: %s", i, b)
+		}
+	}
 }

@@ -187,10 +187,14 @@ func TestStdioSDKPoisoned(t *testing.T) {
 // server answering with SSE streams: stateful for 2025-11-25, stateless
 // for 2026-07-28 (the SDK offers 2026-07-28 on stateless HTTP only).
 func TestHTTPSDKPoisoned(t *testing.T) {
-	for _, rev := range sdkRevisions {
-		t.Run(rev, func(t *testing.T) {
+	for _, tc := range []struct {
+		name, rev string
+		json      bool // the upstream answers POSTs with application/json
+	}{{"2025-11-25", "2025-11-25", false}, {"2026-07-28", "2026-07-28", false}, {"2026-07-28/json", "2026-07-28", true}} {
+		rev := tc.rev
+		t.Run(tc.name, func(t *testing.T) {
 			up := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkPoisonedServer() },
-				&mcp.StreamableHTTPOptions{Stateless: rev >= "2026-07-28"}))
+				&mcp.StreamableHTTPOptions{Stateless: rev >= "2026-07-28", JSONResponse: tc.json}))
 			defer up.Close()
 			var got seen
 			rc, purl := startHTTPProxy(t, up.URL, nil)
@@ -201,11 +205,14 @@ func TestHTTPSDKPoisoned(t *testing.T) {
 			defer s.Close()
 			sdkSession(t, s, &got, rev)
 			checkSeen(t, &got, rev)
-			rc.mu.Lock()
-			sse := rc.sse
-			rc.mu.Unlock()
-			if sse == 0 {
+			rc.tr.mu.Lock()
+			sse, js := rc.sse, rc.json
+			rc.tr.mu.Unlock()
+			if sse == 0 && !tc.json {
 				t.Error("no SSE event was relayed")
+			}
+			if js == 0 && tc.json {
+				t.Error("no JSON response was relayed")
 			}
 			checkTraffic(t, rc.tr, rev, planted())
 		})

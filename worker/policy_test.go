@@ -288,7 +288,7 @@ func TestPolicyFleet(t *testing.T) {
 	if _, err := store.Push(ctx, signPolicy(t, ops, "v2"), false); err != nil {
 		t.Fatal(err)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, reported("v2"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, reported("v2"))
 	t.Logf("three workers report v2 %v after the push", time.Since(start).Round(time.Millisecond))
 
 	for i := 0; i < 24; i++ {
@@ -332,11 +332,11 @@ func TestPolicyFleet(t *testing.T) {
 	if sp, err := store.Rollback(ctx, ""); err != nil || sp.Envelope.Version != "v1" {
 		t.Fatalf("rollback: %v", err)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, reported("v1"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, reported("v1"))
 	if _, err := store.Rollback(ctx, "v2"); err != nil {
 		t.Fatal(err)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, reported("v2"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, reported("v2"))
 
 	list, err := store.List(ctx)
 	if err != nil || len(list) != 2 || list[0].Version != "v1" || list[1].Version != "v2" || !list[1].Active || list[0].Active || !list[0].Verified {
@@ -379,3 +379,14 @@ func TestTenantPin(t *testing.T) {
 		}
 	}
 }
+
+// rolloutDeadline is how soon every worker must run a pushed policy: the
+// issue's "within a second or two". Under -race on a loaded two-core
+// machine the whole process runs several times slower, so the bound there
+// only checks that the push arrives.
+var rolloutDeadline = func() time.Duration {
+	if raceBuild {
+		return 15 * time.Second
+	}
+	return 2 * time.Second
+}()

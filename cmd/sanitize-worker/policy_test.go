@@ -134,7 +134,7 @@ func TestPolicyCommands(t *testing.T) {
 	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, v2); code != exitOK {
 		t.Fatalf("push v2: %d %s", code, e)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, metricsShow("v2"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, metricsShow("v2"))
 	if r := reply(); !strings.Contains(r, "[v2] fetch:") {
 		t.Fatalf("reply under v2: %s", r)
 	}
@@ -157,7 +157,7 @@ func TestPolicyCommands(t *testing.T) {
 	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, "--shadow", shadow); code != exitOK {
 		t.Fatalf("push --shadow: %d %s", code, e)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, func() error {
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, func() error {
 		resp, err := http.Get("http://" + a.http + "/metrics")
 		if err != nil {
 			return err
@@ -190,7 +190,7 @@ func TestPolicyCommands(t *testing.T) {
 	if code, _, e := runPolicyTest(t, "rollback", "--nats-url", url, "--trust", trust); code != exitOK {
 		t.Fatalf("rollback: %d %s", code, e)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, metricsShow("v1"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, metricsShow("v1"))
 	if !strings.Contains(logs.String(), `"msg":"policy in use"`) {
 		t.Fatalf("swap not logged: %s", logs.String())
 	}
@@ -265,7 +265,7 @@ func TestPolicyFleetOfThree(t *testing.T) {
 	if code, _, e := runPolicyTest(t, "push", "--nats-url", url, "--trust", trust, envelope("fleet.2")); code != exitOK {
 		t.Fatalf("push: %s", e)
 	}
-	testnats.CheckFor(t, 2*time.Second, 10*time.Millisecond, all("fleet.2"))
+	testnats.CheckFor(t, rolloutDeadline, 10*time.Millisecond, all("fleet.2"))
 	t.Logf("three workers report fleet.2 %v after the push", time.Since(start).Round(time.Millisecond))
 
 	// An envelope written into the bucket behind push's back, unsigned:
@@ -306,3 +306,14 @@ func TestPolicyFleetOfThree(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// rolloutDeadline is how soon every worker must run a pushed policy: the
+// issue's "within a second or two". Under -race on a loaded two-core
+// machine the whole process runs several times slower, so the bound there
+// only checks that the push arrives.
+var rolloutDeadline = func() time.Duration {
+	if raceBuild {
+		return 15 * time.Second
+	}
+	return 2 * time.Second
+}()

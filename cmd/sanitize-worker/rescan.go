@@ -65,6 +65,7 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 	job := fs.String("job", "", "job `NAME` (--stream)")
 	since := fs.String("since", "", "first message `T` (--stream; RFC 3339 or a duration such as 24h)")
 	until := fs.String("until", "", "last message `T` (--stream)")
+	catalog := fs.Bool("catalog", true, "with --stream, give tool results the outputSchema of the tool catalog (mcp-tools), as serve does")
 	ackWait := fs.Duration("ack-wait", worker.DefaultRescanAckWait, "how long a message taken by a process that stopped waits before another takes it (--stream)")
 	pol := fs.String("policy", "", "policy `FILE|VERSION`")
 	base := fs.String("baseline", "", "baseline `FILE|VERSION` (default: built-in)")
@@ -159,7 +160,7 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 			name = "rescan-" + tokenOf(pRef.Version)
 		}
 		sr := &streamRescan{nf: &nf, stream: *stream, job: name, since: t0, until: t1, workers: *workers, ackWait: *ackWait,
-			dir: *dir, progress: *progress, policy: pEng, pRef: pRef, baseline: bEng, bRef: bRef, loader: loader}
+			dir: *dir, progress: *progress, policy: pEng, pRef: pRef, baseline: bEng, bRef: bRef, loader: loader, catalog: *catalog}
 		return sr.run(ctx, stdout, stderr)
 	}
 	f, err := os.Open(*in)

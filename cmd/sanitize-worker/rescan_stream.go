@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/rescan"
+	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
@@ -36,6 +38,7 @@ type streamRescan struct {
 	baseline    *pipeline.Engine // nil: each message's own policy
 	bRef        rescan.PolicyRef
 	loader      *policyLoader
+	catalog     bool
 }
 
 type discardOut struct{}
@@ -57,6 +60,20 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return fail("JetStream is not available")
+	}
+	// The tool catalog gives tool results their outputSchema, as serve
+	// does (the catalog's present entry, which may be newer than the
+	// message); pinning is off, so a re-scan never pins a definition.
+	var resolver worker.Resolver
+	if r.catalog {
+		if _, err := js.KeyValue(ctx, wire.BucketTools); err == nil {
+			cat, err := toolcat.Open(ctx, js, toolcat.Options{})
+			if err != nil {
+				return fail("tool catalog unavailable")
+			}
+			defer cat.Close()
+			resolver = worker.CatalogResolver{Catalog: cat, NoPinning: true}
+		}
 	}
 	// Baselines by the version that produced each message, compiled once.
 	var bmu sync.Mutex
@@ -109,6 +126,15 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "baseline-unavailable"), nil
 		}
 		info := pipeline.MessageInfo{Kind: kind, Framing: pipeline.Framing(h.Get(wire.HeaderFraming)), Tool: h.Get(wire.HeaderTool), Server: h.Get(wire.HeaderServer), Tenant: tenant}
+		if resolver != nil {
+			if err := resolver.Resolve(ctx, &info, h); err != nil {
+				var pe *pipeline.Error
+				if errors.As(err, &pe) {
+					return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "catalog-entry"), nil
+				}
+				return nil, err // transient: the message comes back
+			}
+		}
 		var evs [2]*pipeline.Evidence
 		for i, eng := range []*pipeline.Engine{r.policy, be} {
 			body, err := payload.Open(ctx, h, m.Data, nil, payload.Limits{})

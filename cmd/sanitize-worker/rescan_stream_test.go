@@ -179,3 +179,50 @@ func TestRescanStream(t *testing.T) {
 	}
 	t.Logf("%s%s", outs[0].String(), outs[1].String())
 }
+
+// TestRescanStreamCatalog: archived tool results get the outputSchema of
+// the tool catalog, as serve gives them (a result missing a required
+// member is rejected under both policies), and not with --catalog=false.
+func TestRescanStreamCatalog(t *testing.T) {
+	srv := testnats.RunServer(t, testnats.Options{})
+	url := srv.ClientURL()
+	_, js := testnats.Connect(t, url)
+	ctx := context.Background()
+	list := `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"count","inputSchema":{"type":"object"},` +
+		`"outputSchema":{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}}]}}`
+	if code, _, e := runToolsTest(t, nil, list, "put", "--server", "files", "--nats-url", url); code != exitOK {
+		t.Fatalf("tools put: %s", e)
+	}
+	if _, err := worker.EnsureArchiveStream(ctx, js, worker.ArchiveConfig{MaxAge: time.Hour, MaxBytes: 1 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	m := nats.NewMsg("mcp.archive.acme.files.tool-result")
+	m.Header.Set(wire.HeaderKind, "tool-result")
+	m.Header.Set(wire.HeaderServer, "files")
+	m.Header.Set(wire.HeaderTool, "count")
+	m.Data = []byte(`{"content":[{"type":"text","text":"{}"}],"structuredContent":{"x":1}}`)
+	if _, err := js.PublishMsg(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	policyFile := filepath.Join(dir, "p.yaml")
+	os.WriteFile(policyFile, []byte("version: p1\n"), 0o644)
+	for _, tc := range []struct {
+		job, catalog, outcome string
+	}{{"with", "true", `"outcome":"rejected"`}, {"without", "false", `"outcome":"clean"`}} {
+		var out, errb bytes.Buffer
+		code := runRescanEnv(ctx, []string{"--stream", wire.StreamArchive, "--job", tc.job, "--policy", policyFile, "--nats-url", url,
+			"--catalog=" + tc.catalog, "--progress", "none"}, envOf(nil), &out, &errb)
+		if code != exitOK {
+			t.Fatalf("%s: %d %s", tc.job, code, errb.String())
+		}
+		var res []byte
+		worker.ReadStreamSubject(ctx, js, wire.StreamRescan, worker.RescanResultSubject(tc.job), time.Time{}, time.Time{}, func(_ uint64, _ time.Time, data []byte) error {
+			res = bytes.Clone(data)
+			return nil
+		})
+		if bytes.Count(res, []byte(tc.outcome)) != 2 {
+			t.Fatalf("%s catalog: result %s", tc.job, res)
+		}
+	}
+}

@@ -58,7 +58,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.StringVar(&f.evidence, "evidence", "", "write the evidence record (JSON; JSON lines with --jsonl) to `FILE`")
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (JSON or YAML); the built-in defaults without it")
 	fs.StringVar(&f.tool, "tool", "", "tool `NAME` for the untrusted-output label")
-	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), "message `KIND`: tool-result, resource-result, prompt-result, completion-result, elicitation-request, elicitation-response, input-required")
+	fs.StringVar(&f.kind, "kind", string(pipeline.KindToolResult), kindUsage())
 	fs.StringVar(&f.framing, "framing", string(pipeline.FramingAuto), "how the message is framed: `FRAMING` bare (the result itself), jsonrpc (a JSON-RPC message carrying it) or auto (a JSON-RPC envelope when its top-level members are an envelope's only, and then a well-formed JSON-RPC 2.0 message of the kind; a body that mixes a result's members with an envelope's is rejected in every framing); with --jsonl, for records without a \"framing\" member")
 	fs.StringVar(&f.method, "method", "", methodUsage())
 	fs.StringVar(&f.outputSchema, "output-schema", "", "the tool's outputSchema `FILE` (JSON Schema, 2020-12 unless it names its dialect): structuredContent must conform, undeclared members are dropped by policy")

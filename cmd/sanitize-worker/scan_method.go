@@ -16,6 +16,15 @@ func methodUsage() string {
 		strings.Join(wire.KnownMethods(), ", ") + "; any other method: generic) unless --kind names one"
 }
 
+// kindUsage is the help of scan --kind: every kind.
+func kindUsage() string {
+	names := make([]string, 0, len(pipeline.Kinds()))
+	for _, k := range pipeline.Kinds() {
+		names = append(names, string(k))
+	}
+	return "message `KIND`: " + strings.Join(names, ", ") + " (or --method)"
+}
+
 // scanKind decides the kind of scan from --kind and --method: --method
 // picks the kind of its method (wire.KindForMethod) unless --kind was
 // given too, which must then be that kind (or any kind for a method the

@@ -27,6 +27,7 @@ func TestScanMethod(t *testing.T) {
 		{"notification-bare", progress, []string{"--method", "notifications/progress", "--framing", "bare"}, exitOK, `"progress":2`, "im_start"},
 		{"sampling", `{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":9}}`,
 			[]string{"--method", "sampling/createMessage"}, exitOK, `"maxTokens":9`, ""},
+		{"unknown-method-generic", `{"jsonrpc":"2.0","method":"vendor/x","params":{"t":"<system>x</system>"}}`, []string{"--method", "vendor/x"}, exitOK, `"method":"vendor/x"`, "<system>"},
 		{"disagree", list, []string{"--method", "tools/list", "--kind", "tool-result"}, exitUsage, "is kind tools-list", ""},
 		{"unknown-kind", list, []string{"--kind", "nope"}, exitUsage, "unknown --kind", ""},
 	} {
