@@ -2,8 +2,8 @@ package promptgate
 
 import (
 	"errors"
+	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -115,32 +115,52 @@ func (w Window) MarshalText() ([]byte, error) {
 }
 
 // UnmarshalText reads what MarshalText wrote; anything else (a negative
-// count, too many counts, stray bytes) is ErrWindowText, never a reset.
+// count, too many counts, a leading zero, stray bytes) is ErrWindowText,
+// never a reset. It does not allocate.
 func (w *Window) UnmarshalText(b []byte) error {
-	s, ok := strings.CutPrefix(string(b), windowTag)
-	if !ok || len(b) > 512 {
+	if len(b) > 512 || len(b) < len(windowTag) || string(b[:len(windowTag)]) != windowTag {
 		return ErrWindowText
 	}
-	slot, counts, ok := strings.Cut(s, ":")
-	if !ok {
-		return ErrWindowText
-	}
+	rest := b[len(windowTag):]
 	var nw Window
-	var err error
-	if nw.Slot, err = strconv.ParseInt(slot, 10, 64); err != nil || nw.Slot < 0 {
+	var ok bool
+	if nw.Slot, rest, ok = parseCount(rest); !ok || len(rest) == 0 || rest[0] != ':' {
 		return ErrWindowText
 	}
-	parts := strings.Split(counts, ",")
-	if len(parts) > len(nw.Counts) {
-		return ErrWindowText
-	}
-	for i, p := range parts {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 0 || p != strconv.FormatInt(n, 10) {
+	rest = rest[1:]
+	for i := 0; ; i++ {
+		if i == len(nw.Counts) {
 			return ErrWindowText
 		}
-		nw.Counts[i] = n
+		if nw.Counts[i], rest, ok = parseCount(rest); !ok {
+			return ErrWindowText
+		}
+		if len(rest) == 0 {
+			break
+		}
+		if rest[0] != ',' {
+			return ErrWindowText
+		}
+		rest = rest[1:]
 	}
 	*w = nw
 	return nil
+}
+
+// parseCount reads a non-negative decimal int64 without a leading zero
+// (but "0") or sign from the start of b.
+func parseCount(b []byte) (int64, []byte, bool) {
+	i := 0
+	var n int64
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		if i == 1 && b[0] == '0' || n > (math.MaxInt64-9)/10 {
+			return 0, nil, false
+		}
+		n = n*10 + int64(b[i]-'0')
+		i++
+	}
+	if i == 0 {
+		return 0, nil, false
+	}
+	return n, b[i:], true
 }

@@ -169,3 +169,16 @@ func BenchmarkMemoryBudgetCharge(b *testing.B) {
 		m.Charge(ctx, "k", 1<<40, time.Minute)
 	}
 }
+
+func TestWindowTextLimits(t *testing.T) {
+	w := Window{Slot: 1_700_000_000_000_000_000}
+	w.Counts[16] = 3
+	b, _ := w.MarshalText()
+	var r Window
+	if err := r.UnmarshalText(b); err != nil || r != w {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if err := r.UnmarshalText([]byte("sw1:99999999999999999999:1")); err == nil {
+		t.Fatal("a slot over int64 accepted")
+	}
+}
