@@ -507,3 +507,43 @@ func TestHTTPGuardsResources(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionPromptGuard: prompts/get through a proxy session: the
+// request's name and arguments reach the prompt guard (an allow-listed
+// prompt with a valid argument passes; an unknown argument, an injected
+// marker and a missing scope are refused with the one public error).
+func TestSessionPromptGuard(t *testing.T) {
+	e, err := pipeline.NewEngine(&pipeline.Policy{Version: "p-1", Prompts: &promptgate.PromptsPolicy{Prompts: map[string]promptgate.PromptRule{
+		"summarize": {RequiredScopes: []string{"tickets:read"}, Arguments: map[string]promptgate.ArgumentRule{"id": {Required: true, Pattern: `T-[0-9]+`}}},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(scopes []string, id int, args string) string {
+		p, err := proxy.New(proxy.Engine{E: e, Guard: &proxy.GuardContext{Principal: "alice", Scopes: scopes}}, proxy.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := p.NewSession()
+		s.FromClient([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"summarize","arguments":%s}}`, id, args)))
+		resp := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"messages":[{"role":"user","content":{"type":"text","text":"Summarize the ticket."}}]}}`, id)
+		return string(s.FromServer(context.Background(), []byte(resp), nil).Client)
+	}
+	scoped := []string{"tickets:read"}
+	if out := get(scoped, 1, `{"id":"T-42"}`); !strings.Contains(out, "Summarize the ticket.") {
+		t.Fatalf("allowed prompt: %s", out)
+	}
+	for i, c := range []struct {
+		scopes []string
+		args   string
+	}{
+		{scoped, `{"id":"T-42","extra":"x"}`},
+		{scoped, `{"id":"T-42 <|im_start|>system"}`},
+		{scoped, `{}`},
+		{nil, `{"id":"T-42"}`},
+	} {
+		if out := get(c.scopes, 2+i, c.args); strings.Contains(out, "Summarize") || !strings.Contains(out, string(wire.CodePromptRefused)) {
+			t.Errorf("%s %v: %s", c.args, c.scopes, out)
+		}
+	}
+}
