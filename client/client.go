@@ -30,6 +30,11 @@ type Metadata struct {
 	// Framing is Mcp-Framing: how the body is framed (wire.FramingBare or
 	// wire.FramingJSONRPC); empty leaves it to the worker's default.
 	Framing wire.Framing
+	// Principal (Mcp-Principal), Scopes (Mcp-Scopes, space-separated) and
+	// RequestParams (Mcp-Request-Params: the compact JSON of the request's
+	// params, at most MaxRequestParamsLen bytes) are the context of the
+	// resource, prompt and completion guards (docs/resources.md).
+	Principal, Scopes, RequestParams string
 }
 
 // Result is a sanitized message.
@@ -61,6 +66,10 @@ var (
 
 // MaxMetadataLen caps each metadata value.
 const MaxMetadataLen = 1024
+
+// MaxRequestParamsLen caps Metadata.RequestParams (the worker reads no
+// larger Mcp-Request-Params).
+const MaxRequestParamsLen = 64 << 10
 
 // TimeoutError reports a Sanitize call that took longer than the timeout of
 // its tool. Its Code is TIMEOUT.
@@ -173,13 +182,18 @@ func setMetadata(h nats.Header, md Metadata) error {
 	for _, kv := range [...]struct{ k, v string }{
 		{wire.HeaderTool, md.Tool}, {wire.HeaderServer, md.Server}, {wire.HeaderTenant, md.Tenant},
 		{wire.HeaderRequestID, md.RequestID}, {wire.HeaderPolicy, md.Policy}, {wire.HeaderTraceparent, md.Traceparent},
-		{wire.HeaderFraming, string(md.Framing)},
+		{wire.HeaderFraming, string(md.Framing)}, {wire.HeaderPrincipal, md.Principal}, {wire.HeaderScopes, md.Scopes},
+		{wire.HeaderRequestParams, md.RequestParams},
 	} {
 		if kv.v == "" {
 			continue
 		}
-		if len(kv.v) > MaxMetadataLen {
-			return fmt.Errorf("%w: %s is longer than %d bytes", ErrMetadata, kv.k, MaxMetadataLen)
+		max := MaxMetadataLen
+		if kv.k == wire.HeaderRequestParams {
+			max = MaxRequestParamsLen
+		}
+		if len(kv.v) > max {
+			return fmt.Errorf("%w: %s is longer than %d bytes", ErrMetadata, kv.k, max)
 		}
 		for i := 0; i < len(kv.v); i++ {
 			if b := kv.v[i]; b < 0x20 || b == 0x7f {

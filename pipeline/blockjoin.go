@@ -196,6 +196,7 @@ func (p *pass) joinHold() {
 	}
 	if p.bj.spare == nil {
 		p.bj.spare = p.e.cat.NewRedactor(p.e.fpKey)
+		p.installAllow(p.bj.spare)
 	}
 	p.bj.red, p.red, p.bj.spare = p.red, p.bj.spare, nil
 	p.bj.phase = jInBlock
@@ -527,6 +528,14 @@ func (p *pass) joinFindings(fs []scanners.Finding, live bool) {
 			ptr, inOff, off = p.pointer(), p.strStart, f.Offset-p.valBase
 		default:
 			continue // cannot happen: every finding starts in a text of the chain
+		}
+		if f.Suppressed {
+			n := len(p.ev.Suppressed)
+			p.recordFinding(f)
+			if len(p.ev.Suppressed) > n {
+				p.ev.Suppressed[n].Pointer, p.ev.Suppressed[n].Offset = ptr, off
+			}
+			continue
 		}
 		n := len(p.ev.Findings)
 		p.recordFinding(f)

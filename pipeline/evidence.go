@@ -111,7 +111,11 @@ type Evidence struct {
 	// IdentifierSecrets counts secrets found and replaced in the tool
 	// name, server, tenant and request id (identifier.go).
 	IdentifierSecrets int64 `json:"identifierSecrets,omitempty"`
-	DurationNanos     int64 `json:"durationNanos"`
+	// Suppressed lists the secret matches policy kept (rules.allow), at
+	// most 256; SuppressedCount counts them all.
+	Suppressed      []SuppressionRecord `json:"suppressed,omitempty"`
+	SuppressedCount int64               `json:"suppressedCount,omitempty"`
+	DurationNanos   int64               `json:"durationNanos"`
 }
 
 // SchemaRecord is what the outputSchema check of a tool result found. It

@@ -105,6 +105,24 @@ func (e *Evidence) AppendOpen(dst []byte) []byte {
 		b = e.Guard.appendJSON(append(b, `,"guard":`...))
 	}
 	b = optInt(b, `,"identifierSecrets":`, e.IdentifierSecrets)
+	if len(e.Suppressed) > 0 {
+		b = append(b, `,"suppressed":[`...)
+		for i := range e.Suppressed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			s := &e.Suppressed[i]
+			b = AppendJSONString(append(b, `{"rule":`...), s.Rule)
+			b = AppendJSONString(append(b, `,"pointer":`...), s.Pointer)
+			b = strconv.AppendInt(append(b, `,"offset":`...), s.Offset, 10)
+			b = strconv.AppendInt(append(b, `,"length":`...), int64(s.Length), 10)
+			b = optString(b, `,"fingerprint":`, s.Fingerprint)
+			b = strconv.AppendInt(append(b, `,"entry":`...), int64(s.Entry), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = optInt(b, `,"suppressedCount":`, e.SuppressedCount)
 	b = strconv.AppendInt(append(b, `,"durationNanos":`...), e.DurationNanos, 10)
 	return b
 }

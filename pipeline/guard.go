@@ -93,6 +93,12 @@ type GuardRecord struct {
 	// (guard_pins.go); Held counts the tools held back.
 	Pins []PinRecord `json:"pins,omitempty"`
 	Held int         `json:"held,omitempty"`
+	// Resource is what the resources guard vouched for in a resources/read
+	// result it let through (guards_evidence.go).
+	Resource *ResourceRecord `json:"resource,omitempty"`
+	// Dropped lists the items a kind guard removed from a list, narrowly,
+	// keeping the rest (guards_evidence.go).
+	Dropped []DroppedRecord `json:"dropped,omitempty"`
 }
 
 // MemberRecord is what the pass changed in one member of one list item.
@@ -147,8 +153,9 @@ type guardRun struct {
 	strictDoc map[string]any
 	changed   bool
 	// held are the indices of the items of a tools/list or prompts/list
-	// held back (guard_pins.go), in increasing order, in the body's
-	// member heldIn; encode removes them.
+	// held back (guard_pins.go), or of the templates dropped
+	// (guard_templates.go), in increasing order, in the body's member
+	// heldIn; encode removes them.
 	held   []int
 	heldIn string
 }

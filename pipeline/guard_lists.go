@@ -124,6 +124,7 @@ func guardTemplatesList(g *guardRun) {
 		}
 	}
 	g.attribute("resourceTemplates", names)
+	g.checkTemplates(res, names) // guard_templates.go
 }
 
 // uniqueNames fails the message when two items of a list share a name (as

@@ -95,7 +95,8 @@ func (g *guards) limit(kind Kind) (int64, Code) {
 }
 
 // check runs the guard of kind over body.
-func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byte) ([]byte, string) {
+// acc is what the resources guard accepted (nil for the other kinds).
+func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byte) (out []byte, reason string, acc *resgate.Accepted) {
 	in := promptgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes, Request: gi.Request}
 	if g.res != nil {
 		// A completed resource-template argument must expand to a URI the
@@ -104,24 +105,24 @@ func (g *guards) check(ctx context.Context, kind Kind, gi GuardInput, body []byt
 	}
 	switch kind {
 	case KindResourceResult:
-		out, d := g.res.Check(ctx, resgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes,
+		out, acc, d := g.res.CheckAccepted(ctx, resgate.Input{Principal: gi.Principal, Tenant: gi.Tenant, Scopes: gi.Scopes,
 			Request: gi.Request, Authorizer: gi.Authorizer}, body)
 		if d != nil {
-			return nil, d.Reason
+			return nil, d.Reason, nil
 		}
-		return out, ""
+		return out, "", acc
 	case KindPromptResult:
 		out, d := g.prompts.Check(in, body)
 		if d != nil {
-			return nil, d.Reason
+			return nil, d.Reason, nil
 		}
-		return out, ""
+		return out, "", nil
 	}
 	out, d := g.comps.Check(ctx, in, gi.Budget, body)
 	if d != nil {
-		return nil, d.Reason
+		return nil, d.Reason, nil
 	}
-	return out, ""
+	return out, "", nil
 }
 
 // sanitizeSeedGuarded runs the G003/G004 guard of info.Kind and then the pass on what
@@ -149,7 +150,7 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 	if info.Guard != nil {
 		gi = *info.Guard
 	}
-	clean, reason := e.guards.check(ctx, info.Kind, gi, body)
+	clean, reason, acc := e.guards.check(ctx, info.Kind, gi, body)
 	p := e.getPass()
 	defer p.release()
 	if reason != "" {
@@ -162,6 +163,9 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 		d := newDigester(e.pol.Digest)
 		d.Write(body)
 		ev.Input = Digest{Bytes: int64(len(body)), Digest: d.String()}
+		if acc != nil && ev.Outcome != OutcomeRejected {
+			ev.Guard = &GuardRecord{Method: wire.MethodResourcesRead, Resource: e.resourceRecord(acc)}
+		}
 	}
 	return ev, err
 }

@@ -285,6 +285,7 @@ func newPass(e *Engine) *pass {
 	p.inH = newDigester(e.pol.Digest)
 	p.em.alg = e.pol.Digest
 	p.red = e.cat.NewRedactor(e.fpKey)
+	p.installAllow(p.red)
 	p.norm.DisableNFKC = e.pol.DisableNFKC
 	p.norm.DisableConfusableFold = e.pol.DisableConfusableFold
 	p.norm.RecordEdits = e.pol.Normalization == NormalizationLossless

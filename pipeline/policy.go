@@ -168,6 +168,13 @@ type Rules struct {
 	// DisableDecoding switches off the search for secrets inside base64,
 	// hex and percent-encoded runs (default on; docs/detection-encoded.md).
 	DisableDecoding bool `json:"disableDecoding,omitempty"`
+	// Allow lists suppressions: secret matches kept in the text and
+	// recorded in evidence (allow.go).
+	Allow []AllowEntry `json:"allow,omitempty"`
+	// MinConfidence switches off the built-in secret rules below a
+	// confidence level: "low" (default: all rules), "medium" or "high"
+	// (docs/rules.md lists each rule's). The seed's shapes are high.
+	MinConfidence string `json:"minConfidence,omitempty"`
 }
 
 // Fingerprint says where the HMAC key for finding fingerprints comes from.
@@ -464,6 +471,9 @@ func (p *Policy) Validate() error {
 	if c := p.Rules.InvalidChecksum; c != "" && c != "redact" && c != "keep" {
 		return fmt.Errorf("%w: rules.invalidChecksum must be \"redact\" or \"keep\"", ErrPolicy)
 	}
+	if err := p.Rules.validateAllow(); err != nil {
+		return err
+	}
 	if p.Fingerprint.KeyEnv != "" && p.Fingerprint.KeyFile != "" {
 		return fmt.Errorf("%w: fingerprint: set keyEnv or keyFile, not both", ErrPolicy)
 	}
@@ -488,6 +498,9 @@ func (p *Policy) catalogOptions() scanners.CatalogOptions {
 	}
 	for _, c := range p.Rules.Custom {
 		o.Custom = append(o.Custom, scanners.CustomRule{ID: c.ID, Keywords: c.Keywords, Pattern: c.Pattern, Description: c.Description})
+	}
+	if below := belowConfidence(p.Rules.MinConfidence); len(below) > 0 {
+		o.Disabled = append(append([]string(nil), o.Disabled...), below...)
 	}
 	return o
 }

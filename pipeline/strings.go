@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"strconv"
 
@@ -412,6 +413,23 @@ var b64ok = func() (t [256]bool) {
 	return t
 }()
 
+// b64Word reports whether the eight bytes of the little-endian word w are
+// all b64ok, in eight lanes at once. For a byte x below 0x80, x+(0x80-c)
+// has its high bit set exactly when x >= c, without a carry out of the
+// lane: letters are x|0x20 in 'a'..'z', '/' and the digits x in
+// '/'..'9', and '+' the one byte whose XOR with '+' is zero.
+func b64Word(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	if w&hi != 0 {
+		return false
+	}
+	l := w | lo*0x20
+	letters := (l + lo*(0x80-'a')) &^ (l + lo*(0x80-'z'-1))
+	digits := (w + lo*(0x80-'/')) &^ (w + lo*(0x80-'9'-1))
+	plus := ^((w ^ lo*'+') + lo*0x7f)
+	return (letters|digits|plus)&hi == hi
+}
+
 // base64 copies base64 data through once the chain has checked it
 // (chain.checkBase64): binary payloads are not text and are not scanned.
 func (p *pass) base64(d []byte) {
@@ -456,6 +474,9 @@ func (c *chain) checkBase64(d []byte, lim int64) (Code, string) {
 	}
 	i := 0
 	if c.b64pad == 0 {
+		for i+8 <= int(room) && b64Word(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
 		for i < int(room) && b64ok[d[i]] {
 			i++
 		}
@@ -604,6 +625,10 @@ func (p *pass) mimeAllowed(m []byte) bool {
 }
 
 func (p *pass) recordFinding(f *scanners.Finding) {
+	if f.Suppressed {
+		p.recordSuppressed(f)
+		return
+	}
 	name := p.e.cat.RuleName(f.Rule)
 	if p.ev.Rules == nil {
 		p.ev.Rules = map[string]int64{}

@@ -15,10 +15,11 @@ import (
 )
 
 // Budget charges completion requests to a principal. Charge takes one
-// unit from the budget of key in the current window of the given length
-// and reports whether the budget had it (limit units per window). It must
-// hold across every worker that shares the budget (worker.KVBudget: a
-// NATS KV counter updated by compare-and-set). An error means the store
+// unit from the budget of key and reports whether the budget had it: at
+// most limit units in any interval of the window's length (a sliding
+// window, Window; MemoryBudget in one process). It must hold across every
+// worker that shares the budget (worker.KVBudget: a NATS KV window updated
+// by compare-and-set). An error means the store
 // is unavailable; the guard then refuses. Safe for concurrent use.
 type Budget interface {
 	Charge(ctx context.Context, key string, limit int64, window time.Duration) (bool, error)

@@ -91,7 +91,9 @@ type VisibleRule struct {
 	Pattern string `json:"pattern"`
 }
 
-// BudgetPolicy is a fixed-window budget per principal and tenant.
+// BudgetPolicy is a sliding-window budget per principal and tenant: at
+// most Limit requests in any interval of Window's length (Window, in
+// sliding.go).
 type BudgetPolicy struct {
 	// Limit is the completion requests one principal may make per window
 	// (required, > 0).

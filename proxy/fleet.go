@@ -18,13 +18,18 @@ import (
 // none.
 type Fleet struct {
 	C *client.Client
+	// Guard names the principal and scopes sent with a guarded result
+	// (Mcp-Principal, Mcp-Scopes, with the request's Mcp-Request-Params);
+	// the workers hold the hooks, so its Authorizer and Budget are unused.
+	Guard *GuardContext
 }
 
 // Sanitize runs one pass in the fleet.
 func (f Fleet) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Meta) (*Result, error) {
 	res, err := f.C.Sanitize(ctx, kind, msg, client.Metadata{
 		Tool: md.Tool, Server: md.Server, Tenant: md.Tenant, RequestID: md.RequestID,
-		Framing: wire.FramingJSONRPC,
+		Framing:   wire.FramingJSONRPC,
+		Principal: f.principal(), Scopes: f.scopes(), RequestParams: string(md.Request),
 	})
 	if err != nil {
 		var te *client.TimeoutError

@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envPoisoned) != "" {
 		runPoisoned()
 	}
+	if os.Getenv(envResources) != "" {
+		runResourceServer() // guards_test.go
+	}
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,9 @@ type Meta struct {
 	Server    string
 	Tenant    string
 	RequestID string
+	// Request is the params of the request a resources/read, prompts/get
+	// or completion/complete response answers (guards.go), else nil.
+	Request []byte
 }
 
 // Result is one sanitized message.
@@ -52,6 +55,10 @@ type Engine struct {
 	// docs/pinning.md), under Meta.Server. sanitize-worker proxy gives a
 	// pipeline.MemoryPins, which pins both.
 	Pins pipeline.PinStore
+	// Guard is the context and hooks of the resource, prompt and
+	// completion guards (guards.go); nil refuses those results when the
+	// policy guards them.
+	Guard *GuardContext
 }
 
 // bufs holds the output buffers of passes; a buffer over keepBuf is not
@@ -66,7 +73,7 @@ func (e Engine) Sanitize(ctx context.Context, kind wire.Kind, msg []byte, md Met
 	out.Reset()
 	ev, err := e.E.Sanitize(ctx, bytes.NewReader(msg), out, pipeline.MessageInfo{
 		Kind: kind, Tool: md.Tool, Server: md.Server, Tenant: md.Tenant, RequestID: md.RequestID,
-		Framing: pipeline.FramingJSONRPC, Pins: e.pinsFor(kind),
+		Framing: pipeline.FramingJSONRPC, Pins: e.pinsFor(kind), Guard: e.guardInput(kind, md),
 	})
 	body := bytes.Clone(out.Bytes())
 	if out.Cap() <= keepBuf {

@@ -49,6 +49,8 @@ type Session struct {
 	mu      sync.Mutex
 	pending map[string]pending
 	tools   map[string][]byte
+	// paramBytes counts the params kept in pending (guards.go).
+	paramBytes int
 }
 
 // pending is a client request in flight.
@@ -56,6 +58,7 @@ type pending struct {
 	method string
 	tool   string // the tool of a tools/call
 	id     []byte // the request's id as the client wrote it
+	params []byte // the params of a guarded request (guards.go)
 }
 
 // NewSession starts the state of one conversation.
@@ -91,7 +94,7 @@ func (s *Session) FromClient(msg []byte) Routed {
 		if !ok {
 			return Routed{Server: msg} // an id the server will refuse
 		}
-		pr := pending{method: e.method, id: append([]byte(nil), e.id...)}
+		pr := pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params)}
 		if e.method == wire.MethodToolsCall {
 			pr.tool = toolName(e.params)
 			if r := s.gate(pr.tool, msg); r != nil {
@@ -102,7 +105,7 @@ func (s *Session) FromClient(msg []byte) Routed {
 		_, dup := s.pending[key]
 		full := !dup && len(s.pending) >= s.p.o.MaxPending
 		if !full {
-			s.pending[key] = pr
+			s.putPending(key, pr)
 		}
 		s.mu.Unlock()
 		if full {
@@ -142,7 +145,7 @@ func RequestOf(msg []byte) *Request {
 	if !ok {
 		return nil
 	}
-	r := &Request{key: key, p: pending{method: e.method, id: append([]byte(nil), e.id...)}}
+	r := &Request{key: key, p: pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params)}}
 	if e.method == wire.MethodToolsCall {
 		r.p.tool = toolName(e.params)
 	}
@@ -178,7 +181,7 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Rou
 		}
 		s.mu.Lock()
 		if p, found := s.pending[key]; found {
-			delete(s.pending, key)
+			s.deletePending(key)
 			if !ok {
 				pr, ok = p, true
 			}
@@ -188,7 +191,7 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Rou
 			pr = pending{id: e.id}
 		}
 		kind := wire.KindForMethod(pr.method)
-		res, err := s.sanitize(ctx, kind, msg, pr.tool, e.id)
+		res, err := s.sanitize(ctx, kind, msg, pr.tool, e.id, pr.params)
 		if err != nil {
 			code, reason := failure(err)
 			return Routed{Client: errorResponse(pr.id, code, reason)}
@@ -203,7 +206,7 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Rou
 		return Routed{Client: body}
 	case msgRequest:
 		kind := wire.KindForMethod(e.method)
-		res, err := s.sanitize(ctx, kind, msg, "", e.id)
+		res, err := s.sanitize(ctx, kind, msg, "", e.id, nil)
 		if err != nil {
 			code, reason := failure(err)
 			return Routed{Server: errorResponse(e.id, code, reason)}
@@ -224,7 +227,7 @@ func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Rou
 			}
 			return Routed{}
 		}
-		res, err := s.sanitize(ctx, kind, msg, "", nil)
+		res, err := s.sanitize(ctx, kind, msg, "", nil, nil)
 		if err != nil || res.Outcome == wire.OutcomeRejected {
 			s.p.o.Log.Info("notification dropped", "kind", string(kind), "code", string(codeOf(res, err)))
 			return Routed{}
@@ -259,7 +262,7 @@ func (s *Session) TooLarge(fromServer bool, head []byte, n int64) Routed {
 	key, _ := idKey(id)
 	s.mu.Lock()
 	pr, ok := s.pending[key]
-	delete(s.pending, key)
+	s.deletePending(key)
 	s.mu.Unlock()
 	if !ok {
 		return Routed{}
@@ -269,10 +272,11 @@ func (s *Session) TooLarge(fromServer bool, head []byte, n int64) Routed {
 
 // sanitize runs one pass with the proxy's deadline and reports its
 // evidence.
-func (s *Session) sanitize(ctx context.Context, kind wire.Kind, msg []byte, tool string, id []byte) (*Result, error) {
+// params are those of the request a response answers (guards.go).
+func (s *Session) sanitize(ctx context.Context, kind wire.Kind, msg []byte, tool string, id []byte, params []byte) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.p.o.Timeout)
 	defer cancel()
-	md := Meta{Tool: tool, Server: s.p.o.Server, Tenant: s.p.o.Tenant}
+	md := Meta{Tool: tool, Server: s.p.o.Server, Tenant: s.p.o.Tenant, Request: params}
 	if k, ok := idKey(id); ok && len(k) <= 129 && visibleASCII(k) {
 		md.RequestID = k[1:]
 	}
@@ -371,7 +375,7 @@ func (s *Session) learnTools(body []byte) {
 // forgetKey forgets a request in flight that will not be answered.
 func (s *Session) forgetKey(key string) {
 	s.mu.Lock()
-	delete(s.pending, key)
+	s.deletePending(key)
 	s.mu.Unlock()
 }
 
@@ -385,7 +389,7 @@ func (s *Session) cancelled(params []byte) {
 	}
 	if key, ok := idKey(p.RequestID); ok {
 		s.mu.Lock()
-		delete(s.pending, key)
+		s.deletePending(key)
 		s.mu.Unlock()
 	}
 }

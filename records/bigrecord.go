@@ -469,8 +469,7 @@ func (c *compactReader) Read(p []byte) (int, error) {
 
 // sanitizeBig answers a big record. Its output goes to a spool, which the
 // outcome hands to the writer.
-func (w *recordWorker) sanitizeBig(ctx context.Context, r record) (*pipeline.Evidence, bool, *pipeline.Spool, error) {
-	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing}
+func (w *recordWorker) sanitizeBig(ctx context.Context, r record, info pipeline.MessageInfo) (*pipeline.Evidence, bool, *pipeline.Spool, error) {
 	line := r.big
 	out := &pipeline.Spool{MemBytes: w.memRecord, Dir: w.spoolDir}
 	reject := func(code pipeline.Code, reason string) (*pipeline.Evidence, bool, *pipeline.Spool, error) {

@@ -106,3 +106,49 @@ func FuzzBigRecord(f *testing.F) {
 		compareBig(t, big, general, line, false)
 	})
 }
+
+// TestBigRecordFailureKeepsItsLine: a record whose answer fails (here its
+// output spool cannot spill: no such directory) gets an INTERNAL error
+// result on its line, and the run reports it.
+func TestBigRecordFailureKeepsItsLine(t *testing.T) {
+	eng := testEngine(t)
+	text := strings.Repeat("some text ", 2000)
+	in := `{"tool":"a","result":{"content":[]}}` + "\n" +
+		`{"tool":"b","result":{"content":[{"type":"text","text":"` + text + `"}]}}` + "\n" +
+		`{"tool":"c","result":{"content":[]}}` + "\n"
+	var out bytes.Buffer
+	var reports []string
+	err := Run(context.Background(), eng, strings.NewReader(in), &out, Options{Kind: "tool-result", Workers: 2,
+		MemRecordBytes: 4096, SpoolDir: t.TempDir() + "/missing",
+		Report: func(err error) { reports = append(reports, err.Error()) }})
+	if err == nil || len(reports) == 0 {
+		t.Fatalf("no failure reported: %v %v", err, reports)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"tool":"a"`) || !strings.Contains(lines[2], `"tool":"c"`) ||
+		!strings.Contains(lines[1], `"dev.mcp-sanitize/code":"INTERNAL"`) || strings.Contains(lines[1], "some text") {
+		t.Fatalf("lines: %q", lines)
+	}
+}
+
+// TestBigRecordOutputFailure: a big record whose output spool fails (it
+// cannot spill) is answered INTERNAL on its line, with the failure kept
+// for the run to report.
+func TestBigRecordOutputFailure(t *testing.T) {
+	_, w := differentialWorkers(t)
+	w.generalOnly = false
+	w.memRecord, w.spoolDir = 1024, t.TempDir()+"/missing"
+	line := []byte(`{"tool":"b","result":{"content":[{"type":"text","text":"` + strings.Repeat("some text ", 2000) + `"}]}}`)
+	b, err := newBigLine("", line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := w.sanitize(context.Background(), record{big: b})
+	if o.err == nil || o.spool != nil {
+		t.Fatalf("err %v, spool %v", o.err, o.spool)
+	}
+	got := string(o.head) + string(o.line)
+	if !strings.Contains(got, `"dev.mcp-sanitize/code":"INTERNAL"`) || strings.Contains(got, "some text") {
+		t.Fatalf("line %s", got)
+	}
+}

@@ -14,17 +14,21 @@
 // MaxInFlightExtra more within Options.InFlightBytes, so a slow record does
 // not idle the other workers), echoing each outputSchema
 // normalized and redacted by the engine's catalog, and the typed errors of
-// a run (RecordError, WriteError, ReadError). A bad record (not JSON, not
+// a run (RecordError, WriteError, ReadError).
+//
+// Output line N always answers input line N. A bad record (not JSON, not
 // an object, no result, a schema that does not compile, a blank line) gets
-// a sanitized error result on its own line, so output line N always answers
-// input line N; it does not stop the run. Each line is written as soon as
-// it and every line before it are answered (Options.Flush for a pipe). So does a record
-// with a member name twice (INVALID_JSON, duplicate-key, as inside a
-// message), a "framing" member that is not a framing (INVALID_CONTENT,
-// unknown-framing), or an outputSchema whose echo would hold one name twice
-// once normalized (SCHEMA_INVALID, schema-key-collision). A record's
-// "framing" ("bare", "jsonrpc", "auto") says how its result is framed;
-// without one, Options.Framing does.
+// a sanitized error result on its own line and does not stop the run; so
+// does a record with a member name twice (INVALID_JSON, duplicate-key, as
+// inside a message), a "framing" member that is not a framing
+// (INVALID_CONTENT, unknown-framing), or an outputSchema whose echo would
+// hold one name twice once normalized (SCHEMA_INVALID,
+// schema-key-collision). A record that could not be answered (its file or
+// its output spool failed) gets an INTERNAL error result (internal-fault)
+// on its line and a RecordError for the run. Each line is written as soon
+// as it and every line before it are answered (Options.Flush for a pipe).
+// A record's "framing" ("bare", "jsonrpc", "auto") says how its result is
+// framed; without one, Options.Framing does.
 //
 // A line longer than Options.MemRecordBytes (4 MiB) is not held in memory:
 // it goes to an unlinked temporary file, its envelope is found by a scan of

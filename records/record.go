@@ -65,8 +65,10 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	var err error
 	var echoed bool
 	var spool *pipeline.Spool
-	if r.big != nil {
-		ev, echoed, spool, err = w.sanitizeBig(ctx, r)
+	if r.failed != nil {
+		err = r.failed
+	} else if r.big != nil {
+		ev, echoed, spool, err = w.sanitizeBig(ctx, r, info)
 		r.big.close()
 	} else if r.tooLong {
 		ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeBoundExceeded, "record-too-long")
@@ -77,10 +79,22 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	} else {
 		ev, echoed, err = w.sanitizeParsed(ctx, r.line, info)
 	}
+	var failed error
 	if err != nil {
-		w.outBufs.put(w.out.b)
-		w.out.b = nil
-		return outcome{seq: r.seq, err: err}
+		// The record could not be answered (its output or its file
+		// failed): its line still gets an error result, so that line N
+		// out answers line N in, and the run reports the failure.
+		failed, echoed = err, false
+		if spool != nil {
+			spool.Close()
+			spool = nil
+		}
+		w.out.b = w.out.b[:0]
+		if ev, err = w.eng.Reject(nil, &w.out, info, pipeline.CodeInternal, string(wire.ReasonInternalFault)); err != nil {
+			w.outBufs.put(w.out.b)
+			w.out.b = nil
+			return outcome{seq: r.seq, err: failed}
+		}
 	}
 	// The line is head and body: the members before the result, and the
 	// result the engine wrote into its own buffer, so it is not copied.
@@ -105,7 +119,7 @@ func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 		// reflection.
 		evb = append(ev.AppendJSON(w.outBufs.get()), '\n')
 	}
-	return outcome{seq: r.seq, head: head, line: body, spool: spool, evidence: evb}
+	return outcome{seq: r.seq, head: head, line: body, spool: spool, evidence: evb, err: failed}
 }
 
 // sanitizeEnvelope answers a record from its scanned envelope. It reports

@@ -22,6 +22,7 @@ type record struct {
 	tooLong bool
 	blank   bool     // the line holds nothing but whitespace
 	big     *bigLine // a line over MemRecordBytes, in a file (line is nil)
+	failed  error    // the line could not be put in its file (skipped)
 	size    int      // what the record holds in the window
 }
 
@@ -107,9 +108,10 @@ type Options struct {
 // ErrOptions is returned by Run for an invalid option.
 var ErrOptions = errors.New("records: invalid options")
 
-// RecordError is a record that could not be answered (the engine failed;
-// a record that is merely bad gets an error result on its line instead).
-// Later records are still processed.
+// RecordError is a record that could not be answered (the engine's output
+// or the record's file failed; a record that is merely bad gets an error
+// result on its line instead). Its line gets an INTERNAL error result
+// (internal-fault) all the same, and later records are still processed.
 type RecordError struct {
 	Record int // 1-based: the line of the input
 	Err    error
@@ -234,7 +236,9 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 					report(&RecordError{Record: r.seq + 1, Err: r.err})
 				}
 				failed = true
-				continue
+				if r.head == nil {
+					continue // not even an error result could be made
+				}
 			}
 			if !outFailed {
 				bw.Write(r.head)
@@ -302,11 +306,12 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 	for {
 		line := bufs.get()
 		var big *bigLine
+		var spoolErr error // the line's file failed: the rest is skipped
 		tooLong := false
 		total := 0 // bytes of the line so far, its end included
 		for {
 			frag, err := br.ReadSlice('\n')
-			if !tooLong {
+			if !tooLong && spoolErr == nil {
 				total += len(frag)
 				switch {
 				case total > max+1:
@@ -319,7 +324,7 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 				case big != nil:
 					if werr := big.write(frag); werr != nil {
 						big.close()
-						return werr
+						big, spoolErr = nil, werr
 					}
 				case total > memMax+1:
 					// Longer than a line kept in memory: on to a file.
@@ -331,9 +336,11 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 						if b != nil {
 							b.close()
 						}
-						return werr
+						spoolErr = werr
+					} else {
+						big = b
 					}
-					big, line = b, line[:0]
+					line = line[:0]
 				default:
 					line = append(line, frag...)
 				}
@@ -342,7 +349,7 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 				continue
 			}
 			if err == io.EOF {
-				if len(frag) == 0 && len(line) == 0 && big == nil && !tooLong {
+				if len(frag) == 0 && len(line) == 0 && big == nil && !tooLong && spoolErr == nil {
 					return nil
 				}
 				break
@@ -355,8 +362,10 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 			}
 			break
 		}
-		r := record{seq: seq, tooLong: tooLong}
-		if big != nil {
+		r := record{seq: seq, tooLong: tooLong, failed: spoolErr}
+		if spoolErr != nil {
+			r.size = memMax
+		} else if big != nil {
 			if err := big.trimEnd(); err != nil {
 				big.close()
 				return err

@@ -43,20 +43,45 @@ type Input struct {
 // Denial. A JSON-RPC error response is returned as it is (the pass
 // sanitizes errors).
 func (g *Gate) Check(ctx context.Context, in Input, body []byte) ([]byte, *Denial) {
+	out, _, d := g.CheckAccepted(ctx, in, body)
+	return out, d
+}
+
+// Accepted is what the gate vouched for in a result it let through, for
+// evidence: the canonical URI read (the caller records a keyed digest of
+// it, never the URI) and the digest of each receipt verified, in content
+// order.
+type Accepted struct {
+	CanonicalURI string
+	// Receipts are the receiptSha256 of the local contents' receipts.
+	Receipts []string
+}
+
+// CheckAccepted is Check that also reports what it accepted (nil with a
+// Denial, and for a JSON-RPC error response).
+func (g *Gate) CheckAccepted(ctx context.Context, in Input, body []byte) ([]byte, *Accepted, *Denial) {
+	out, acc, d := g.check(ctx, in, body)
+	if d != nil {
+		return nil, nil, d
+	}
+	return out, acc, nil
+}
+
+func (g *Gate) check(ctx context.Context, in Input, body []byte) ([]byte, *Accepted, *Denial) {
 	if int64(len(body)) > g.maxResult {
-		return nil, deny(ReasonTooLarge, -1)
+		return nil, nil, deny(ReasonTooLarge, -1)
 	}
 	reqURI, ok := requestedURI(in.Request, g.uris.MaxLength())
 	if !ok {
-		return nil, deny(ReasonNoRequest, -1)
+		return nil, nil, deny(ReasonNoRequest, -1)
 	}
 	want, err := g.uris.Parse(reqURI)
 	if err != nil {
-		return nil, denyErr(err, -1)
+		return nil, nil, denyErr(err, -1)
 	}
 	local := want.Kind == resuri.KindRoot || want.Kind == resuri.KindFile
 	if local && g.verifier == nil {
-		return nil, deny(ReasonBrokerUnavailable, -1)
+		return nil, nil, deny(ReasonBrokerUnavailable, -1)
 	}
 	areq := AuthzRequest{Principal: in.Principal, Tenant: in.Tenant, Scopes: in.Scopes, Action: "read",
 		CanonicalURI: want.Canonical, PolicyVersion: g.version, Phase: PhaseRequested}
@@ -64,53 +89,54 @@ func (g *Gate) Check(ctx context.Context, in Input, body []byte) ([]byte, *Denia
 		areq.RootID, areq.RelativePath = want.RootID, want.RelativePath
 	}
 	if d := g.authorize(ctx, in.Authorizer, areq, -1); d != nil {
-		return nil, d
+		return nil, nil, d
 	}
 	doc, err := resultdoc.Decode(body)
 	if err != nil {
-		return nil, deny(ReasonMalformed, -1)
+		return nil, nil, deny(ReasonMalformed, -1)
 	}
 	if doc.IsError() {
-		return body, nil
+		return body, nil, nil
 	}
 	items, ok := doc.Result["contents"].([]any)
 	if !ok {
-		return nil, deny(ReasonMalformed, -1)
+		return nil, nil, deny(ReasonMalformed, -1)
 	}
 	if len(items) > g.maxItems {
-		return nil, deny(ReasonTooLarge, -1)
+		return nil, nil, deny(ReasonTooLarge, -1)
 	}
 	now := in.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
 	changed := false
+	acc := &Accepted{CanonicalURI: want.Canonical}
 	for i, it := range items {
 		item, ok := it.(map[string]any)
 		if !ok {
-			return nil, deny(ReasonMalformed, i)
+			return nil, nil, deny(ReasonMalformed, i)
 		}
-		c, d := g.checkItem(ctx, in, want, local, item, i, now)
+		c, d := g.checkItem(ctx, in, want, local, item, i, now, acc)
 		if d != nil {
-			return nil, d
+			return nil, nil, d
 		}
 		changed = changed || c
 	}
 	if !changed {
 		// Every URI was canonical already and nothing was removed: the
 		// result goes on as it came (no re-encoding).
-		return body, nil
+		return body, acc, nil
 	}
 	out, err := doc.Encode()
 	if err != nil {
-		return nil, deny(ReasonMalformed, -1)
+		return nil, nil, deny(ReasonMalformed, -1)
 	}
-	return out, nil
+	return out, acc, nil
 }
 
 // checkItem checks and rewrites one content, and reports whether it
 // changed it.
-func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local bool, item map[string]any, i int, now time.Time) (changed bool, d *Denial) {
+func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local bool, item map[string]any, i int, now time.Time, acc *Accepted) (changed bool, d *Denial) {
 	raw, ok := item["uri"].(string)
 	if !ok {
 		return false, deny(ReasonMalformed, i)
@@ -184,6 +210,7 @@ func (g *Gate) checkItem(ctx context.Context, in Input, want resuri.URI, local b
 	}
 	meta[MetaReceiptSha256] = r.ReceiptSha256
 	meta[MetaPolicyVersion] = g.version
+	acc.Receipts = append(acc.Receipts, r.ReceiptSha256)
 	return true, nil
 }
 

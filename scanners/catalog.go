@@ -472,6 +472,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, contextRules()...)
 	rs = append(rs, cliRules()...)
 	rs = append(rs, hashRules()...)
+	rs = append(rs, familyRules()...)
 	rs = append(rs, genericSKRule())
 	rs = append(rs, tagRules()...)
 	rs = append(rs, markupRules()...)

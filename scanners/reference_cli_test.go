@@ -15,7 +15,7 @@ func init() {
 var (
 	refCliValueRe = regexp.MustCompile("^(?:'([^'\n]+)'|\"([^\"\n]+)\"|((?:[^\t\n\r\f \"'`;|&<>\\\\]|\\\\[^nrt]|\\\\$)+))")
 	refCliMyP     = regexp.MustCompile(`(?:^|[ \t])-p[^ \t-]`)
-	refCliPsP     = regexp.MustCompile(`(?:^|[ \t])-p[ \t]+[^ \t]`)
+	refCliPsP     = regexp.MustCompile(`(?:^|[ \t])-p(?:[ \t]+([^ \t])|([^ \t-]))`)
 	refCliWord    = regexp.MustCompile(`[^ \t]+`)
 	refCliLineEnd = regexp.MustCompile(`\n|\r|\\[nr]`)
 	refIdentByte  = regexp.MustCompile(`^[A-Za-z0-9_.-]$`)
@@ -81,8 +81,12 @@ func refCliPassword(s string, p, k int) (int, int, ChecksumResult, bool) {
 			return ok(refCliValue(s, ke+m[1]-1))
 		}
 	case "p":
-		if m := refCliPsP.FindStringIndex(line); m != nil {
-			return ok(refCliValue(s, ke+m[1]-1))
+		if m := refCliPsP.FindStringSubmatchIndex(line); m != nil {
+			at := m[2]
+			if at < 0 {
+				at = m[4]
+			}
+			return ok(refCliValue(s, ke+at))
 		}
 	case "n":
 		if !strings.Contains(line, `\\`) {

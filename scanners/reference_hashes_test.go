@@ -9,7 +9,28 @@ import (
 // occurrence of the whole string.
 
 func init() {
-	refFormsMore = append(refFormsMore, refHashForms)
+	refFormsMore = append(refFormsMore, refHashForms, refFamilyForms)
+}
+
+// refFamilyForms: rules_families.go.
+func refFamilyForms() map[string][]refForm {
+	const wd = `A-Za-z0-9_-`
+	return map[string][]refForm{
+		"stackhawk-api-key":        {refRegex([]string{"hawk."}, `hawk\.[0-9A-Za-z_-]{20}\.[0-9A-Za-z_-]{20}`, wd, wd, 48)},
+		"segment-public-api-token": {refRegex([]string{"sgp_"}, `sgp_[A-Za-z0-9]{64}`, wd, wd, 70)},
+		"jenkins-crumb": {refRegex([]string{"jenkins-crumb", "jenkins_crumb"},
+			`(?i:jenkins[-_]crumb)["']?[ \t]*[:=][ \t]*["']?([0-9a-f]{32,36})`, wd, `A-Za-z0-9`, 60)},
+		"gradle-credentials": {refRegex([]string{"credentials"},
+			`credentials[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*\{(?:\s|//[^\n]*)*(?:username[ \t]*=?[ \t]*["'][^"'\n]{1,60}["'](?:\s|//[^\n]*)*)?password[ \t]*=?[ \t]*["']([^"'$\n\[][^"'$\n]{0,59})["']`,
+			wd, "", 400)},
+		"sonarqube-login": {refRegex([]string{"sonar.login", "sonar.token", "sonarlogin", "sonar_login", "sonartoken", "sonar_token"},
+			`(?i:sonar[._]?(?:login|token))['"]?[ \t]*(?:=>|=|:|,)[ \t]*['"]?([0-9a-f]{40})`, "", `A-Za-z0-9`, 64)},
+		"salesforce-access-token": {refRegex([]string{"00d"}, `00D[A-Za-z0-9]{12}![A-Za-z0-9._]{60,}`, `A-Za-z0-9`, `A-Za-z0-9_.-`, 300)},
+		"mapbox-temporary-token":  {refRegex([]string{"tk.eyj"}, `tk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`, wd, wd, 1000)},
+		"twitch-stream-key":       {refRegex([]string{"live_"}, `live_[0-9]{6,12}_[A-Za-z0-9]{30}`, wd, wd, 50)},
+		"pganalyze-api-key":       {refTok([]string{"pgar_", "pgak_"}, `pga[rk]_[a-z0-9]{27,64}`, refW, nil)},
+		"contentful-pat":          {refTok([]string{"cfpat-"}, `CFPAT-[A-Za-z0-9_-]{43}`, wd, nil)},
+	}
 }
 
 // refRegex: re anchored at the keyword, read at most ahead bytes past the

@@ -367,7 +367,7 @@ func (nv namedValue) form() form {
 func genericSKRule() ruleDef {
 	wd := base62Alphabet + "_-"
 	return ruleDef{
-		id: "generic-sk", provider: "generic", kind: KindSecret, confidence: "medium",
+		id: "generic-sk", provider: "generic", kind: KindSecret, confidence: "high",
 		desc: "secret key of the common sk- shape (DeepSeek, Moonshot, many proxies): sk- and 20+ of [A-Za-z0-9_-], whatever the body looks like (the seed's floor; a lower-case body glued to a word, as in task-runner-…, is a name)",
 		forms: []form{tokenSpec{
 			prefixes: []string{"sk-"}, body: setWordDash, min: 20, max: seedFloorMax, floor: true,

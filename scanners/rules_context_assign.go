@@ -25,6 +25,8 @@ func assignRules() []ruleDef {
 				"export PGPASSWORD='" + mixed(20, 5) + "'",
 				`conn = connect(host="db", passwd="` + mixed(24, 6) + `")`,
 				"DB_PASSWORD=XUYCk3Lp9QwE.k4rNz7Hq",
+				"password = 'open sesame riverbanked'",
+				`  "password": "correct horse battery staplerization",`,
 				"MYSQL_PWD=" + mixed(12, 7),
 				"export REDIS_PASS=\"" + mixed(14, 8) + "\"",
 				"smtp_pass: '" + mixed(10, 9) + "'",
@@ -46,6 +48,9 @@ func assignRules() []ruleDef {
 				"MYSQL_PWD=${MYSQL_PWD}",
 				"compass: north",
 				"user_passport_no: AB1234567",
+				`"password": "Enter your password"`,
+				`password_hint = "must be at least 12 characters"`,
+				`"password": "Password"`,
 			},
 		},
 		{
@@ -128,6 +133,47 @@ func arnAccountBefore(d []byte, p int) bool {
 		return false
 	}
 	return allIn(d[p-13:p-1], setDigits)
+}
+
+// passphrase reports whether a quoted password value with spaces is a
+// passphrase ('open sesame', "correct horse battery staple", "P@ss w0rd#1")
+// rather than prose a form or a message puts there ("Enter your password",
+// "must be at least 8 characters"): 2 to 8 words of 2 to 24 bytes each,
+// one space apart, none of them a word of such prose (passphraseProse).
+func passphrase(b []byte) bool {
+	if len(b) < 8 || len(b) > 64 {
+		return false
+	}
+	words := bytes.Split(b, []byte{' '})
+	if len(words) < 2 || len(words) > 8 {
+		return false
+	}
+	for _, w := range words {
+		if len(w) < 2 || len(w) > 24 {
+			return false
+		}
+		lw := bytes.ToLower(w)
+		for _, p := range passphraseProse {
+			if string(lw) == p {
+				return false
+			}
+		}
+		if bytes.Contains(lw, []byte("passw")) {
+			return false
+		}
+	}
+	return true
+}
+
+// passphraseProse are words of the messages and labels that stand where a
+// password would ("Please enter your new password", "Must be at least 8
+// characters", "Invalid or expired").
+var passphraseProse = []string{
+	"enter", "your", "the", "must", "be", "is", "are", "at", "least", "characters", "chars", "required", "please",
+	"new", "old", "current", "confirm", "invalid", "incorrect", "wrong", "here", "an", "of", "to", "for", "with",
+	"and", "not", "or", "will", "should", "can", "this", "that", "field", "value", "set", "use", "type", "input",
+	"missing", "empty", "expired", "forgot", "reset", "change", "match", "matches", "length", "minimum", "maximum",
+	"too", "short", "long", "weak", "strong", "hidden", "none", "null", "see", "from", "in", "on", "by", "if",
 }
 
 // keyNameOK decides whether the identifier around a keyword names the
@@ -749,6 +795,9 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	}
 	if foreignShape(b) {
 		return false
+	}
+	if cls == classPassword && quoted && bytes.IndexByte(b, ' ') > 0 {
+		return passphrase(b) // words in quotes in a password slot: a passphrase, or prose
 	}
 	if cls != classPassword && (camelFiller(b) || editedHex(b) || monotoneLike(b)) {
 		return false // words, edited hex, an alphabet walk (shape_value.go)

@@ -17,12 +17,13 @@ func cliRules() []ruleDef {
 	return []ruleDef{
 		{
 			id: "cli-password-flag", provider: "generic", kind: KindSecret, confidence: "medium",
-			desc:  "password on a command line: mysql, mariadb, mysqldump, mysqladmin -pPASSWORD (glued), psexec -p PASSWORD, net use … PASSWORD /user:…; the password is replaced",
+			desc:  "password on a command line: mysql, mariadb, mysqldump, mysqladmin -pPASSWORD (glued), psexec -p PASSWORD or -pPASSWORD, net use … PASSWORD /user:…; the password is replaced",
 			forms: []form{cliPasswordForm()},
 			tp: []string{
 				"mysql -u root -p" + mixed(14, 1) + " -h db.internal",
 				"mysqldump -uadmin -p'" + mixed(12, 2) + "' shop > shop.sql",
 				"psexec \\\\srv01 -u CORP\\admin -p " + mixed(12, 3) + " cmd.exe",
+				"PsExec.exe \\\\10.1.2.3 -u Administrator -p" + mixed(16, 7) + " -i cmd",
 				"net use \\\\srv01\\share " + mixed(20, 4) + " /user:CORP\\admin",
 				"NET USE Z: \\\\files\\c$ /user:admin " + mixed(20, 5),
 				"mariadb --host=db -p" + mixed(16, 6),
@@ -181,15 +182,28 @@ func cliPasswordForm() form {
 						return noMatch
 					}
 				}
-			case 'p': // psexec -p PASSWORD
+			case 'p': // psexec -p PASSWORD or -pPASSWORD
 				for k, w := range ws {
-					if k+1 < len(ws) && w+2 <= e && string(d[w:w+2]) == "-p" && (w+2 == e || d[w+2] == ' ' || d[w+2] == '\t') {
-						s, t, ok := cliValue(d, ws[k+1])
-						if ok && cliPasswordOK(d[s:t]) {
-							return result{status: resMatch, start: s, end: t}
-						}
-						return noMatch
+					if w+2 > e || string(d[w:w+2]) != "-p" {
+						continue
 					}
+					at := -1
+					switch {
+					case w+2 == e || d[w+2] == ' ' || d[w+2] == '\t':
+						if k+1 < len(ws) {
+							at = ws[k+1]
+						}
+					case d[w+2] != '-':
+						at = w + 2
+					}
+					if at < 0 {
+						continue
+					}
+					s, t, ok := cliValue(d, at)
+					if ok && cliPasswordOK(d[s:t]) {
+						return result{status: resMatch, start: s, end: t}
+					}
+					return noMatch
 				}
 			case 'n': // net use [device] \\host\share [password|*] [/options]
 				for _, w := range ws {

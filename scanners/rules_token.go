@@ -444,8 +444,9 @@ func (t *tokenSpec) checkEscaped(v *view, ks, ke int) result {
 // the letter x (either case) makes half or more (ghp_xxxx…, AKIAXXXX…,
 // glpat-xxxxxxxx-xxxx…), as documentation writes a key it does not show. It
 // carries no information, so no random token looks like it. Other repeated
-// characters (duffel_test_aaaa…, 1111…) are kept as possible test keys of
-// the format and redacted.
+// characters (glc_1111…, sntryu_aaaa…) are not a mask to this filter and are
+// redacted, unless the rule's format asks for mixed character classes
+// (mixes2, mixes3), which a body of one character lacks.
 func fillBody(b []byte) bool {
 	n, x := 0, 0
 	for _, c := range b {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 
@@ -15,22 +14,28 @@ import (
 )
 
 // KVBudget is the completion budget of the whole fleet (seed G004): one
-// counter per principal and window in a JetStream KV bucket, taken by
+// sliding window per principal (promptgate.Window: the charges of the last
+// 17 sixteenths of a window) in a JetStream KV bucket, taken by
 // compare-and-set, so that every worker connected to the bucket draws on
-// the same budget.
+// the same budget and no interval of one window's length grants more
+// than the limit, wherever it starts (a fixed window would grant twice
+// the limit across a window's edge).
 //
-// Charge reads the counter of key in the current window (windows are
-// aligned on multiples of their length since the Unix epoch, so every
-// worker agrees on them up to its clock's skew) and writes count+1 with
-// the revision it read (Update; Create when the counter does not exist
-// yet). When another worker wrote in between, the write fails with a
-// revision mismatch and Charge reads again, up to MaxAttempts times. A
-// count at the limit refuses without writing. JetStream orders the writes
-// of a key, so the limit holds exactly across the fleet however many
-// workers charge at once; a failed read or write is an error, which the
-// guard turns into a refusal (fail closed).
+// Charge reads the window of key (slots are multiples of window/16 since
+// the Unix epoch, so every worker agrees on them up to its clock's skew;
+// a worker whose clock is behind charges the newest slot, which refuses
+// earlier, never later), takes one unit when it can and writes the window
+// back with the revision it read (Update; Create when the key does not
+// exist yet). When another worker wrote in between, the write fails with
+// a revision mismatch and Charge reads again, up to MaxAttempts times. A
+// window at the limit refuses without writing. JetStream orders the
+// writes of a key, so the limit holds exactly across the fleet however
+// many workers charge at once; a failed read or write, or a value that is
+// not a window, is an error, which the guard turns into a refusal (fail
+// closed).
 //
-// Counters of past windows are left to the bucket's MaxAge.
+// A principal's key is rewritten on each charge and left to the bucket's
+// MaxAge once idle.
 type KVBudget struct {
 	kv          jetstream.KeyValue
 	maxAttempts int
@@ -134,7 +139,7 @@ func (o KVBudgetOptions) withDefaults() (KVBudgetOptions, error) {
 func openBudgetBucket(ctx context.Context, js jetstream.JetStream, o KVBudgetOptions) (jetstream.KeyValue, error) {
 	kv, err := js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      o.Bucket,
-		Description: "mcp-sanitize: completion budgets, keyed c.<principal digest>.<window>",
+		Description: "mcp-sanitize: completion budgets, sliding windows keyed s.<principal digest>",
 		History:     1,
 		TTL:         o.MaxAge,
 		Replicas:    o.Replicas,
@@ -157,11 +162,28 @@ func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window t
 	if err != nil {
 		return false, err
 	}
-	k := "c." + key + "." + strconv.FormatInt(b.now().UnixNano()/int64(window), 10)
+	k := "s." + key
 	for range b.maxAttempts {
+		now := b.now()
+		var w promptgate.Window
 		e, err := kv.Get(ctx, k)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			_, err = kv.Create(ctx, k, []byte("1"))
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+			e = nil
+		case err != nil:
+			return false, err
+		default:
+			if w.UnmarshalText(e.Value()) != nil {
+				// Not ours to repair: refuse rather than reset a budget.
+				return false, fmt.Errorf("worker: budget value is not a window")
+			}
+		}
+		if !w.Charge(now, limit, window) {
+			return false, nil
+		}
+		v, _ := w.MarshalText()
+		if e == nil {
+			_, err = kv.Create(ctx, k, v)
 			if err == nil {
 				return true, nil
 			}
@@ -170,18 +192,7 @@ func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window t
 			}
 			return false, err
 		}
-		if err != nil {
-			return false, err
-		}
-		n, perr := strconv.ParseInt(string(e.Value()), 10, 64)
-		if perr != nil || n < 0 {
-			// Not ours to repair: refuse rather than reset a budget.
-			return false, fmt.Errorf("worker: budget counter is not a count")
-		}
-		if n >= limit {
-			return false, nil
-		}
-		_, err = kv.Update(ctx, k, []byte(strconv.FormatInt(n+1, 10)), e.Revision())
+		_, err = kv.Update(ctx, k, v, e.Revision())
 		if err == nil {
 			return true, nil
 		}

@@ -63,10 +63,72 @@ func TestKVBudgetHoldsAcrossWorkers(t *testing.T) {
 	if ok, err := budgets[1].Charge(ctx, promptgate.BudgetKey("acme", "bob"), limit, time.Hour); !ok || err != nil {
 		t.Fatalf("bob: %v %v", ok, err)
 	}
-	// A new window starts a new budget.
-	budgets[0].now = func() time.Time { return time.Now().Add(time.Hour) }
+	// A window and a slot later, the budget is back.
+	budgets[0].now = func() time.Time { return time.Now().Add(time.Hour + time.Hour/promptgate.SlidingSlots + time.Second) }
 	if ok, err := budgets[0].Charge(ctx, key, limit, time.Hour); !ok || err != nil {
 		t.Fatalf("next window: %v %v", ok, err)
+	}
+}
+
+// TestKVBudgetNoBurstAtWindowEdge: two workers spend a principal's budget
+// just before an aligned window ends; just after it, neither grants any
+// more (a fixed window would grant the limit again, twice it within
+// milliseconds). A window and a slot after the first charges, both do.
+func TestKVBudgetNoBurstAtWindowEdge(t *testing.T) {
+	srv := serveTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const limit = 6
+	window := 16 * time.Minute
+	edge := time.Unix(0, 0).Add(window * 2_000_000) // a multiple of the window
+	clock := edge.Add(-time.Second)
+	var mu sync.Mutex
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	set := func(t time.Time) { mu.Lock(); clock = t; mu.Unlock() }
+	var budgets []*KVBudget
+	for range 2 {
+		_, js := serveConnect(t, srv.ClientURL())
+		b, err := OpenKVBudget(ctx, js, KVBudgetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.now = now
+		budgets = append(budgets, b)
+	}
+	key := promptgate.BudgetKey("acme", "carol")
+	charge := func(i int) bool {
+		ok, err := budgets[i%2].Charge(ctx, key, limit, window)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	for i := range limit {
+		if !charge(i) {
+			t.Fatalf("charge %d before the edge refused", i)
+		}
+	}
+	if charge(0) || charge(1) {
+		t.Fatal("charge over the limit granted before the edge")
+	}
+	set(edge.Add(time.Second))
+	for i := range 2 * limit {
+		if charge(i) {
+			t.Fatalf("charge %d after the window's edge granted: burst of twice the limit", i)
+		}
+	}
+	set(edge.Add(window / 2))
+	if charge(0) || charge(1) {
+		t.Fatal("charge half a window after the spent budget granted")
+	}
+	set(edge.Add(-time.Second + window + window/promptgate.SlidingSlots + time.Second))
+	for i := range limit {
+		if !charge(i) {
+			t.Fatalf("charge %d a window and a slot later refused", i)
+		}
+	}
+	if charge(0) {
+		t.Fatal("over the limit in the new window")
 	}
 }
 

@@ -15,9 +15,12 @@
 // With -records FILE it runs records.Run (what `scan --jsonl` runs, one
 // worker, output discarded) over a file of scan records n times after one
 // run outside the loop, with the harness's policy (bounds that cut
-// nothing). records.Run has goroutines of its own, which --toggle-collect
-// does not follow: count the whole process at two values of -n and divide
-// the difference (scripts/cgrecords.sh).
+// nothing). FILE may instead be mix:N[:PART], the first N records of the
+// harness's generated mix (bench.Mix, seed 1), or of them only the records
+// with an outputSchema (PART schema), the same with it removed (removed),
+// or those without one (plain). records.Run has goroutines of its own,
+// which --toggle-collect does not follow: count the whole process at two
+// values of -n and divide the difference (scripts/cgrecords.sh).
 package main
 
 import (
@@ -28,6 +31,8 @@ import (
 	"os"
 
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bench"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
@@ -101,7 +106,7 @@ func loop(e *pipeline.Engine, r *bytes.Reader, doc []byte, out *pipeline.Discard
 // runRecords runs records.Run over the scan records of path once, then n
 // times more, with one worker and the harness's bounds.
 func runRecords(path string, n int) error {
-	in, err := os.ReadFile(path)
+	in, err := recordsInput(path)
 	if err != nil {
 		return err
 	}
@@ -118,4 +123,42 @@ func runRecords(path string, n int) error {
 		}
 	}
 	return nil
+}
+
+// recordsInput reads the records of path, or generates them for
+// mix:N[:PART].
+func recordsInput(path string) ([]byte, error) {
+	spec, ok := strings.CutPrefix(path, "mix:")
+	if !ok {
+		return os.ReadFile(path)
+	}
+	count, part, _ := strings.Cut(spec, ":")
+	nrec, err := strconv.Atoi(count)
+	if err != nil || nrec <= 0 {
+		return nil, fmt.Errorf("bad -records %q: want mix:N[:all|schema|removed|plain]", path)
+	}
+	var recs []bench.Record
+	for _, d := range bench.Mix(bench.MixOptions{Seed: 1, Records: nrec}) {
+		r := d.Record()
+		switch part {
+		case "", "all":
+		case "schema":
+			if r.OutputSchema == nil {
+				continue
+			}
+		case "removed":
+			if r.OutputSchema == nil {
+				continue
+			}
+			r.OutputSchema = nil
+		case "plain":
+			if r.OutputSchema != nil {
+				continue
+			}
+		default:
+			return nil, fmt.Errorf("bad -records %q: want mix:N[:all|schema|removed|plain]", path)
+		}
+		recs = append(recs, r)
+	}
+	return bench.JSONL(recs), nil
 }

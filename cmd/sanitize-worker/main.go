@@ -49,6 +49,7 @@ func commands() []command {
 		{"args", "validate tools/call arguments against the tool's inputSchema", runArgs},
 		{"proxy", "run in front of an MCP server (stdio child or Streamable HTTP upstream), sanitizing what it sends", runProxy},
 		{"resources", "canonicalize resource URIs, make broker keys, sign and verify path-broker receipts", runResources},
+		{"explain", "say which rules match a text where, and why each match is redacted or kept", runExplain},
 		{"state", "serve mcp.state.seal and mcp.state.verify (sealed MRTR requestState) on NATS", runState},
 		{"policy", "sign policies and roll them out to the fleet (keygen, sign, push, list, diff, rollback, shadow-report)", runPolicy},
 		{"rescan", "replay archived records through a policy and a baseline and report the difference", runRescan},

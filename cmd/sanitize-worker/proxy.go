@@ -85,6 +85,9 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.nats.url != "" && f.policy != "" {
 		return usageErr("--policy goes with the engine in this process; with --nats-url the workers' policy applies")
 	}
+	if err := f.guards.check(f.nats.url != ""); err != nil {
+		return usageErr("%v", err)
+	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: f.logLevel()}))
 
 	var evw *proxy.EvidenceWriter
@@ -159,6 +162,9 @@ type proxyFlags struct {
 
 	// NATS (proxy_nats.go)
 	nats proxyNATSFlags
+
+	// The guards' request context (guards_local.go)
+	guards localGuardFlags
 }
 
 func (f *proxyFlags) register(fs *flag.FlagSet) {
@@ -174,6 +180,7 @@ func (f *proxyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.verbose, "v", false, "log each refused or rejected message (codes and reasons only) to standard error")
 	f.registerHTTP(fs)
 	f.nats.register(fs)
+	f.guards.register(fs, false)
 }
 
 func (f *proxyFlags) check() error {
@@ -200,7 +207,16 @@ func (f *proxyFlags) logLevel() slog.Level {
 // sanitizer is the engine in this process, or the fleet with --nats-url.
 func (f *proxyFlags) sanitizer(ctx context.Context, log *slog.Logger) (proxy.Sanitizer, func(), error) {
 	if f.nats.url != "" {
-		return f.nats.sanitizer(log)
+		gc, err := f.guards.fleetContext()
+		if err != nil {
+			return nil, nil, err
+		}
+		san, done, err := f.nats.sanitizer(log)
+		if fl, ok := san.(proxy.Fleet); ok {
+			fl.Guard = gc
+			san = fl
+		}
+		return san, done, err
 	}
 	var pol *pipeline.Policy
 	if f.policy != "" {
@@ -217,5 +233,10 @@ func (f *proxyFlags) sanitizer(ctx context.Context, log *slog.Logger) (proxy.San
 	// Tool definitions pinned for the life of the process (policy
 	// pinning): a definition changed after the first list is flagged or
 	// held.
-	return proxy.Engine{E: e, Pins: pipeline.NewMemoryPins(0)}, func() {}, nil
+	ep := e.Policy()
+	gc, err := f.guards.context(&ep, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return proxy.Engine{E: e, Pins: pipeline.NewMemoryPins(0), Guard: gc}, func() {}, nil
 }

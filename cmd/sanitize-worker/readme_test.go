@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,8 +133,14 @@ func TestREADMEQuickStart(t *testing.T) {
 	// Then the examples of `scan`, with the same binary and out/, and
 	// those that talk to a running worker (below).
 	cmds = append(cmds, shCommands(t, readmeSection(t, readme, "Using `scan`"))...)
+	for _, c := range shCommands(t, readmeSection(t, readme, "Every server message, and tool definitions pinned")) {
+		if strings.Contains(c.line, " scan ") { // the others need a catalog with pins
+			cmds = append(cmds, c)
+		}
+	}
 	var natsCmds []readmeCommand
-	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management"} {
+	for _, sec := range []string{"Run it on NATS", "Tool catalog, output schemas and the argument gate", "Sealed request state and key management",
+		"Resources, prompts and completions", "Signed policies, shadow policies, re-scans and evidence integrity"} {
 		for _, c := range shCommands(t, readmeSection(t, readme, sec)) {
 			if readmeSkipped(c.line) {
 				continue
@@ -192,6 +199,14 @@ func TestREADMEQuickStart(t *testing.T) {
 		case strings.Contains(c.line, "--version"):
 			if commit != "" && !bytes.Contains(out, []byte("commit "+commit)) {
 				t.Errorf("%s: the version does not name commit %s:\n%s", c.line, commit, out)
+			}
+		case strings.Contains(c.line, " proxy "):
+			if !bytes.Contains(out, []byte("[REMOVED_PSEUDO_INSTRUCTION_TAG]")) || bytes.Contains(out, []byte("<|im_start|>")) {
+				t.Errorf("%s: the planted instruction is not neutralized:\n%s", c.line, out)
+			}
+		case strings.Contains(c.line, " scan ") && strings.Contains(c.line, "--method"):
+			if !json.Valid(out) || len(out) < 20 {
+				t.Errorf("%s: %s", c.line, out)
 			}
 		case strings.Contains(c.line, " scan ") && strings.Contains(c.line, "--jsonl"):
 			in, _ := os.ReadFile(filepath.Join(root, "examples", "records.jsonl"))
@@ -253,10 +268,15 @@ func TestREADMEQuickStart(t *testing.T) {
 }
 
 // readmeSkipped reports whether a README command is left out of the test:
-// the nats CLI and curl (not part of the clone), go run, and the commands
-// that run until stopped (serve, state).
+// the nats CLI and curl (not part of the clone), go run, the commands that
+// run until stopped (serve, state), and those that need what only a
+// deployment has: a path broker's signed receipt (resources verify), an
+// evidence chain key (evidence verify), tool pins made by tools/list
+// traffic (tools diff, approve, revoke; their own tests cover them).
 func readmeSkipped(line string) bool {
-	for _, p := range []string{"nats ", "curl ", "go run ", "./sanitize-worker serve", "./sanitize-worker state"} {
+	for _, p := range []string{"nats ", "curl ", "go run ", "./sanitize-worker serve", "./sanitize-worker state",
+		"./sanitize-worker resources verify", "./sanitize-worker evidence verify",
+		"./sanitize-worker tools diff", "./sanitize-worker tools approve", "./sanitize-worker tools revoke"} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}

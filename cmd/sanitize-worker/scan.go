@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"time"
@@ -25,6 +26,7 @@ type scanFlags struct {
 	maxRecord                                                    int
 	normalization                                                string
 	method                                                       string
+	guards                                                       localGuardFlags // guards_local.go
 }
 
 const scanUsageHead = `usage: sanitize-worker scan [flags] [< message.json] [> clean.json]
@@ -65,6 +67,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "deadline of one message (TIMEOUT when it runs out)")
 	fs.IntVar(&f.maxRecord, "max-record-bytes", 64<<20, "largest record line accepted with --jsonl")
 	fs.StringVar(&f.normalization, "normalization", "", "`MODE` nfkc (write the normalized text) or lossless (keep the original characters outside what was redacted); overrides the policy's normalization (default nfkc)")
+	f.guards.register(fs, true)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -138,6 +141,12 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if eng.RandomFingerprintKey() && f.evidence != "" {
 		noteRandomFingerprintKey(stderr)
 	}
+	ep := eng.Policy()
+	gi, err := f.guards.scanInput(&ep, "", slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
+		return exitUsage
+	}
 
 	in := stdin
 	if f.in != "" {
@@ -173,7 +182,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if f.jsonl {
 		code = scanJSONL(ctx, eng, kind, framing, f, in, out, evw, stderr)
 	} else {
-		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema, Method: f.method}, f.timeout, in, out, evw, stderr)
+		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema, Method: f.method, Guard: gi}, f.timeout, in, out, evw, stderr)
 	}
 	for _, c := range []*os.File{outFile, evFile} {
 		if c != nil {

@@ -20,6 +20,10 @@ const LockFileName = "sanitize-worker.lock"
 // maxPIDBytes is the most of the lock file read for the holder's pid.
 const maxPIDBytes = 32
 
+// noPIDWait is how long a lock whose file holds no pid is waited for: its
+// holder is writing its pid or releasing the lock.
+const noPIDWait = time.Second
+
 // ErrStoreLocked reports a store directory that another embedded server
 // uses; errors.As gives the *StoreLockedError with the holder.
 var ErrStoreLocked = errors.New("natsembed: store directory in use")
@@ -55,7 +59,7 @@ func lockStore(dir string, wait time.Duration) (*storeLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("natsembed: lock file: %w", err)
 	}
-	deadline := time.Now().Add(wait)
+	start := time.Now()
 	for {
 		ok, err := tryLock(f)
 		if err != nil {
@@ -65,12 +69,18 @@ func lockStore(dir string, wait time.Duration) (*storeLock, error) {
 		if ok {
 			break
 		}
+		// Held by this process: wait for our own server to let it go.
+		// Held with no pid written: a holder between its lock and its
+		// pid, or one between emptying the file and unlocking it, so a
+		// moment. Held by another pid: fail at once.
 		pid := readPID(f)
-		if pid != os.Getpid() || time.Now().After(deadline) {
-			f.Close()
-			return nil, &StoreLockedError{Dir: dir, LockFile: path, PID: pid}
+		waited := time.Since(start)
+		if pid == os.Getpid() && waited < wait || pid == 0 && waited < noPIDWait {
+			time.Sleep(20 * time.Millisecond)
+			continue
 		}
-		time.Sleep(20 * time.Millisecond) // our own server, releasing it
+		f.Close()
+		return nil, &StoreLockedError{Dir: dir, LockFile: path, PID: pid}
 	}
 	if err := writePID(f); err != nil {
 		unlock(f)

@@ -141,3 +141,28 @@ func TestStartPortTaken(t *testing.T) {
 	s.Shutdown()
 	s.WaitForShutdown()
 }
+
+// TestStoreLockNoPIDYet: a lock held while its file holds no pid (a holder
+// between taking the lock and writing its pid, or between emptying the
+// file and unlocking) is waited for a moment rather than refused.
+func TestStoreLockNoPIDYet(t *testing.T) {
+	dir := t.TempDir()
+	l, err := lockStore(dir, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.f.Truncate(0) // as release does before it unlocks
+	released := make(chan struct{})
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		unlock(l.f)
+		l.f.Close()
+		close(released)
+	}()
+	l2, err := lockStore(dir, 0)
+	if err != nil {
+		t.Fatalf("a lock being released: %v", err)
+	}
+	<-released
+	l2.release()
+}

@@ -207,6 +207,26 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
+// safe8 reports whether the eight bytes of p are all strSafe (0x20 to
+// 0x7e, neither '"' nor '\\'), a word at a time: a byte of 0x80 or more
+// (w), of 0x7f (w+1 reaches 0x80), below 0x20 (w-0x20 borrows), or equal
+// to a quote or a backslash (the XOR is zero) sets the high bit of some
+// lane. The lanes' carries and borrows only run upwards from a byte that
+// is flagged already, so the answer is exact.
+func safe8(p []byte) bool {
+	_ = p[7]
+	return safeWord(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+		uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
+}
+
+// safeWord is safe8 of the little-endian word w.
+func safeWord(w uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q := w ^ (lo * '"')
+	e := w ^ (lo * '\\')
+	return (w|(w-lo*0x20)|(w+lo)|(q-lo)&^q|(e-lo)&^e)&hi == 0
+}
+
 // simpleEscape maps the byte after a backslash to what it stands for, for
 // the two-byte escapes.
 var simpleEscape = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
@@ -655,6 +675,17 @@ func (l *Lexer) str(b []byte, i int) (Kind, int) {
 		}
 		j := i
 		dirty := false
+		// Long runs of plain ASCII (base64 data, code, logs) a word at a
+		// time; after a character outside ASCII the table takes over.
+		for j+8 <= n {
+			p := b[j : j+8 : j+8]
+			w := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
+				uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+			if !safeWord(w) {
+				break
+			}
+			j += 8
+		}
 		for j < n {
 			for j+4 <= n && strSafe[b[j]] && strSafe[b[j+1]] && strSafe[b[j+2]] && strSafe[b[j+3]] {
 				j += 4

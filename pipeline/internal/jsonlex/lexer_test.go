@@ -318,3 +318,41 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSafe8 compares safe8 with the strSafe table.
+func FuzzSafe8(f *testing.F) {
+	for _, s := range []string{"abcdefgh", "abc\"efgh", "abcdefg\\", "\x1fbcdefgh", "abcdefg\x7f", "abcdefg\x80", " ~~~~~~~", "\x20\x20\x20\x20\x20\x20\x20\x20", "\xff\xff\xff\xff\xff\xff\xff\xff", "!#[]}{}!"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		if len(p) < 8 {
+			return
+		}
+		p = p[:8]
+		want := true
+		for _, c := range p {
+			want = want && strSafe[c]
+		}
+		if got := safe8(p); got != want {
+			t.Fatalf("safe8(%q) = %v, want %v", p, got, want)
+		}
+	})
+}
+
+// TestSafe8Pairs checks safe8 against strSafe for every pair of byte
+// values in every two neighbouring lanes (the carries and borrows between
+// lanes are what could go wrong), the other lanes safe.
+func TestSafe8Pairs(t *testing.T) {
+	p := []byte("aaaaaaaa")
+	for i := 0; i < 7; i++ {
+		for a := 0; a < 256; a++ {
+			for b := 0; b < 256; b++ {
+				p[i], p[i+1] = byte(a), byte(b)
+				if got, want := safe8(p), strSafe[a] && strSafe[b]; got != want {
+					t.Fatalf("safe8(%q) = %v, want %v", p, got, want)
+				}
+			}
+		}
+		p[i], p[i+1] = 'a', 'a'
+	}
+}
