@@ -1,0 +1,201 @@
+package scanners
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Vendor keys with no prefix of their own: the key is found after the
+// vendor's name (cloudsmith: "…", CLOUDSMITH_API_KEY=…, {cloudsmith …}),
+// and only in the vendor's documented shape (charset and length, as
+// trufflehog's detectors for these vendors have it). The name may carry a
+// suffix of up to vendorMaxSuffix bytes (cloudsmith_api_key) and is
+// followed by 1 to vendorMaxSep bytes that are no letter or digit (an
+// operator, quotes, spaces, a brace); the value must hold a letter and a
+// digit (a word or a number is no key) and read as random (vendorValue), and the byte after it must not
+// continue the shape. Formats are facts; the examples are this project's.
+
+// Limits of a vendor-key match.
+const (
+	vendorMaxSuffix = 24 // key name after the vendor's name: _api_key, Token, .secret
+	vendorMaxSep    = 6  // operator, quotes and spaces: `" : "`, ` = '`
+)
+
+// vendorKey is one vendor's key shape.
+type vendorKey struct {
+	id, provider string
+	names        []string // lower case; the keywords
+	class        string   // the body's bytes, as makeSet and a regexp class read it
+	n            []int    // lengths the body may have, shortest first
+	shape        string   // the body's regexp when it is not [class]{n}
+	gen          func(seed uint32) string
+	what         string // the description's subject
+}
+
+// body returns the body's regexp.
+func (k vendorKey) body() string {
+	if k.shape != "" {
+		return k.shape
+	}
+	alt := make([]string, 0, len(k.n))
+	for i := len(k.n) - 1; i >= 0; i-- { // longest first: a shorter length is no prefix of a longer key
+		alt = append(alt, "["+k.class+"]{"+strconv.Itoa(k.n[i])+"}")
+	}
+	return strings.Join(alt, "|")
+}
+
+// regexp returns the rule's regexp (the body is group 1).
+func (k vendorKey) regexp() string {
+	names := make([]string, len(k.names))
+	for i, n := range k.names {
+		names[i] = strings.ReplaceAll(n, ".", `\.`)
+	}
+	return `(?i:` + strings.Join(names, "|") + `)[A-Za-z0-9_.-]{0,` + strconv.Itoa(vendorMaxSuffix) + `}?[^A-Za-z0-9\n]{1,` + strconv.Itoa(vendorMaxSep) + `}(` + k.body() + `)`
+}
+
+// ahead is how far past the keyword the regexp may read.
+func (k vendorKey) ahead() int {
+	return vendorMaxSuffix + vendorMaxSep + k.maxLen() + 1
+}
+
+func (k vendorKey) maxLen() int {
+	if k.shape != "" {
+		return len(k.gen(1))
+	}
+	return k.n[len(k.n)-1]
+}
+
+func (k vendorKey) value(seed uint32) string {
+	if k.gen != nil {
+		return k.gen(seed)
+	}
+	return fakeChars(k.charset(), k.n[0], seed)
+}
+
+// charset spells out class for fakeChars.
+func (k vendorKey) charset() string {
+	s := makeSet(k.class)
+	var b []byte
+	for c := range 256 {
+		if s[c] {
+			b = append(b, byte(c))
+		}
+	}
+	return string(b)
+}
+
+// rule declares k's rule with its examples: the key after an environment
+// variable, a YAML key and a bare name; not a key one byte short, a
+// template reference or a body of letters only.
+func (k vendorKey) rule() ruleDef {
+	name := k.names[0]
+	up := strings.ToUpper(strings.NewReplacer(".", "_", " ", "_", "-", "_").Replace(name))
+	v1, v2, v3 := k.value(1), k.value(2), k.value(3)
+	letters := strings.Map(func(r rune) rune {
+		if '0' <= r && r <= '9' {
+			return 'q'
+		}
+		return r
+	}, k.value(5))
+	desc := k.what + " after the name " + strings.Join(k.names, ", ") + "; the value is replaced"
+	return provRule(k.id, k.provider, "medium", desc,
+		[]form{checkedForm(regexForm(k.names, k.regexp(), setAlnum, makeSet(k.class), k.ahead()), vendorValue)},
+		[]string{
+			up + "_API_KEY=" + v1,
+			"  " + name + "_key: \"" + v2 + "\"",
+			"{" + name + " " + v3 + "}",
+		},
+		[]string{
+			name + "_key: " + v1[:len(v1)-1] + "\n",
+			name + "_key: ${" + up + "_KEY}",
+			name + " " + letters,
+			name + "_key: " + strings.Repeat(v1[:1], 6) + v1[6:],
+		})
+}
+
+// vendorMaxRun is the longest run of one byte a vendor key may hold: a run
+// of 6 in 40 random hex digits has a chance of about 3 in 100,000, a filler
+// such as aaaaaaaaaa1111111111 has runs of 10.
+const vendorMaxRun = 5
+
+// vendorValue accepts a key value: a letter and a digit, no run of more
+// than vendorMaxRun equal bytes, no filler (placeholderBody).
+func vendorValue(b []byte) bool {
+	run := 1
+	for i := 1; i < len(b); i++ {
+		if b[i] != b[i-1] {
+			run = 1
+		} else if run++; run > vendorMaxRun {
+			return false
+		}
+	}
+	return letterDigit(b) && !placeholderBody(b)
+}
+
+// vendorKeys is the table; order is RuleID order.
+func vendorKeys() []vendorKey {
+	uuid := func(seed uint32) string { return fakeUUID(seed) }
+	const uuidRe = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+	return []vendorKey{
+		{id: "aha-api-key", provider: "Aha!", names: []string{"aha"}, class: "a-f0-9", n: []int{64}, what: "Aha! API key (64 lower-case hex)"},
+		{id: "amadeus-api-key", provider: "Amadeus", names: []string{"amadeus"}, class: "A-Za-z0-9", n: []int{32}, what: "Amadeus API key or secret (32 base62)"},
+		{id: "api2cart-api-key", provider: "API2Cart", names: []string{"api2cart"}, class: "a-f0-9", n: []int{32}, what: "API2Cart API key (32 lower-case hex)"},
+		{id: "apimetrics-api-key", provider: "APImetrics", names: []string{"apimetrics"}, class: "A-Za-z0-9", n: []int{32}, what: "APImetrics API key (32 base62)"},
+		{id: "apitemplate-api-key", provider: "APITemplate.io", names: []string{"apitemplate"}, class: "A-Za-z0-9", n: []int{39}, what: "APITemplate.io API key (39 base62)"},
+		{id: "autodesk-client-secret", provider: "Autodesk", names: []string{"autodesk"}, class: "A-Za-z0-9", n: []int{32}, what: "Autodesk Platform Services client id or secret (32 base62)"},
+		{id: "beebole-api-token", provider: "Beebole", names: []string{"beebole"}, class: "a-z0-9", n: []int{40}, what: "Beebole API token (40 of [a-z0-9])"},
+		{id: "betterstack-api-token", provider: "Better Stack", names: []string{"betterstack", "better_stack", "logtail"}, class: "A-Za-z0-9", n: []int{24}, what: "Better Stack (Logtail) API or source token (24 base62)"},
+		{id: "bitfinex-api-key", provider: "Bitfinex", names: []string{"bitfinex"}, class: "A-Za-z0-9_-", n: []int{43}, what: "Bitfinex API key or secret (43 of [A-Za-z0-9_-])"},
+		{id: "caspio-api-key", provider: "Caspio", names: []string{"caspio"}, class: "a-z0-9", n: []int{50}, what: "Caspio client id or secret (50 of [a-z0-9])"},
+		{id: "cashboard-api-key", provider: "Cashboard", names: []string{"cashboard"}, class: "A-Z0-9-", n: []int{15},
+			shape: `[0-9A-Z]{3}-[0-9A-Z]{3}-[0-9A-Z]{3}-[0-9A-Z]{3}`,
+			gen: func(s uint32) string {
+				u := "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789"
+				return fakeChars(u, 2, s) + "7-" + fakeChars(u, 3, s+1) + "-" + fakeChars(u, 3, s+2) + "-K" + fakeChars(u, 2, s+3)
+			}, what: "Cashboard API key (four groups of 3 of [A-Z0-9] joined by -)"},
+		{id: "censys-api-secret", provider: "Censys", names: []string{"censys"}, class: "a-z0-9-", n: []int{36}, what: "Censys API id (36 of [a-z0-9-])"},
+		{id: "checkvist-api-key", provider: "Checkvist", names: []string{"checkvist"}, class: "A-Za-z0-9_", n: []int{14}, what: "Checkvist API key (14 of [A-Za-z0-9_])"},
+		{id: "clicksend-api-key", provider: "ClickSend", names: []string{"clicksend"}, class: "A-Z0-9-", n: []int{36},
+			shape: `[0-9A-Z]{8}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{12}`,
+			gen:   func(s uint32) string { return strings.ToUpper(fakeUUID(s)) }, what: "ClickSend API key (an upper-case UUID)"},
+		{id: "cloudimage-api-key", provider: "Cloudimage", names: []string{"cloudimage"}, class: "a-z0-9_", n: []int{30}, what: "Cloudimage API key (30 of [a-z0-9_])"},
+		{id: "cloudmersive-api-key", provider: "Cloudmersive", names: []string{"cloudmersive"}, class: "a-z0-9-", n: []int{36}, what: "Cloudmersive API key (36 of [a-z0-9-])"},
+		{id: "cloudsmith-api-key", provider: "Cloudsmith", names: []string{"cloudsmith"}, class: "a-f0-9", n: []int{40}, what: "Cloudsmith API key (40 lower-case hex)"},
+		{id: "cloze-api-key", provider: "Cloze", names: []string{"cloze"}, class: "a-f0-9", n: []int{32}, what: "Cloze API key (32 lower-case hex)"},
+		{id: "currencycloud-api-key", provider: "Currencycloud", names: []string{"currencycloud"}, class: "a-f0-9", n: []int{64}, what: "Currencycloud API key (64 lower-case hex)"},
+		{id: "customerguru-api-key", provider: "Customer.guru", names: []string{"customerguru", "guru"}, class: "A-Za-z0-9", n: []int{30, 50}, what: "Customer.guru API key or id (30 or 50 base62)"},
+		{id: "customerio-api-key", provider: "Customer.io", names: []string{"customerio", "customer.io"}, class: "A-Za-z0-9", n: []int{20, 32}, what: "Customer.io site id or API key (20 or 32 base62)"},
+		{id: "docusign-integration-key", provider: "DocuSign", names: []string{"docusign"}, class: "a-f0-9-", n: []int{36}, shape: uuidRe, gen: uuid, what: "DocuSign integration key or secret (a UUID)"},
+		{id: "faceplusplus-api-key", provider: "Face++", names: []string{"faceplusplus", "face_plus_plus"}, class: "A-Za-z0-9_-", n: []int{32}, what: "Face++ API key or secret (32 of [A-Za-z0-9_-])"},
+		{id: "fmfw-api-key", provider: "FMFW.io", names: []string{"fmfw"}, class: "A-Za-z0-9_-", n: []int{32}, what: "FMFW.io API key or secret (32 of [A-Za-z0-9_-])"},
+		{id: "gocanvas-api-key", provider: "GoCanvas", names: []string{"gocanvas"}, class: "A-Za-z0-9+/=", n: []int{44},
+			shape: `[A-Za-z0-9+/]{43}=`, gen: func(s uint32) string { return fakeChars(base62Alphabet+"+/", 42, s) + "7=" }, what: "GoCanvas API key (43 base64 and =)"},
+		{id: "hive-api-key", provider: "Hive", names: []string{"hive"}, class: "A-Za-z0-9", n: []int{17}, what: "Hive (hive.com) user id or API key (17 base62)"},
+		{id: "kontent-api-key", provider: "Kontent.ai", names: []string{"kontent"}, class: "a-f0-9-", n: []int{36}, shape: uuidRe, gen: uuid, what: "Kontent.ai environment id (a UUID) beside its management key"},
+		{id: "kucoin-api-key", provider: "KuCoin", names: []string{"kucoin"}, class: "a-f0-9", n: []int{24}, what: "KuCoin API key (24 lower-case hex)"},
+		{id: "loggly-api-token", provider: "Loggly", names: []string{"loggly"}, class: "a-z0-9-", n: []int{36}, what: "Loggly customer or API token (36 of [a-z0-9-])"},
+		{id: "magicbell-api-key", provider: "MagicBell", names: []string{"magicbell"}, class: "A-Za-z0-9-", n: []int{40}, what: "MagicBell API key or secret (40 of [A-Za-z0-9-])"},
+		{id: "meraki-api-key", provider: "Cisco Meraki", names: []string{"meraki"}, class: "a-f0-9", n: []int{40}, what: "Cisco Meraki Dashboard API key (40 lower-case hex)"},
+		{id: "metaapi-token", provider: "MetaApi", names: []string{"metaapi"}, class: "a-f0-9", n: []int{64}, what: "MetaApi account id or token (64 lower-case hex)"},
+		{id: "mixpanel-secret", provider: "Mixpanel", names: []string{"mixpanel"}, class: "A-Za-z0-9", n: []int{32}, what: "Mixpanel service-account or project secret (32 base62)"},
+		{id: "freshworks-api-key", provider: "Freshworks", names: []string{"freshworks", "myfreshworks"}, class: "A-Za-z0-9_-", n: []int{22}, what: "Freshworks (myfreshworks) API key (22 of [A-Za-z0-9_-])"},
+		{id: "mux-token-secret", provider: "Mux", names: []string{"mux"}, class: "A-Za-z0-9+/", n: []int{75}, what: "Mux token secret (75 base64)"},
+		{id: "netsuite-token", provider: "Oracle NetSuite", names: []string{"netsuite"}, class: "A-Za-z0-9", n: []int{64}, what: "NetSuite token-based-authentication consumer or token key or secret (64 base62)"},
+		{id: "onesignal-api-key", provider: "OneSignal", names: []string{"onesignal"}, class: "a-f0-9-", n: []int{36}, shape: uuidRe, gen: uuid, what: "OneSignal app id or REST API key (a UUID)"},
+		{id: "phrase-access-token", provider: "Phrase", names: []string{"phrase"}, class: "a-f0-9", n: []int{64}, what: "Phrase access token (64 lower-case hex)"},
+		{id: "railway-api-token", provider: "Railway", names: []string{"railway"}, class: "a-f0-9-", n: []int{36}, shape: uuidRe, gen: uuid, what: "Railway API or project token (a UUID)"},
+		{id: "spotify-client-secret", provider: "Spotify", names: []string{"spotify"}, class: "A-Za-z0-9", n: []int{32}, what: "Spotify client id or secret (32 base62)"},
+		{id: "verifier-api-key", provider: "Verifier", names: []string{"verifier"}, class: "a-z0-9", n: []int{96}, what: "Verifier API key (96 of [a-z0-9])"},
+		{id: "websitepulse-api-key", provider: "WebSitePulse", names: []string{"websitepulse"}, class: "a-f0-9", n: []int{32}, what: "WebSitePulse API key (32 lower-case hex)"},
+		{id: "zipapi-api-key", provider: "ZipAPI", names: []string{"zipapi"}, class: "a-z0-9", n: []int{32}, what: "ZipAPI key (32 of [a-z0-9])"},
+	}
+}
+
+func vendorKeyRules() []ruleDef {
+	ks := vendorKeys()
+	rs := make([]ruleDef, len(ks))
+	for i, k := range ks {
+		rs[i] = k.rule()
+	}
+	return rs
+}
