@@ -25,7 +25,7 @@ func refVendorKeyForms() map[string][]refForm {
 		for _, n := range k.names {
 			names = append(names, strings.ReplaceAll(n, ".", `\.`))
 		}
-		re := fmt.Sprintf(`(?i:%s)[A-Za-z0-9_.-]{0,24}?[^A-Za-z0-9\n]{1,6}(%s)`, strings.Join(names, "|"), body)
+		re := fmt.Sprintf(`(?i:%s)[A-Za-z0-9_. -]{0,24}?[^A-Za-z0-9\n]{1,6}(%s)`, strings.Join(names, "|"), body)
 		long := 0
 		for _, n := range k.names {
 			long = max(long, len(n))

@@ -8,7 +8,9 @@ package scanners
 // project's own.
 
 // Limits of the name-anchored forms below: how far past the vendor's name
-// the value may start (a key name, an operator, quotes and spaces).
+// the value may start (a key name, an operator, quotes and spaces). The gap
+// holds no '[' or ']': a redaction marker inside it would make the second
+// pass over redacted text find what the first did not (idempotence).
 const (
 	famNameGap  = 30 // same line: ipinfo token = '…'
 	famBlockGap = 60 // across a line break or two: ScrapingBee API key:\n\n  …
@@ -81,7 +83,7 @@ func familyRules2() []ruleDef {
 				"sdk-" + fakeUUID(26)[:30],
 			}),
 		provRule("asana-pat", "Asana", "high", "Asana personal access token after the word asana (a version digit, '/', the 16+ digit user id, an optional '/' and 16+ digit token id, ':' and 32+ of [A-Za-z0-9])",
-			[]form{regexForm([]string{"asana"}, `(?i:asana)[^\n]{0,30}?\b([0-9]{1,4}/[0-9]{16,20}(?:/[0-9]{16,20})?:[A-Za-z0-9]{32,64})\b`, setAlnum, nil, famNameGap+130)},
+			[]form{regexForm([]string{"asana"}, `(?i:asana)[^\n\[\]]{0,30}?\b([0-9]{1,4}/[0-9]{16,20}(?:/[0-9]{16,20})?:[A-Za-z0-9]{32,64})\b`, setAlnum, nil, famNameGap+130)},
 			[]string{
 				"ASANA_TOKEN=2/" + fakeChars(dig, 16, 1) + "/" + fakeChars(dig, 16, 2) + ":" + fakeChars(hex, 32, 3),
 				"asana pat: 1/" + fakeChars(dig, 16, 4) + ":" + fakeChars(base62Alphabet, 32, 5),
@@ -104,8 +106,20 @@ func familyRules2() []ruleDef {
 				"epub_" + fakeChars(hex, 32, 5),
 				"pub_" + fakeChars(hex, 32, 6) + "x",
 			}),
+		provRule("column-api-key", "Column", "high", "Column API key (live_ or test_ and 27 base62 with both cases and a digit)",
+			[]form{checkedForm(regexForm([]string{"live_", "test_"}, `(?:live|test)_[A-Za-z0-9]{27}`, setWordDash, setWordDash, 27), mixedCaseDigit)},
+			[]string{
+				"COLUMN_API_KEY=live_" + fakeChars(base62Alphabet, 25, 1) + "K7",
+				`column_key: "test_` + fakeChars(base62Alphabet, 25, 2) + `a3"`,
+				"Authorization: Basic :live_" + fakeChars(base62Alphabet, 25, 3) + "Q1",
+			},
+			[]string{
+				"test_shouldRejectAnExpiredTokenA",
+				"live_" + fakeChars(base62Alphabet, 28, 4),
+				"sk_live_" + fakeChars(base62Alphabet, 25, 5) + "K7",
+			}),
 		provRule("webex-bot-token", "Cisco Webex", "high", "Webex bot access token after the word webex (64 base62, '_', the 4-character cluster, '_', and the organization's UUID)",
-			[]form{regexForm([]string{"webex"}, `(?i:webex)[^\n]{0,30}?\b([A-Za-z0-9]{64}_[A-Za-z0-9]{4}_[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12})\b`, setAlnum, nil, famNameGap+108)},
+			[]form{regexForm([]string{"webex"}, `(?i:webex)[^\n\[\]]{0,30}?\b([A-Za-z0-9]{64}_[A-Za-z0-9]{4}_[A-Za-z0-9]{8}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{4}-[A-Za-z0-9]{12})\b`, setAlnum, nil, famNameGap+108)},
 			[]string{
 				"WEBEX_BOT_TOKEN=" + fakeChars(base62Alphabet, 64, 1) + "_PF84_" + fakeUUID(2),
 				`webex = "` + fakeChars(base62Alphabet, 64, 7) + "_" + fakeChars(up, 4, 8) + "_" + uuidAny(9) + `"`,
@@ -117,7 +131,7 @@ func familyRules2() []ruleDef {
 				"webex " + fakeChars(base62Alphabet, 60, 26) + "_PF84_" + fakeUUID(27),
 			}),
 		provRule("ipinfo-token", "IPinfo", "medium", "IPinfo access token after the word ipinfo (14 lower-case hex); the value is replaced",
-			[]form{checkedForm(regexForm([]string{"ipinfo"}, `(?i:ipinfo)[^\n]{0,30}?[ '"=:?&]([a-f0-9]{14})\b`, setAlnum, nil, famNameGap+15), letterDigit)},
+			[]form{checkedForm(regexForm([]string{"ipinfo"}, `(?i:ipinfo)[^\n\[\]]{0,30}?[ '"=:?&]([a-f0-9]{14})\b`, setAlnum, nil, famNameGap+15), letterDigit)},
 			[]string{
 				"ipinfo token = '" + fakeChars("abcdef", 3, 1) + fakeChars(dig, 11, 2) + "'",
 				"IPINFO_TOKEN=" + fakeChars(hex, 12, 3) + "a7",
@@ -129,7 +143,7 @@ func familyRules2() []ruleDef {
 				"ipinfo token = '${IPINFO_TOKEN}'",
 			}),
 		provRule("mockaroo-api-key", "Mockaroo", "medium", "Mockaroo API key after the word mockaroo (8 of [a-z0-9], letters and digits); the value is replaced",
-			[]form{checkedForm(regexForm([]string{"mockaroo"}, `(?i:mockaroo)[^\n]{0,30}?[ '"=:?&]([a-z0-9]{8})\b`, setAlnum, nil, famNameGap+9), letterDigit)},
+			[]form{checkedForm(regexForm([]string{"mockaroo"}, `(?i:mockaroo)[^\n\[\]]{0,30}?[ '"=:?&]([a-z0-9]{8})\b`, setAlnum, nil, famNameGap+9), letterDigit)},
 			[]string{
 				"mockaroo token = '" + fakeChars("abcdefghjk", 4, 1) + fakeChars(dig, 4, 2) + "'",
 				"MOCKAROO_API_KEY=" + fakeChars(low, 6, 3) + "7q",
@@ -141,7 +155,7 @@ func familyRules2() []ruleDef {
 				"mockaroo key = '" + fakeChars(low, 12, 5) + "'",
 			}),
 		provRule("redhat-pyxis-token", "Red Hat", "medium", "Red Hat Pyxis (container catalog) API key after the word redhat or pyxis (32 of [a-z0-9], letters and digits); the value is replaced",
-			[]form{checkedForm(regexForm([]string{"redhat", "pyxis"}, `(?i:redhat|pyxis)[^\n]{0,30}?[ '"=:]([a-z0-9]{32})\b`, setAlnum, nil, famNameGap+33), letterDigit)},
+			[]form{checkedForm(regexForm([]string{"redhat", "pyxis"}, `(?i:redhat|pyxis)[^\n\[\]]{0,30}?[ '"=:]([a-z0-9]{32})\b`, setAlnum, nil, famNameGap+33), letterDigit)},
 			[]string{
 				"redhat " + fakeChars(low, 32, 1),
 				"PYXIS_API_KEY=" + fakeChars(low, 30, 2) + "9k",
@@ -153,7 +167,7 @@ func familyRules2() []ruleDef {
 				"redhat image sha " + fakeChars(hex, 64, 6),
 			}),
 		provRule("smartsheet-api-token", "Smartsheet", "medium", "Smartsheet API access token in quotes after a name with sheet in it (26 or 37 base62, both cases and digits); the value is replaced",
-			[]form{checkedForm(regexForm([]string{"sheet"}, `(?i:sheet)[A-Za-z0-9_]{0,20}[^\n'"]{0,12}?["']([A-Za-z0-9]{37}|[A-Za-z0-9]{26})["']`, nil, nil, famNameGap+40), mixedCaseDigit)},
+			[]form{checkedForm(regexForm([]string{"sheet"}, `(?i:sheet)[A-Za-z0-9_]{0,20}[^\n'"\[\]]{0,12}?["']([A-Za-z0-9]{37}|[A-Za-z0-9]{26})["']`, nil, nil, famNameGap+40), mixedCaseDigit)},
 			[]string{
 				`SMARTSHEET_ACCESS_TOKEN="` + fakeChars(base62Alphabet, 37, 1) + `"`,
 				`sheets := getsmartsheet("` + fakeChars(base62Alphabet, 37, 2) + `")`,
@@ -177,7 +191,7 @@ func familyRules2() []ruleDef {
 				"twitch_client = '" + fakeChars("abcdefghijklmnopqrstuvwxyz", 30, 5) + "'",
 			}),
 		provRule("scrapingbee-api-key", "ScrapingBee", "medium", "ScrapingBee API key after the word scrapingbee (80 of [A-Z0-9]; within a line or two of the name); the value is replaced",
-			[]form{checkedForm(regexForm([]string{"scrapingbee", "scraping_bee", "scraping bee"}, `(?i:scraping[ _]?bee)(?s:.{0,60}?)\b([A-Z0-9]{80})\b`, setAlnum, nil, famBlockGap+81), letterDigit)},
+			[]form{checkedForm(regexForm([]string{"scrapingbee", "scraping_bee", "scraping bee"}, `(?i:scraping[ _]?bee)[^\[\]]{0,60}?\b([A-Z0-9]{80})\b`, setAlnum, nil, famBlockGap+81), letterDigit)},
 			[]string{
 				"SCRAPINGBEE_API_KEY=" + fakeChars(up, 80, 1),
 				"client = ScrapingBeeClient(api_key='" + fakeChars(up, 80, 2) + "')",
@@ -189,7 +203,7 @@ func familyRules2() []ruleDef {
 				"scrapingbee " + fakeChars(low, 80, 6),
 			}),
 		provRule("sanity-api-token", "Sanity", "high", "Sanity API token after the word sanity (sk and 79 base62)",
-			[]form{regexForm([]string{"sanity"}, `(?i:sanity)[^\n]{0,30}?\b(sk[A-Za-z0-9]{79})\b`, setAlnum, nil, famNameGap+82)},
+			[]form{regexForm([]string{"sanity"}, `(?i:sanity)[^\n\[\]]{0,30}?\b(sk[A-Za-z0-9]{79})\b`, setAlnum, nil, famNameGap+82)},
 			[]string{
 				"SANITY_API_TOKEN=sk" + fakeChars(base62Alphabet, 79, 1),
 				"sanity auth token |sk" + fakeChars(base62Alphabet, 79, 2),

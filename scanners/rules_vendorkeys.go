@@ -9,7 +9,8 @@ import (
 // vendor's name (cloudsmith: "…", CLOUDSMITH_API_KEY=…, {cloudsmith …}),
 // and only in the vendor's documented shape (charset and length, as
 // trufflehog's detectors for these vendors have it). The name may carry a
-// suffix of up to vendorMaxSuffix bytes (cloudsmith_api_key) and is
+// suffix of up to vendorMaxSuffix bytes, spaces included (cloudsmith_api_key,
+// spotify client id), and is
 // followed by 1 to vendorMaxSep bytes that are no letter or digit (an
 // operator, quotes, spaces, a brace); the value must hold a letter and a
 // digit (a word or a number is no key) and read as random (vendorValue), and the byte after it must not
@@ -50,7 +51,7 @@ func (k vendorKey) regexp() string {
 	for i, n := range k.names {
 		names[i] = strings.ReplaceAll(n, ".", `\.`)
 	}
-	return `(?i:` + strings.Join(names, "|") + `)[A-Za-z0-9_.-]{0,` + strconv.Itoa(vendorMaxSuffix) + `}?[^A-Za-z0-9\n]{1,` + strconv.Itoa(vendorMaxSep) + `}(` + k.body() + `)`
+	return `(?i:` + strings.Join(names, "|") + `)[A-Za-z0-9_. -]{0,` + strconv.Itoa(vendorMaxSuffix) + `}?[^A-Za-z0-9\n]{1,` + strconv.Itoa(vendorMaxSep) + `}(` + k.body() + `)`
 }
 
 // ahead is how far past the keyword the regexp may read.
@@ -137,6 +138,53 @@ func vendorKeys() []vendorKey {
 	uuid := func(seed uint32) string { return fakeUUID(seed) }
 	const uuidRe = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
 	return []vendorKey{
+		{id: "abbysale-api-key", provider: "Abbysale", names: []string{"abbysale"}, class: "A-Za-z0-9", n: []int{40}, what: "Abbysale API key (40 base62)"},
+		{id: "abuseipdb-api-key", provider: "AbuseIPDB", names: []string{"abuseipdb"}, class: "a-z0-9", n: []int{80}, what: "AbuseIPDB API key (80 of [a-z0-9])"},
+		{id: "airship-api-key", provider: "Airship", names: []string{"airship"}, class: "A-Za-z0-9", n: []int{91}, what: "Airship API key (91 base62)"},
+		{id: "airvisual-api-key", provider: "AirVisual", names: []string{"airvisual"}, class: "a-z0-9-", n: []int{36}, what: "AirVisual (IQAir) API key (36 of [a-z0-9-])"},
+		{id: "alconost-api-key", provider: "Alconost", names: []string{"alconost"}, class: "A-Za-z0-9", n: []int{32}, what: "Alconost API key (32 base62)"},
+		{id: "aletheiaapi-api-key", provider: "AletheiaApi", names: []string{"aletheiaapi"}, class: "A-Z0-9", n: []int{32}, what: "AletheiaApi key (32 of [A-Z0-9])"},
+		{id: "alienvault-otx-key", provider: "AlienVault", names: []string{"alienvault"}, class: "a-z0-9", n: []int{64}, what: "AlienVault OTX API key (64 of [a-z0-9])"},
+		{id: "allsports-api-key", provider: "AllSportsAPI", names: []string{"allsports"}, class: "a-z0-9", n: []int{64}, what: "AllSportsAPI key (64 of [a-z0-9])"},
+		{id: "ambee-api-key", provider: "Ambee", names: []string{"ambee"}, class: "a-f0-9", n: []int{64}, what: "Ambee API key (64 lower-case hex)"},
+		{id: "amplitude-api-key", provider: "Amplitude", names: []string{"amplitude"}, class: "a-f0-9", n: []int{32}, what: "Amplitude API key or secret (32 lower-case hex)"},
+		{id: "anypoint-token", provider: "MuleSoft Anypoint", names: []string{"anypoint"}, class: "a-z0-9-", n: []int{36}, what: "MuleSoft Anypoint token or organization id (36 of [a-z0-9-])"},
+		{id: "apacta-api-key", provider: "Apacta", names: []string{"apacta"}, class: "a-z0-9-", n: []int{36}, what: "Apacta API key (36 of [a-z0-9-])"},
+		{id: "apideck-api-key", provider: "Apideck", names: []string{"apideck"}, class: "A-Za-z0-9", n: []int{40}, what: "Apideck application id (40 base62)"},
+		{id: "apiflash-access-key", provider: "ApiFlash", names: []string{"apiflash"}, class: "a-z0-9", n: []int{32}, what: "ApiFlash access key (32 of [a-z0-9])"},
+		{id: "appcues-api-key", provider: "Appcues", names: []string{"appcues"}, class: "a-z0-9-", n: []int{36, 39}, what: "Appcues API key or secret (36 or 39 of [a-z0-9-])"},
+		{id: "appfollow-api-key", provider: "AppFollow", names: []string{"appfollow"}, class: "A-Za-z0-9", n: []int{20}, what: "AppFollow API key (20 base62)"},
+		{id: "appsynergy-api-key", provider: "AppSynergy", names: []string{"appsynergy"}, class: "a-z0-9", n: []int{64}, what: "AppSynergy API key (64 of [a-z0-9])"},
+		{id: "apptivo-api-key", provider: "Apptivo", names: []string{"apptivo"}, class: "A-Za-z0-9-", n: []int{32, 36}, what: "Apptivo API or access key (32 or 36 of [A-Za-z0-9-])"},
+		{id: "artsy-api-key", provider: "Artsy", names: []string{"artsy"}, class: "A-Za-z0-9", n: []int{20, 32}, what: "Artsy client id or secret (20 or 32 base62)"},
+		{id: "assemblyai-api-key", provider: "AssemblyAI", names: []string{"assemblyai"}, class: "a-z0-9", n: []int{32}, what: "AssemblyAI API key (32 of [a-z0-9])"},
+		{id: "autoklose-api-key", provider: "Autoklose", names: []string{"autoklose"}, class: "A-Za-z0-9-", n: []int{32}, what: "Autoklose API key (32 of [A-Za-z0-9-])"},
+		{id: "aviationstack-api-key", provider: "aviationstack", names: []string{"aviationstack"}, class: "a-z0-9", n: []int{32}, what: "aviationstack access key (32 of [a-z0-9])"},
+		{id: "axonaut-api-key", provider: "Axonaut", names: []string{"axonaut"}, class: "a-z0-9", n: []int{32}, what: "Axonaut API key (32 of [a-z0-9])"},
+		{id: "aylien-api-key", provider: "AYLIEN", names: []string{"aylien"}, class: "a-z0-9", n: []int{32}, what: "AYLIEN API key (32 of [a-z0-9])"},
+		{id: "baremetrics-api-key", provider: "Baremetrics", names: []string{"baremetrics"}, class: "A-Za-z0-9_", n: []int{25}, what: "Baremetrics API key (25 of [A-Za-z0-9_])"},
+		{id: "bitbar-api-key", provider: "Bitbar", names: []string{"bitbar"}, class: "a-z0-9", n: []int{32}, what: "Bitbar API key (32 of [a-z0-9])"},
+		{id: "bitcoinaverage-api-key", provider: "BitcoinAverage", names: []string{"bitcoinaverage"}, class: "A-Za-z0-9", n: []int{43}, what: "BitcoinAverage API key (43 base62)"},
+		{id: "blablabus-api-key", provider: "BlaBlaBus", names: []string{"blablabus"}, class: "A-Za-z0-9", n: []int{22}, what: "BlaBlaBus API key (22 base62)"},
+		{id: "blitapp-api-key", provider: "Blitapp", names: []string{"blitapp"}, class: "A-Za-z0-9_-", n: []int{39}, what: "Blitapp API key (39 of [A-Za-z0-9_-])"},
+		{id: "boostnote-api-key", provider: "Boost Note", names: []string{"boostnote"}, class: "a-f0-9", n: []int{64}, what: "Boost Note API token (64 lower-case hex)"},
+		{id: "brandfetch-api-key", provider: "Brandfetch", names: []string{"brandfetch"}, class: "A-Za-z0-9", n: []int{40}, what: "Brandfetch API key (40 base62)"},
+		{id: "browserstack-access-key", provider: "BrowserStack", names: []string{"browserstack"}, class: "A-Za-z0-9", n: []int{20}, what: "BrowserStack access key (20 base62)"},
+		{id: "browshot-api-key", provider: "Browshot", names: []string{"browshot"}, class: "A-Za-z0-9-", n: []int{28}, what: "Browshot API key (28 of [A-Za-z0-9-])"},
+		{id: "buddyns-api-key", provider: "BuddyNS", names: []string{"buddyns"}, class: "a-z0-9", n: []int{40}, what: "BuddyNS API key (40 of [a-z0-9])"},
+		{id: "bugherd-api-key", provider: "BugHerd", names: []string{"bugherd"}, class: "a-z0-9", n: []int{22}, what: "BugHerd API key (22 of [a-z0-9])"},
+		{id: "bugsnag-api-key", provider: "Bugsnag", names: []string{"bugsnag"}, class: "a-z0-9-", n: []int{36}, what: "Bugsnag API key or token (36 of [a-z0-9-])"},
+		{id: "bulksms-token-id", provider: "BulkSMS", names: []string{"bulksms"}, class: "A-F0-9-", n: []int{37}, what: "BulkSMS token id (37 of [A-F0-9-])"},
+		{id: "buttercms-api-key", provider: "ButterCMS", names: []string{"buttercms"}, class: "a-z0-9", n: []int{40}, what: "ButterCMS API token (40 of [a-z0-9])"},
+		{id: "calendarific-api-key", provider: "Calendarific", names: []string{"calendarific"}, class: "a-z0-9", n: []int{40}, what: "Calendarific API key (40 of [a-z0-9])"},
+		{id: "calorieninjas-api-key", provider: "CalorieNinjas", names: []string{"calorieninja"}, class: "A-Za-z0-9", n: []int{40}, what: "CalorieNinjas API key (40 base62)"},
+		{id: "campayn-api-key", provider: "Campayn", names: []string{"campayn"}, class: "a-z0-9", n: []int{64}, what: "Campayn API key (64 of [a-z0-9])"},
+		{id: "captaindata-api-key", provider: "Captain Data", names: []string{"captaindata"}, class: "a-f0-9", n: []int{64}, what: "Captain Data API key (64 lower-case hex)"},
+		{id: "carboninterface-api-key", provider: "Carbon Interface", names: []string{"carboninterface"}, class: "A-Za-z0-9", n: []int{21}, what: "Carbon Interface API key (21 base62)"},
+		{id: "centralstationcrm-api-key", provider: "CentralStationCRM", names: []string{"centralstation"}, class: "a-z0-9", n: []int{30}, what: "CentralStationCRM API key (30 of [a-z0-9])"},
+		{id: "chatfuel-api-key", provider: "Chatfuel", names: []string{"chatfuel"}, class: "A-Za-z0-9", n: []int{128}, what: "Chatfuel API token (128 base62)"},
+		{id: "checklyhq-api-key", provider: "Checkly", names: []string{"checklyhq"}, class: "a-z0-9", n: []int{32}, what: "Checkly API key (32 of [a-z0-9])"},
+		{id: "easyinsight-api-key", provider: "Easy Insight", names: []string{"easyinsight", "easy-insight"}, class: "A-Za-z0-9", n: []int{20}, what: "Easy Insight API key or id (20 base62)"},
 		{id: "aha-api-key", provider: "Aha!", names: []string{"aha"}, class: "a-f0-9", n: []int{64}, what: "Aha! API key (64 lower-case hex)"},
 		{id: "amadeus-api-key", provider: "Amadeus", names: []string{"amadeus"}, class: "A-Za-z0-9", n: []int{32}, what: "Amadeus API key or secret (32 base62)"},
 		{id: "api2cart-api-key", provider: "API2Cart", names: []string{"api2cart"}, class: "a-f0-9", n: []int{32}, what: "API2Cart API key (32 lower-case hex)"},
