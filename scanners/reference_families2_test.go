@@ -36,7 +36,7 @@ func refFamily2Forms() map[string][]refForm {
 		"launchdarkly-access-token": {refRegex([]string{"api-", "sdk-", "mob-"},
 			`(?:api|sdk|mob)-[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12}`, wd, wd, 41)},
 		"asana-pat": {refRegex([]string{"asana"},
-			`(?i:asana)[^\n\[\]]{0,30}?\b([0-9]{1,4}/[0-9]{16,20}(?:/[0-9]{16,20})?:[A-Za-z0-9]{32,64})\b`, an, "", 160)},
+			`(?i:asana)[^\n\[\]]{0,30}?\b([0-9]{1,4}/[0-9]{16,32}(?:/[0-9]{16,32})?:[A-Za-z0-9]{32,80})\b`, an, "", 190)},
 		"besttime-api-key": {refRegex([]string{"pri_", "pub_"}, `pri_[a-f0-9]{32}|pub_[a-f0-9]{32}`, wd, wd, 32)},
 		"column-api-key":   {refChecked(refRegex([]string{"live_", "test_"}, `(?:live|test)_[A-Za-z0-9]{27}`, wd, wd, 27), upper, lower, digit)},
 		"webex-bot-token": {refRegex([]string{"webex"},

@@ -82,8 +82,8 @@ func familyRules2() []ruleDef {
 				"my-api-" + fakeUUID(21),
 				"sdk-" + fakeUUID(26)[:30],
 			}),
-		provRule("asana-pat", "Asana", "high", "Asana personal access token after the word asana (a version digit, '/', the 16+ digit user id, an optional '/' and 16+ digit token id, ':' and 32+ of [A-Za-z0-9])",
-			[]form{regexForm([]string{"asana"}, `(?i:asana)[^\n\[\]]{0,30}?\b([0-9]{1,4}/[0-9]{16,20}(?:/[0-9]{16,20})?:[A-Za-z0-9]{32,64})\b`, setAlnum, nil, famNameGap+130)},
+		provRule("asana-pat", "Asana", "high", "Asana personal access token after the word asana (a version digit, '/', the 16-32 digit user id, an optional '/' and 16-32 digit token id, ':' and 32-80 of [A-Za-z0-9])",
+			[]form{regexForm([]string{"asana"}, `(?i:asana)[^\n\[\]]{0,30}?\b([0-9]{1,4}/[0-9]{16,32}(?:/[0-9]{16,32})?:[A-Za-z0-9]{32,80})\b`, setAlnum, nil, famNameGap+160)},
 			[]string{
 				"ASANA_TOKEN=2/" + fakeChars(dig, 16, 1) + "/" + fakeChars(dig, 16, 2) + ":" + fakeChars(hex, 32, 3),
 				"asana pat: 1/" + fakeChars(dig, 16, 4) + ":" + fakeChars(base62Alphabet, 32, 5),
