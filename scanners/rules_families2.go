@@ -29,6 +29,20 @@ func checkedForm(f form, ok func([]byte) bool) form {
 	return f
 }
 
+// dashAt skips f's regexp where the byte n past the keyword, when the data
+// holds it, is not '-': api- is frequent in logs (api-gateway, api-server),
+// and the UUID after a LaunchDarkly prefix has its first '-' there.
+func dashAt(f form, n int) form {
+	inner := f.check
+	f.check = func(v *view, ks, ke int) result {
+		if i := ke + n; i < len(v.data) && v.data[i] != '-' {
+			return noMatch
+		}
+		return inner(v, ks, ke)
+	}
+	return f
+}
+
 // letterDigit reports a value with at least one letter and one digit: a
 // random key, not a word, a name or a number.
 func letterDigit(b []byte) bool {
@@ -71,7 +85,7 @@ func familyRules2() []ruleDef {
 	}
 	return []ruleDef{
 		provRule("launchdarkly-access-token", "LaunchDarkly", "high", "LaunchDarkly access token, SDK key or mobile key (api-, sdk- or mob- and a version-4 UUID of [a-z0-9])",
-			[]form{regexForm([]string{"api-", "sdk-", "mob-"}, `(?:api|sdk|mob)-[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12}`, setWordDash, setWordDash, 41)},
+			[]form{dashAt(regexForm([]string{"api-", "sdk-", "mob-"}, `(?:api|sdk|mob)-[a-z0-9]{8}-[a-z0-9]{4}-4[a-z0-9]{3}-[a-z0-9]{4}-[a-z0-9]{12}`, setWordDash, setWordDash, 41), 8)},
 			[]string{
 				"api-" + fakeUUID(1),
 				"LD_SDK_KEY=sdk-" + fakeUUID(6),
