@@ -469,6 +469,8 @@ func builtinRules() []ruleDef {
 	rs = append(rs, kubernetesRules()...)
 	rs = append(rs, sumologicRules()...)
 	rs = append(rs, facebookRules()...)
+	rs = append(rs, familyRules2()...)
+	rs = append(rs, vendorKeyRules()...)
 	rs = append(rs, contextRules()...)
 	rs = append(rs, cliRules()...)
 	rs = append(rs, hashRules()...)
