@@ -23,8 +23,9 @@ func startFleet(t testing.TB, withWorker bool, timeout time.Duration) *client.Cl
 	return startFleetWith(t, sharedEngine(t), withWorker, timeout)
 }
 
-// startFleetWith is startFleet with the worker's engine.
-func startFleetWith(t testing.TB, eng *pipeline.Engine, withWorker bool, timeout time.Duration) *client.Client {
+// startFleetWith is startFleet with the worker's engine and options of its
+// own beside WithConsumerStatsEvery(0).
+func startFleetWith(t testing.TB, eng *pipeline.Engine, withWorker bool, timeout time.Duration, opts ...worker.ServeOption) *client.Client {
 	t.Helper()
 	s := testnats.RunServer(t, testnats.Options{})
 	if withWorker {
@@ -33,7 +34,7 @@ func startFleetWith(t testing.TB, eng *pipeline.Engine, withWorker bool, timeout
 			t.Fatal(err)
 		}
 		t.Cleanup(wnc.Close)
-		svc, err := worker.NewService(wnc, eng, worker.WithConsumerStatsEvery(0))
+		svc, err := worker.NewService(wnc, eng, append([]worker.ServeOption{worker.WithConsumerStatsEvery(0)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}

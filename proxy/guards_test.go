@@ -20,10 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
-	"github.com/mcp-sanitize/mcp-sanitize/client"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
 	"github.com/mcp-sanitize/mcp-sanitize/proxy"
@@ -346,12 +342,6 @@ func TestSessionParamsBounded(t *testing.T) {
 // guide passes, a traversal and a forged receipt get the one public
 // error.
 func TestFleetGuardsResources(t *testing.T) {
-	s := testnats.RunServer(t, testnats.Options{})
-	wnc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(wnc.Close)
 	seen := make(chan resgate.AuthzRequest, 16)
 	az := resgate.AuthorizerFunc(func(_ context.Context, req resgate.AuthzRequest) (resgate.Decision, error) {
 		seen <- req
@@ -360,29 +350,7 @@ func TestFleetGuardsResources(t *testing.T) {
 		}
 		return resgate.Decision{Outcome: "DENY"}, nil
 	})
-	svc, err := worker.NewService(wnc, guardEngine(t), worker.WithConsumerStatsEvery(0), worker.WithAuthorizer(az))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		svc.Stop(sctx)
-	})
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	c, err := client.New(nc, client.WithTimeout(10*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := startFleetWith(t, guardEngine(t), true, 10*time.Second, worker.WithAuthorizer(az))
 	r := startRaw(t, proxy.Fleet{C: c, Guard: &proxy.GuardContext{Principal: "alice", Scopes: []string{"docs:read", "extra"}}}, resourceServerCmd())
 	r.call(1, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
 	ok := r.call(2, "resources/read", map[string]any{"uri": "aidefend-file://docs/guide/intro.md"})
