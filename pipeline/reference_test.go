@@ -105,6 +105,9 @@ type refFrame struct {
 	mimeState int8
 	cut       bool
 	dropped   int64
+	// notObjResult: the envelope's result was dropped as not an object;
+	// it still counts as the envelope's result (checkEnvelope).
+	notObjResult bool
 }
 
 type refMember struct {
@@ -456,6 +459,7 @@ func (r *reference) object(nx refNext) any {
 					// sanitize).
 					r.notObj = true
 					m.drop = true
+					f.notObjResult = true
 				}
 			}
 			// Members of one JSON type, decided at the value's first byte.
@@ -519,7 +523,11 @@ func (r *reference) object(nx refNext) any {
 		}
 	}
 	if f.role == rTop && f.envelope {
-		r.checkEnvelope(members)
+		kept := members
+		if f.notObjResult {
+			kept = append(kept[:len(kept):len(kept)], refMember{"result", nil})
+		}
+		r.checkEnvelope(kept)
 	}
 	switch {
 	case f.role == rTop && f.envelope:
