@@ -130,14 +130,19 @@ func (e *emitter) rawString(s string) {
 // member writes the start of an object member: a comma when it is not the
 // first, then the key as a JSON string and the colon, in one call (keys
 // are short and many: the per-call work of four writes was most of it).
-func (e *emitter) member(comma bool, key []byte) {
+// plain says that key holds no byte to escape (it is copied).
+func (e *emitter) member(comma bool, key []byte, plain bool) {
 	t := e.target()
 	before := len(*t)
 	if comma {
 		*t = append(*t, ',')
 	}
 	*t = append(*t, '"')
-	*t = appendEscaped(*t, key)
+	if plain {
+		*t = append(*t, key...)
+	} else {
+		*t = appendEscaped(*t, key)
+	}
 	*t = append(*t, '"', ':')
 	e.counted += int64(len(*t) - before)
 	e.maybeFlush()

@@ -231,6 +231,8 @@ type chain struct {
 	strChars int64
 	strCut   bool
 	strDirty bool // the string holds bytes the normalizer may change
+	strFresh bool // nothing of the string after its opening quote was read yet (wholestring.go)
+	keyPlain bool // the key was read whole and written unchanged: it needs no escape (wholestring.go)
 	batches  int  // batches of this string sent through the chain
 	strNoted bool
 	b64n     int64

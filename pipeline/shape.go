@@ -434,7 +434,7 @@ func (p *pass) keyDone(off int64) {
 		p.beginHold(nx.hold) // the key is written with the value, on close
 		return
 	}
-	p.em.member(f.emitted > 0, key)
+	p.em.member(f.emitted > 0, key, p.keyPlain)
 	f.emitted++
 }
 
