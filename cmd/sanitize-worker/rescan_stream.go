@@ -31,6 +31,7 @@ type streamRescan struct {
 	until       time.Time
 	workers     int
 	ackWait     time.Duration
+	replicas    int
 	dir         string
 	progress    string
 	policy      *pipeline.Engine
@@ -152,7 +153,7 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	stop := startProgressRecords(r.progress, stderr, &prog, total)
 	identity := "policy " + r.pRef.Version + " " + r.pRef.Digest + "; baseline " + r.bRef.Version + " " + r.bRef.Digest
-	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait, Identity: identity}, fn)
+	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait, Replicas: r.replicas, Identity: identity}, fn)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {
