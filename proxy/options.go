@@ -26,6 +26,14 @@ const (
 	DefaultMaxTools = 4096
 	// DefaultTimeout bounds the pass of one message.
 	DefaultTimeout = 30 * time.Second
+	// DefaultMaxInFlight bounds the server messages of one session that
+	// are between being read and being delivered (their passes run
+	// concurrently): enough to keep a fleet of workers busy, few enough
+	// that a session's memory stays a small multiple of one message.
+	DefaultMaxInFlight = 16
+	// DefaultMaxInFlightBytes bounds the bytes of those messages (one
+	// message alone is always admitted, up to MaxMessageBytes).
+	DefaultMaxInFlightBytes = 64 << 20
 )
 
 // ErrOptions reports an option New refused.
@@ -49,12 +57,22 @@ type Options struct {
 	// Timeout bounds the pass of one message (default DefaultTimeout). On
 	// expiry the message fails closed (code TIMEOUT).
 	Timeout time.Duration
+	// MaxInFlight bounds the server messages of one stdio session whose
+	// passes run at once or that wait to be delivered (default
+	// DefaultMaxInFlight); 1 sanitizes one message at a time. What
+	// keeps its order is in docs/proxy.md, "Order". The reader of the
+	// server's output waits for room.
+	MaxInFlight int
+	// MaxInFlightBytes bounds the bytes of those messages (default
+	// DefaultMaxInFlightBytes); a message alone is always admitted.
+	MaxInFlightBytes int64
 	// Server and Tenant label evidence (and the fleet's metadata).
 	Server, Tenant string
 	// Evidence receives the evidence of every pass run in this process
 	// and of every message the proxy refused itself. It is called from
-	// the proxy's goroutines, one message at a time per direction, and
-	// must not keep the pointer past the call. nil discards.
+	// the proxy's goroutines, several at once (a session's passes run
+	// concurrently), so it must be safe for concurrent use; it must not
+	// keep the pointer past the call. nil discards.
 	Evidence func(*pipeline.Evidence)
 	// Gate checks tools/call arguments against the inputSchema of the
 	// tool, when a tools/list result named it. nil means a gate with
@@ -85,6 +103,12 @@ func (o *Options) fill() error {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.MaxInFlight == 0 {
+		o.MaxInFlight = DefaultMaxInFlight
+	}
+	if o.MaxInFlightBytes == 0 {
+		o.MaxInFlightBytes = DefaultMaxInFlightBytes
+	}
 	switch {
 	case o.MaxMessageBytes < 1024:
 		return fmt.Errorf("%w: MaxMessageBytes %d is below 1024", ErrOptions, o.MaxMessageBytes)
@@ -92,6 +116,10 @@ func (o *Options) fill() error {
 		return fmt.Errorf("%w: MaxPending %d", ErrOptions, o.MaxPending)
 	case o.MaxTools < 1:
 		return fmt.Errorf("%w: MaxTools %d", ErrOptions, o.MaxTools)
+	case o.MaxInFlight < 1:
+		return fmt.Errorf("%w: MaxInFlight %d", ErrOptions, o.MaxInFlight)
+	case o.MaxInFlightBytes < 1:
+		return fmt.Errorf("%w: MaxInFlightBytes %d", ErrOptions, o.MaxInFlightBytes)
 	case o.Timeout < 0:
 		return fmt.Errorf("%w: Timeout %s", ErrOptions, o.Timeout)
 	}

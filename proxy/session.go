@@ -166,7 +166,11 @@ func (r *Request) Method() string { return r.p.method }
 // be, and a message that is not one JSON-RPC message, are dropped with
 // evidence.
 func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Routed {
-	e := peek(msg)
+	return s.fromServer(ctx, peek(msg), msg, hint)
+}
+
+// fromServer is FromServer of a message whose envelope is read.
+func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *Request) Routed {
 	switch e.typ {
 	case msgResponse:
 		key, _ := idKey(e.id)

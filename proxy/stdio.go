@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -32,7 +33,9 @@ type Stdio struct {
 }
 
 // Run starts the server and relays until it exits: server messages through
-// the Session's FromServer, client messages through FromClient. When in
+// the Session's FromServer, at most Options.MaxInFlight at once and
+// delivered by the ordering rule (order.go), client messages through
+// FromClient, one after the other. When in
 // ends, the server's standard input is closed, and the server is sent
 // SIGTERM and then killed if it does not exit within CloseGrace each (the
 // MCP stdio shutdown sequence). Run returns the server's exit status (128 +
@@ -86,22 +89,28 @@ func (s *Stdio) Run(ctx context.Context, in io.Reader, out io.Writer) (int, erro
 		}
 	}()
 
+	// Server messages are sanitized concurrently and delivered by the
+	// ordering rule (order.go); serverDone closes once the server's
+	// output has ended and every message read has been delivered.
+	q := newOrderer(s.Proxy.o, func(r Routed) { deliver(r, toClient, toServer) })
 	serverDone := make(chan struct{})
 	go func() {
 		defer close(serverDone)
+		defer q.wait()
 		lr := newLineReader(childOut, max)
 		for {
 			line, over, n, err := lr.next()
 			switch {
 			case over:
-				deliver(sess.TooLarge(true, line, n), toClient, toServer)
+				head := bytes.Clone(line)
+				q.submit(true, len(head), func() Routed { return sess.TooLarge(true, head, n) })
 			case line == nil:
 			case isBatch(line):
 				for _, m := range splitBatch(line) {
-					deliver(sess.FromServer(ctx, m, nil), toClient, toServer)
+					q.submitServer(ctx, sess, bytes.Clone(m))
 				}
 			default:
-				deliver(sess.FromServer(ctx, line, nil), toClient, toServer)
+				q.submitServer(ctx, sess, bytes.Clone(line))
 			}
 			if err != nil {
 				return
