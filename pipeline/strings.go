@@ -68,6 +68,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.binURIStart()
 	}
 	p.sm = smText
+	if p.mj.on && nx.region == regionMeta {
+		p.metaJoinBegin()
+	}
 	p.schemaBase64Start()
 	p.shadowStart()
 	p.normFresh = false
@@ -554,6 +557,9 @@ func (p *pass) endString(off int64) {
 		if p.strCut {
 			p.truncs++
 			p.em.escapedString(p.truncationNote())
+		}
+		if p.mj.on {
+			p.metaJoinEnd()
 		}
 		p.em.byte1('"')
 		if p.sRole == roleEnvelopeID {
