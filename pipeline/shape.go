@@ -113,11 +113,13 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 			p.em.byte1('[')
 		}
 	}
+	p.metaJoinOpen(f)
 	p.nameCtx = obj
 }
 
 func (p *pass) closeContainer(obj bool, off int64) {
 	f := &p.stack[len(p.stack)-1]
+	p.metaJoinClose(f) // before a held _meta's bound is checked (metajoin.go)
 	if !f.skip {
 		switch {
 		case f.deferM != deferNone:

@@ -70,6 +70,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.binURIStart()
 	}
 	p.sm = smText
+	if p.mj.on && nx.region == regionMeta {
+		p.metaJoinBegin()
+	}
 	p.schemaBase64Start()
 	p.shadowStart()
 	p.normFresh = false
@@ -565,6 +568,9 @@ func (p *pass) textEnd(join bool) bool {
 	if p.strCut {
 		p.truncs++
 		p.em.escapedString(p.truncationNote())
+	}
+	if p.mj.on {
+		p.metaJoinEnd()
 	}
 	p.em.byte1('"')
 	if p.sRole == roleEnvelopeID {

@@ -498,6 +498,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, sumologicRules()...)
 	rs = append(rs, facebookRules()...)
 	rs = append(rs, familyRules2()...)
+	rs = append(rs, familyRules3()...)
 	rs = append(rs, vendorKeyRules()...)
 	rs = append(rs, contextRules()...)
 	rs = append(rs, cliRules()...)
