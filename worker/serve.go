@@ -137,6 +137,8 @@ type serveConfig struct {
 	chain          *evchain.Sealer   // evidence_chain.go
 	archive        *ArchiveConfig    // archive.go (nil: off)
 	chainEvery     time.Duration
+	chainRecords   int           // evidence_chain.go: a checkpoint after this many records (0: by time only)
+	chainKick      chan struct{} // evidence_chain.go: a checkpoint is due by count
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -425,6 +427,7 @@ type Service struct {
 	stopHlth func()
 	// stopChain stops the evidence checkpoints and publishes the last.
 	stopChain func()
+	chainRT   chainRuntime // evidence_chain.go
 
 	ready  atomic.Bool
 	health health
