@@ -428,6 +428,9 @@ type Service struct {
 	// stopChain stops the evidence checkpoints and publishes the last.
 	stopChain func()
 	chainRT   chainRuntime // evidence_chain.go
+	// archiveBodies holds copies of claimed bodies archived (archive.go;
+	// nil: off).
+	archiveBodies jetstream.ObjectStore
 
 	ready  atomic.Bool
 	health health

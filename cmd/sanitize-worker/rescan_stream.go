@@ -101,6 +101,12 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		baselines[version] = e
 		return e, nil
 	}
+	// Claimed bodies are archived as claims of their own bucket
+	// (worker.ArchiveBodiesBucket), opened like any claim.
+	var bodies jetstream.ObjectStore
+	if st, err := payload.NewStore(ctx, js, worker.ArchiveBodiesBucket); err == nil {
+		bodies = st
+	}
 	var prog rescan.Progress
 	var total int64
 	if st, err := js.Stream(ctx, r.stream); err == nil {
@@ -119,7 +125,9 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		if !ok {
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "unknown-kind"), nil
 		}
-		if payload.IsClaim(h) {
+		if payload.IsClaim(h) && bodies == nil {
+			// Archived by a worker without the bodies bucket (or it was
+			// removed): the claimed body cannot be read.
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "claimed-body"), nil
 		}
 		be, err := baselineFor(h.Get(worker.HeaderArchivePolicy))
@@ -138,8 +146,12 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		var evs [2]*pipeline.Evidence
 		for i, eng := range []*pipeline.Engine{r.policy, be} {
-			body, err := payload.Open(ctx, h, m.Data, nil, payload.Limits{})
+			body, err := payload.Open(ctx, h, m.Data, bodies, payload.Limits{Bucket: worker.ArchiveBodiesBucket})
 			if err != nil {
+				var pe *payload.Error
+				if payload.IsClaim(h) && !(errors.As(err, &pe) && pe.Code == wire.CodeInvalidEncoding) {
+					return nil, err // the bucket did not answer: the message comes back
+				}
 				return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "bad-body"), nil
 			}
 			ev, err := eng.Sanitize(ctx, body, discardOut{}, info)
