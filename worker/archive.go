@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -154,7 +155,7 @@ func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev 
 		}
 		claim = name
 	}
-	h := newHeaderSet(9)
+	h := newHeaderSet(14)
 	h.set(wire.HeaderKind, string(mc.kind))
 	h.token(wire.HeaderTool, mc.info.Tool)
 	h.token(wire.HeaderServer, mc.info.Server)
@@ -166,6 +167,20 @@ func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev 
 	}
 	if ce := hdr.Get(wire.HeaderContentEncoding); ce != "" {
 		h.token(wire.HeaderContentEncoding, ce)
+	}
+	// The guards' request context, as the guards read it, so that a
+	// re-scan runs the resource, prompt and completion guards on the
+	// input as the worker did (docs/rescan.md).
+	if g := RequestContext(hdr, ""); g.Principal != "" || g.Scopes != nil || g.Request != nil {
+		if g.Principal != "" {
+			h.set(wire.HeaderPrincipal, g.Principal)
+		}
+		if g.Scopes != nil {
+			h.set(wire.HeaderScopes, strings.Join(g.Scopes, " "))
+		}
+		if g.Request != nil {
+			h.set(wire.HeaderRequestParams, string(g.Request))
+		}
 	}
 	if claim != "" {
 		h.set(wire.HeaderClaim, claim)

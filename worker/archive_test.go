@@ -156,3 +156,40 @@ func TestArchiveClaimed(t *testing.T) {
 		})
 	}
 }
+
+// TestArchiveKeepsRequestContext: the guards' request context of an
+// archived input is kept as the guards read it (a value out of shape is
+// dropped, as the guards drop it).
+func TestArchiveKeepsRequestContext(t *testing.T) {
+	srv := serveTestServer(t)
+	nc, js := serveConnect(t, srv.ClientURL())
+	startService(t, nc, WithArchive(ArchiveConfig{MaxAge: time.Hour, MaxBytes: 64 << 20}))
+	for i, principal := range []string{"alice", "al ice"} {
+		m := nats.NewMsg("mcp.sanitize.resource-result")
+		m.Header.Set(wire.HeaderTenant, fmt.Sprintf("t%d", i))
+		m.Header.Set(wire.HeaderPrincipal, principal)
+		m.Header.Set(wire.HeaderScopes, "docs:read  tickets:read")
+		m.Header.Set(wire.HeaderRequestParams, `{"uri":"https://docs.example.com/a.html"}`)
+		m.Data = []byte(`{"contents":[{"uri":"https://docs.example.com/a.html","text":"page"}]}`)
+		if _, err := nc.RequestMsg(m, 10*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkFor(t, 10*time.Second, func() error {
+		msgs := streamMsgs(t, js, wire.StreamArchive)
+		if len(msgs) != 2 {
+			return fmt.Errorf("%d archived", len(msgs))
+		}
+		for _, m := range msgs {
+			want := "alice"
+			if m.Header.Get(wire.HeaderTenant) == "t1" {
+				want = ""
+			}
+			if m.Header.Get(wire.HeaderPrincipal) != want || m.Header.Get(wire.HeaderScopes) != "docs:read tickets:read" ||
+				m.Header.Get(wire.HeaderRequestParams) != `{"uri":"https://docs.example.com/a.html"}` {
+				return fmt.Errorf("archived context %v", m.Header)
+			}
+		}
+		return nil
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/rescan"
+	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
@@ -32,6 +33,7 @@ type streamRescan struct {
 	workers     int
 	ackWait     time.Duration
 	replicas    int
+	allow       []string // --allow-resource
 	dir         string
 	progress    string
 	policy      *pipeline.Engine
@@ -107,6 +109,17 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	if st, err := payload.NewStore(ctx, js, worker.ArchiveBodiesBucket); err == nil {
 		bodies = st
 	}
+	// Resources are authorized by --allow-resource (the deployment's hook
+	// is not asked again for each archived read; none: refused, fail
+	// closed).
+	var authz resgate.Authorizer
+	if len(r.allow) > 0 {
+		a, err := resgate.NewPrefixAuthorizer(r.allow)
+		if err != nil {
+			return fail("--allow-resource: %v", err)
+		}
+		authz = a
+	}
 	var prog rescan.Progress
 	var total int64
 	if st, err := js.Stream(ctx, r.stream); err == nil {
@@ -135,6 +148,11 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "baseline-unavailable"), nil
 		}
 		info := pipeline.MessageInfo{Kind: kind, Framing: pipeline.Framing(h.Get(wire.HeaderFraming)), Tool: h.Get(wire.HeaderTool), Server: h.Get(wire.HeaderServer), Tenant: tenant}
+		// The guards' request context as archived; the same for both
+		// policies.
+		gi := worker.RequestContext(h, tenant)
+		gi.Authorizer, gi.Budget = authz, uncharged{}
+		info.Guard = gi
 		if resolver != nil {
 			if err := resolver.Resolve(ctx, &info, h); err != nil {
 				var pe *pipeline.Error
@@ -194,4 +212,14 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "job %s: %d messages (this process %d), %d changed; %d results counted once more were dropped\n", r.job, rep.Records, state.Handled, rep.Changed, cmp.Duplicates())
 	return exitOK
+}
+
+// uncharged is a re-scan's completion budget: it allows every completion
+// and charges nothing. A re-scan compares two policies over archived
+// results; it must not spend the principals' live budgets, and the
+// budget's verdict at delivery time is the same for both policies.
+type uncharged struct{}
+
+func (uncharged) Charge(context.Context, string, int64, time.Duration) (bool, error) {
+	return true, nil
 }
