@@ -112,13 +112,9 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	// Resources are authorized by --allow-resource (the deployment's hook
 	// is not asked again for each archived read; none: refused, fail
 	// closed).
-	var authz resgate.Authorizer
-	if len(r.allow) > 0 {
-		a, err := resgate.NewPrefixAuthorizer(r.allow)
-		if err != nil {
-			return fail("--allow-resource: %v", err)
-		}
-		authz = a
+	authz, err := rescanAuthorizer(r.allow)
+	if err != nil {
+		return fail("--allow-resource: %v", err)
 	}
 	var prog rescan.Progress
 	var total int64
@@ -222,4 +218,13 @@ type uncharged struct{}
 
 func (uncharged) Charge(context.Context, string, int64, time.Duration) (bool, error) {
 	return true, nil
+}
+
+// rescanAuthorizer is a re-scan's resource authorization: the allow-list
+// of --allow-resource (nil without one: every resource refused).
+func rescanAuthorizer(allow []string) (resgate.Authorizer, error) {
+	if len(allow) == 0 {
+		return nil, nil
+	}
+	return resgate.NewPrefixAuthorizer(allow)
 }
