@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -123,6 +124,7 @@ func WithArchive(c ArchiveConfig) ServeOption {
 			return err
 		}
 		sc.archive = &c
+		sc.archiveRT = &archiveRuntime{sem: make(chan struct{}, archiveFollowed)}
 		return nil
 	}
 }
@@ -188,10 +190,80 @@ func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev 
 	}
 	if mc.msgID != "" {
 		h.set(wire.HeaderMsgID, mc.msgID)
+	} else {
+		// An id of its own, so that a retry of a publish stored whose
+		// acknowledgement was lost is a duplicate the stream drops.
+		var r [12]byte
+		rand.Read(r[:])
+		h.set(wire.HeaderMsgID, "archive."+hex.EncodeToString(r[:]))
 	}
 	m := &nats.Msg{Subject: wire.Subject(wire.ArchivePrefix, mc.tenantTok, mc.serverTok, string(mc.kind)), Header: h.h, Data: data}
-	if _, err := s.js.PublishMsgAsync(m, expectArchive); err != nil {
+	f, err := s.js.PublishMsgAsync(m, expectArchive)
+	if err != nil {
 		s.publishFailed(wire.StreamArchive, mc, err)
+		return
+	}
+	rt := s.cfg.archiveRT
+	select {
+	case rt.sem <- struct{}{}:
+		rt.pending.Add(1)
+		go s.settleArchive(f, m)
+	default:
+		// archiveFollowed publishes are followed already (an outage):
+		// this one is not, and a failure of it goes uncounted.
+	}
+}
+
+// archiveRuntime follows archive publishes: at most archiveFollowed at
+// once (each holds its raw input), which Stop waits for.
+type archiveRuntime struct {
+	sem     chan struct{}
+	pending sync.WaitGroup
+}
+
+// Following archive publishes.
+const (
+	// archiveFollowed bounds the archive publishes followed at once, and
+	// with them the raw inputs held for a retry.
+	archiveFollowed = 256
+	// archiveRetries is how often a failed archive publish is made again
+	// (with its Nats-Msg-Id, so a publish stored whose acknowledgement was
+	// lost is dropped as a duplicate).
+	archiveRetries = 3
+)
+
+// settleArchive waits for the acknowledgement of an archive publish and
+// publishes it again when it failed (no stream leader during an election,
+// a timeout), up to archiveRetries times; one that still fails is counted
+// and logged: the input is not archived.
+func (s *Service) settleArchive(f jetstream.PubAckFuture, m *nats.Msg) {
+	rt := s.cfg.archiveRT
+	defer func() { <-rt.sem; rt.pending.Done() }()
+	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+	var err error
+	select {
+	case <-f.Ok():
+	case err = <-f.Err():
+	case <-t.C:
+		err = context.DeadlineExceeded
+	case <-s.hardCtx.Done():
+		err = context.Canceled
+	}
+	t.Stop()
+	pause := 250 * time.Millisecond
+	for attempt := 0; err != nil && attempt < archiveRetries && s.hardCtx.Err() == nil; attempt++ {
+		select {
+		case <-s.hardCtx.Done():
+		case <-time.After(pause):
+		}
+		pause *= 2
+		ctx, cancel := context.WithTimeout(s.hardCtx, s.cfg.publishTimeout)
+		_, err = s.js.PublishMsg(ctx, m, expectArchive)
+		cancel()
+	}
+	if err != nil {
+		s.m.PublishFailures.WithLabelValues(wire.StreamArchive).Inc()
+		s.log.Warn("input not archived", "stream", wire.StreamArchive, "error", publishErrorClass(err))
 	}
 }
 
