@@ -119,7 +119,26 @@ func RunRescanJob(ctx context.Context, js jetstream.JetStream, j RescanJob, fn R
 	if serr != nil {
 		return state, fmt.Errorf("worker: archive stream %s: %w", j.Stream, serr)
 	}
-	cons, end, until, err := jobConsumer(ctx, st, j)
+	// The job's consumer is replicated like the archive: creating or
+	// binding it can outlast one API request while a server catches up,
+	// and several processes do it at once; a timeout or a missing leader
+	// is tried again.
+	var cons jetstream.Consumer
+	var end uint64
+	var until time.Time
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, rescanEnsureTimeout)
+		cons, end, until, err = jobConsumer(actx, st, j)
+		cancel()
+		if err == nil || ctx.Err() != nil || attempt == rescanEnsureAttempts ||
+			!(errors.Is(err, context.DeadlineExceeded) || transientPublish(err)) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 	if err != nil {
 		return state, err
 	}
