@@ -98,7 +98,13 @@ func newAutomaton(keywords []string) (*automaton, error) {
 	for i := range rootRow {
 		rootRow[i] = -1
 	}
-	nodes := []node{{}}
+	// At most one state per keyword byte, plus the root: sized once, the
+	// slice is not copied as it grows.
+	total := 1
+	for _, kw := range keywords {
+		total += len(kw)
+	}
+	nodes := make([]node, 1, total)
 	child := func(s int32, c uint32) int32 {
 		if s == 0 {
 			return rootRow[c]
