@@ -125,8 +125,9 @@ type Engine struct {
 	// sync.Pool, and rebuilding passes after every GC cost a fifth of the
 	// time on streams of small messages. At most 2*GOMAXPROCS are kept.
 	free chan *pass
-	// noShadow writes all text through the escaper (shadow.go); for the
-	// differential tests.
+	// noShadow writes all text through the escaper (shadow.go), and turns
+	// the whole-string path off (wholestring.go); for the differential
+	// tests.
 	noShadow bool
 	// noRawSchema turns finishRaw off (structured.go): every structured
 	// result is decoded; for the differential tests.

@@ -1,8 +1,8 @@
 package pipeline
 
 // WithoutShadow returns an engine like e that writes all text through the
-// escaper instead of the escaped shadow (shadow.go), for the differential
-// tests. It has a free list of its own: a pass belongs to one engine.
+// escaper instead of the escaped shadow (shadow.go) or the whole-string
+// path (wholestring.go), for the differential tests. It has a free list of its own: a pass belongs to one engine.
 func WithoutShadow(e *Engine) *Engine {
 	c := *e
 	c.free = make(chan *pass, cap(e.free))

@@ -77,17 +77,24 @@ func (p *pass) wholeString(b []byte, i int) int {
 		return -1
 	}
 	src := b[i:j]
-	// flushChain(true) and runBatch for a clean, final batch.
+	// flushChain(true) and runBatch for a clean, final batch; a short one
+	// the redactor would pass as it is skips its Append
+	// (scanners.Redactor.ShortClean).
 	p.batches++
-	p.red.HintASCII()
-	rb, fs := p.red.Append(p.rbuf[:0], src, true, p.fs[:0])
-	p.rbuf, p.fs = rb, fs
+	// same: the redactor wrote src as it is and found nothing.
+	rb, fs, same := src, p.fs[:0], true
+	if !p.red.ShortClean(src) {
+		p.red.HintASCII()
+		rb, fs = p.red.Append(p.rbuf[:0], src, true, p.fs[:0])
+		p.rbuf, p.fs = rb, fs
+		same = len(fs) == 0 && string(rb) == string(src)
+	}
 	p.redFed += int64(n)
 	for k := range fs {
 		p.recordFinding(&fs[k])
 	}
 	if p.fail == nil && n > 0 {
-		if p.sm == smText && len(fs) == 0 && string(rb) == string(src) &&
+		if p.sm == smText && same &&
 			int64(n) <= p.e.lim.Remaining(p.textBound(), 0) && p.em.counted+int64(n) <= p.outBudget {
 			// What sink does with it: under both bounds, no base64 check
 			// for the last text of a string under string-chars, and plain
@@ -101,7 +108,7 @@ func (p *pass) wholeString(b []byte, i int) int {
 			p.sinkLast = false
 			// A key the redactor left as it was is plain: keyDone
 			// writes it without the escaper.
-			p.keyPlain = p.sm == smKey && len(fs) == 0 && string(rb) == string(src)
+			p.keyPlain = p.sm == smKey && same
 		}
 	}
 	if p.fail != nil {

@@ -146,8 +146,15 @@ func (r *Redactor) trackRuns(src []byte, final bool) {
 		}
 		if !found {
 			// No three full words in src[i:]; a run may end the input and
-			// go on in the next call: src[p:] holds its start.
-			r.runBytes(src, base, p, n)
+			// go on in the next call: src[p:] holds its start. At the end
+			// of the string it does not go on, and it is shorter than
+			// decodeMinRun (src[p:] holds fewer than 31 run bytes: a byte
+			// of no run lies in the 8 before the word loop's stop, or p is
+			// where that loop began less than 24 bytes from the end), so
+			// it would be closed undecoded: not tracked at all.
+			if !final {
+				r.runBytes(src, base, p, n)
+			}
 			break
 		}
 		i = r.runBytes(src, base, p, j+24)

@@ -1,0 +1,121 @@
+package scanners
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	shortCleanOnce sync.Once
+	shortCleanCat  *Catalog
+)
+
+func shortCleanCatalog(t testing.TB) *Catalog {
+	shortCleanOnce.Do(func() {
+		c, err := NewCatalog(CatalogOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shortCleanCat = c
+	})
+	return shortCleanCat
+}
+
+// checkShortClean checks ShortClean against Append on one ASCII string, on
+// a Redactor just Reset (ctx == "") or given a member-name context: a true
+// answer must be what Append does (src unchanged, no finding, the same
+// spans), a false one must leave the Redactor as it was (Append after it
+// gives what Append gives on a fresh one). It returns the answer.
+func checkShortClean(t *testing.T, c *Catalog, s, ctx string) bool {
+	t.Helper()
+	ref := c.NewRedactor(testKey)
+	got := c.NewRedactor(testKey)
+	if ctx != "" {
+		ref.ResetWithContext([]byte(ctx))
+		got.ResetWithContext([]byte(ctx))
+	}
+	ref.HintASCII()
+	wantOut, wantFs := ref.Append(nil, []byte(s), true, nil)
+	wantSpans := append([]Span(nil), ref.Spans()...)
+	if got.ShortClean([]byte(s)) {
+		if string(wantOut) != s || len(wantFs) != 0 {
+			t.Fatalf("ShortClean(%q, context %q) true, but Append writes %q and finds %v", s, ctx, wantOut, wantFs)
+		}
+		if !reflect.DeepEqual(append([]Span(nil), got.Spans()...), wantSpans) {
+			t.Fatalf("ShortClean(%q): spans %v, Append's %v", s, got.Spans(), wantSpans)
+		}
+		// The Redactor goes on as after that Append.
+		next := "after " + s
+		ref.HintASCII()
+		o1, f1 := ref.Append(nil, []byte(next), true, nil)
+		got.HintASCII()
+		o2, f2 := got.Append(nil, []byte(next), true, nil)
+		if string(o1) != string(o2) || !reflect.DeepEqual(f1, f2) {
+			t.Fatalf("after ShortClean(%q): next string %q vs %q", s, o2, o1)
+		}
+		return true
+	}
+	got.HintASCII()
+	out, fs := got.Append(nil, []byte(s), true, nil)
+	if string(out) != string(wantOut) || !reflect.DeepEqual(fs, wantFs) {
+		t.Fatalf("after ShortClean(%q) false: Append writes %q %v, want %q %v", s, out, fs, wantOut, wantFs)
+	}
+	return false
+}
+
+func TestShortClean(t *testing.T) {
+	c := shortCleanCatalog(t)
+	gh := "ghp_" + strings.Repeat("A1b2", 9)
+	clean, dirty := 0, 0
+	for _, s := range []string{
+		"", "id", "path", "snippet", "score", "line", "column", "name", "items",
+		"internal/src/app.go", "hello world", "a", strings.Repeat("x", 31), strings.Repeat("x", 32),
+		"token", "password", "api_key", "secret", "Authorization", "bearer", "sk-", "AKIA",
+		"<system>", "</system>", "[INST]", "<|im_start|>", "&lt;system&gt;", "a&b", "&#60;",
+		"<&#115;ystem>", "&#x3c;system>", "<syst&#101;m>", "<&#x73;ystem>", "&#60;&#115;ystem&#62;",
+		"ghp_", gh, gh[:31], "xoxb-123", "pat", "patch", "api-", "https://", "://",
+		"password=hunter2", "token: abc", "key=AKIAIOSFODNN7EXAMPL",
+	} {
+		if checkShortClean(t, c, s, "") {
+			clean++
+		} else {
+			dirty++
+		}
+		for _, ctx := range []string{"password", "id", "api_key"} {
+			checkShortClean(t, c, s, ctx)
+		}
+	}
+	// Both answers occur: the test would see a ShortClean that always
+	// says false (or true).
+	if clean < 10 || dirty < 10 {
+		t.Fatalf("clean %d, not clean %d: expected both often", clean, dirty)
+	}
+}
+
+// FuzzShortClean checks ShortClean against Append on arbitrary printable
+// ASCII strings, with and without a member-name context.
+func FuzzShortClean(f *testing.F) {
+	for _, s := range []string{"", "path", "token", "<system>", "a&b", "ghp_AAAA", "password=x", "[INST]", "sk-ant-"} {
+		f.Add(s, uint8(0))
+		f.Add(s, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, s string, ctx uint8) {
+		b := []byte(s)
+		if len(b) > 64 {
+			b = b[:64]
+		}
+		for i := range b {
+			b[i] = ' ' + b[i]%95 // printable ASCII, as the pipeline calls it
+		}
+		name := ""
+		switch ctx % 3 {
+		case 1:
+			name = "password"
+		case 2:
+			name = "data"
+		}
+		checkShortClean(t, shortCleanCatalog(t), string(b), name)
+	})
+}
