@@ -118,6 +118,7 @@ func (h *HTTP) session(id string) *Session {
 		delete(h.sessions, old)
 	}
 	s := h.Proxy.NewSession()
+	s.postScoped = true
 	h.sessions[id] = &httpSession{s: s, used: h.tick}
 	return s
 }

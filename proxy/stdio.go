@@ -170,6 +170,9 @@ func exitStatus(cmd *exec.Cmd, err error) int {
 
 // deliver writes a Routed's messages.
 func deliver(r Routed, toClient, toServer *lineWriter) {
+	if r.Expired != nil {
+		deliver(*r.Expired, toClient, toServer)
+	}
 	if r.Server != nil {
 		toServer.write(r.Server)
 	}
