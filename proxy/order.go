@@ -121,6 +121,7 @@ func (q *orderer) wait() { q.wg.Wait() }
 // now on) of sess: its pass is FromServer's.
 func (q *orderer) submitServer(ctx context.Context, sess *Session, msg []byte) {
 	e := peek(msg)
+	sess.markProgress(&e)
 	q.submit(e.typ != msgResponse, len(msg), func() Routed {
 		return sess.fromServer(ctx, e, msg, nil)
 	})

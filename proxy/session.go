@@ -56,6 +56,9 @@ type Session struct {
 	// evicted, goneOrder the same oldest first (pending.go).
 	gone      map[string]struct{}
 	goneOrder []string
+	// tokens counts the progress tokens of the requests in flight
+	// (progress.go).
+	tokens map[string]int
 	// postScoped: each request's answer comes in the response to the POST
 	// that carried it (HTTP), so an evicted request needs no answer.
 	postScoped bool
@@ -68,11 +71,12 @@ type pending struct {
 	id     []byte // the request's id as the client wrote it
 	params []byte // the params of a guarded request (guards.go)
 	at     time.Time
+	token  []byte // params._meta.progressToken, raw (progress.go)
 }
 
 // NewSession starts the state of one conversation.
 func (p *Proxy) NewSession() *Session {
-	return &Session{p: p, pending: map[string]pending{}, tools: map[string][]byte{}, gone: map[string]struct{}{}}
+	return &Session{p: p, pending: map[string]pending{}, tools: map[string][]byte{}, gone: map[string]struct{}{}, tokens: map[string]int{}}
 }
 
 // Pending returns the number of client requests in flight.
@@ -107,7 +111,7 @@ func (s *Session) FromClient(msg []byte) Routed {
 		if !ok {
 			return Routed{Server: msg} // an id the server will refuse
 		}
-		pr := pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params), at: s.p.now()}
+		pr := pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params), at: s.p.now(), token: progressTokenOf(e.params)}
 		if e.method == wire.MethodToolsCall {
 			pr.tool = toolName(e.params)
 			if r := s.gate(pr.tool, msg); r != nil {
@@ -189,10 +193,13 @@ func (r *Request) Method() string { return r.p.method }
 // be, and a message that is not one JSON-RPC message, are dropped with
 // evidence.
 func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Routed {
-	return s.fromServer(ctx, peek(msg), msg, hint)
+	e := peek(msg)
+	s.markProgress(&e)
+	return s.fromServer(ctx, e, msg, hint)
 }
 
-// fromServer is FromServer of a message whose envelope is read.
+// fromServer is FromServer of a message whose envelope is read (and
+// marked by markProgress).
 func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *Request) Routed {
 	switch e.typ {
 	case msgResponse:
@@ -265,6 +272,9 @@ func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *
 		if err != nil || res.Outcome == wire.OutcomeRejected {
 			s.p.o.Log.Info("notification dropped", "kind", string(kind), "code", string(codeOf(res, err)))
 			return Routed{}
+		}
+		if e.knownToken && res.Outcome != wire.OutcomeClean {
+			return Routed{Client: restoreToken(notificationToken(e.params), res.Body)}
 		}
 		return Routed{Client: res.Body}
 	}
