@@ -258,3 +258,58 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// TestVerifyUnverifiedTail: the records after the last checkpoint are
+// reported as the unverified tail, with their count, whether the cut
+// removed some of them or none; a cut before the last checkpoint is a
+// problem instead.
+func TestVerifyUnverifiedTail(t *testing.T) {
+	s, err := NewSealer("w1.tail", "k1", testKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines [][]byte
+	for i := 1; i <= 130; i++ {
+		b, _, err := s.Seal(nil, fmt.Appendf(nil, `{"n":%d}`, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, b)
+		if i == 100 {
+			if got := s.Unvouched(); got != 100 {
+				t.Fatalf("unvouched before the checkpoint: %d", got)
+			}
+			lines = append(lines, s.Checkpoint(time.Unix(1, 0)))
+			if got := s.Unvouched(); got != 0 {
+				t.Fatalf("unvouched after the checkpoint: %d", got)
+			}
+		}
+	}
+	if got := s.Unvouched(); got != 30 {
+		t.Fatalf("unvouched: %d", got)
+	}
+	for _, tc := range []struct {
+		name  string
+		lines [][]byte
+		tail  uint64
+		ok    bool
+	}{
+		{"whole", lines, 30, true},
+		{"tail cut after the checkpoint", lines[:len(lines)-12], 18, true},                                // undetectable: only the count shrinks
+		{"cut before the checkpoint", append(append([][]byte(nil), lines[:95]...), lines[100]), 0, false}, // truncated
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := verify(tc.lines, Options{})
+			if r.OK() != tc.ok || r.UnverifiedTail != tc.tail || len(r.Chains) != 1 || r.Chains[0].UnverifiedTail != tc.tail {
+				t.Fatalf("ok %v, unverified tail %d (want %v, %d): %+v", r.OK(), r.UnverifiedTail, tc.ok, tc.tail, r.Problems)
+			}
+		})
+	}
+	// Without a checkpoint every sequence is in the tail; with NoTail none.
+	if r := verify(lines[:50], Options{}); r.UnverifiedTail != 50 {
+		t.Fatalf("no checkpoint: tail %d", r.UnverifiedTail)
+	}
+	if r := verify(lines, Options{NoTail: true}); r.UnverifiedTail != 0 {
+		t.Fatalf("NoTail: tail %d", r.UnverifiedTail)
+	}
+}

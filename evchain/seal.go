@@ -105,6 +105,15 @@ func (s *Sealer) Seal(dst, rec []byte) ([]byte, uint64, error) {
 	return dst, s.seq, nil
 }
 
+// Unvouched returns how many records were sealed since the last
+// checkpoint: the records a cut of the stream's tail could remove
+// undetected until the next checkpoint.
+func (s *Sealer) Unvouched() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq - s.cpSeq
+}
+
 // Void records that the record of sequence seq was not stored (its publish
 // failed for good, or the stream dropped it as a duplicate of a record
 // stored before). Every later checkpoint lists it (the latest MaxVoid of

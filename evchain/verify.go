@@ -57,6 +57,11 @@ type ChainSummary struct {
 	Void    int64  `json:"void,omitempty"`
 	// Vouched is the highest sequence a verified checkpoint vouched for.
 	Vouched uint64 `json:"vouched,omitempty"`
+	// UnverifiedTail counts the sequences after the last one a verified
+	// checkpoint vouched for (all of them when none did): records a cut
+	// of the tail could have removed undetected. Not a problem: the
+	// worker's next checkpoint vouches for them; zero with Options.NoTail.
+	UnverifiedTail uint64 `json:"unverifiedTail,omitempty"`
 }
 
 // Report is the result of a verification.
@@ -66,8 +71,10 @@ type Report struct {
 	Checkpoints int64          `json:"checkpoints"`
 	Verified    int64          `json:"checkpointsVerified"`
 	Chains      []ChainSummary `json:"chains"`
-	Problems    []Problem      `json:"problems"`
-	ProblemsCut int64          `json:"problemsNotListed,omitempty"`
+	// UnverifiedTail is the sum of the chains' UnverifiedTail.
+	UnverifiedTail uint64    `json:"unverifiedTail,omitempty"`
+	Problems       []Problem `json:"problems"`
+	ProblemsCut    int64     `json:"problemsNotListed,omitempty"`
 }
 
 // OK reports that no problem was found.
@@ -338,6 +345,10 @@ func (v *Verifier) Finish() *Report {
 			v.reportMissing(c, last+1, c.vouched, ref, "", KindTruncated)
 		}
 		sum := ChainSummary{ID: id, First: c.first, Last: last, Records: c.count, Void: int64(len(c.void)), Vouched: c.vouched}
+		if !v.o.NoTail && last > c.vouched && c.count > 0 {
+			sum.UnverifiedTail = last - max(c.vouched, c.first-1)
+			v.r.UnverifiedTail += sum.UnverifiedTail
+		}
 		v.r.Chains = append(v.r.Chains, sum)
 	}
 	slices.SortFunc(v.r.Chains, func(a, b ChainSummary) int {

@@ -163,8 +163,9 @@ func TestClaimBoundedMemory(t *testing.T) {
 		t.Skip("128 MiB through the Object Store")
 	}
 	_, obs := startStore(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	// Streaming 128 MiB takes about 50 s under -race on a loaded 2-core
+	// machine: no wall-clock guess, the test's own deadline bounds it.
+	ctx := testnats.Context(t)
 	const size = 128 << 20
 	gen := io.LimitReader(&patternReader{}, size)
 	hdr, body, err := Claim(ctx, obs, "", "big", gen, "")
@@ -242,7 +243,12 @@ func TestChunkReaderResumesAfterStall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	defer func(p, s time.Duration) { chunkPoll, chunkStall = p, s }(chunkPoll, chunkStall)
-	chunkPoll, chunkStall = 20*time.Millisecond, 150*time.Millisecond
+	// A stall is declared after chunkStall without a chunk. Under load (the
+	// race suite on two cores) a real chunk can be that late too, so the
+	// injected stalls are what the cases count at least: each one restarts
+	// the read exactly once, and a late real chunk may add a restart, never
+	// remove one.
+	chunkPoll, chunkStall = 20*time.Millisecond, 600*time.Millisecond
 
 	src := sampleJSON(1<<20+777, 9) // nine chunks of 128 KiB
 	if _, err := obs.PutBytes(ctx, "stall", src); err != nil {
@@ -286,8 +292,14 @@ func TestChunkReaderResumesAfterStall(t *testing.T) {
 			} else if err != nil || !bytes.Equal(got, src) {
 				t.Fatalf("err %v, %d of %d bytes, equal %v", err, len(got), len(src), bytes.Equal(got, src))
 			}
-			if c.restarts != tc.wantRestart {
+			if c.restarts < tc.wantRestart {
 				t.Fatalf("%d restarts, want %d", c.restarts, tc.wantRestart)
+			}
+			if c.restarts > tc.wantRestart {
+				t.Logf("%d restarts for %d injected stalls: a real chunk came later than the stall time", c.restarts, tc.wantRestart)
+			}
+			if !tc.wantErr && len(plan) != 0 {
+				t.Fatalf("%d injected stalls never reached", len(plan))
 			}
 		})
 	}

@@ -28,6 +28,12 @@ var strSafe = func() (t [256]bool) {
 // end of b, and hands decoded text to the string chain.
 func (p *pass) lexString(b []byte, i int) int {
 	n := len(b)
+	if p.strFresh && i < n {
+		p.strFresh = false
+		if k := p.wholeString(b, i); k >= 0 {
+			return k
+		}
+	}
 	for i < n && p.fail == nil {
 		if (p.sm == smText || p.sm == smKey) && !p.strCut && p.lx.StringIdle() {
 			// Fast path: printable ASCII runs and two-byte escapes go

@@ -130,14 +130,19 @@ func (e *emitter) rawString(s string) {
 // member writes the start of an object member: a comma when it is not the
 // first, then the key as a JSON string and the colon, in one call (keys
 // are short and many: the per-call work of four writes was most of it).
-func (e *emitter) member(comma bool, key []byte) {
+// plain says that key holds no byte to escape (it is copied).
+func (e *emitter) member(comma bool, key []byte, plain bool) {
 	t := e.target()
 	before := len(*t)
 	if comma {
 		*t = append(*t, ',')
 	}
 	*t = append(*t, '"')
-	*t = appendEscaped(*t, key)
+	if plain {
+		*t = append(*t, key...)
+	} else {
+		*t = appendEscaped(*t, key)
+	}
 	*t = append(*t, '"', ':')
 	e.counted += int64(len(*t) - before)
 	e.maybeFlush()
@@ -317,17 +322,34 @@ func escapedLen(s []byte) int {
 }
 
 // cutRunes returns the byte length of the first n runes of s (all of s when
-// it has fewer), and how many runes that is.
+// it has fewer), and how many runes that is, counted as countRunes counts
+// them: a rune is its lead byte. s is a piece of the redactor's output,
+// which may begin or end inside a rune (the redactor holds back what a
+// match could still cover, in bytes: its rules' look-back, whatever the
+// runes there). Continuation bytes at its start finish a rune counted in
+// the piece before and are always kept; a rune whose last bytes are not in
+// s is not taken, since the rest of the string is dropped after a cut. So
+// the cut never splits a UTF-8 sequence, whatever the piece boundaries.
 func cutRunes(s []byte, n int64) (int, int64) {
 	var count int64
 	i := 0
-	for i < len(s) && count < n {
-		if s[i] < utf8.RuneSelf {
-			i++
-		} else {
-			_, size := utf8.DecodeRune(s[i:])
-			i += size
+	for i < len(s) {
+		c := s[i]
+		if c&0xC0 == 0x80 {
+			i++ // the rest of a rune begun in an earlier piece
+			continue
 		}
+		if count >= n {
+			break
+		}
+		size := 1
+		if c >= utf8.RuneSelf {
+			size = runeLen(c)
+		}
+		if i+size > len(s) {
+			break // its rest is in the next piece, which is dropped
+		}
+		i += size
 		count++
 	}
 	return i, count

@@ -159,6 +159,7 @@ type pass struct {
 
 	em   emitter
 	bj   blockJoin // text across blocks (blockjoin.go)
+	mj   metaJoin  // secrets across _meta members (metajoin.go)
 	ev   Evidence
 	fail *Error
 	ids  idScan // the envelope's id after a failure (envelope_id.go)
@@ -231,6 +232,8 @@ type chain struct {
 	strChars int64
 	strCut   bool
 	strDirty bool // the string holds bytes the normalizer may change
+	strFresh bool // nothing of the string after its opening quote was read yet (wholestring.go)
+	keyPlain bool // the key was read whole and written unchanged: it needs no escape (wholestring.go)
 	batches  int  // batches of this string sent through the chain
 	strNoted bool
 	b64n     int64
@@ -367,6 +370,7 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	p.rpc.on, p.rpc.changed = false, false
 	p.bw.begin(0)
 	p.bj.reset()
+	p.mj.on, p.mj.vals = false, p.mj.vals[:0]
 	p.seenB64 = p.seenB64[:0]
 	p.sch = nil
 	if info.OutputSchema != nil && info.Kind == KindToolResult {

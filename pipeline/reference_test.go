@@ -157,6 +157,10 @@ type reference struct {
 	jc          *refJoinCtx
 	cat         *scanners.Catalog
 	unexpressed bool
+	// heldMeta: how many held _meta objects are being read (their
+	// objects stay in order for the join across members,
+	// reference_metajoin_test.go)
+	heldMeta int
 	// seenB64: the first 24 characters of the blocks' binary values kept
 	// so far (at most 32), see seenBinary.
 	seenB64 []string
@@ -411,6 +415,10 @@ func (r *reference) object(nx refNext) any {
 	defer func() { r.depth-- }()
 	f := &refFrame{role: nx.role, region: nx.region, skip: nx.drop}
 	f.envelope = nx.role == rTop && r.frm == pipeline.FramingJSONRPC
+	if nx.defer_ && !nx.drop {
+		r.heldMeta++
+		defer func() { r.heldMeta-- }()
+	}
 	if !nx.drop {
 		r.binOn(f, nx.role)
 	}
@@ -486,6 +494,7 @@ func (r *reference) object(nx refNext) any {
 		case m.drop:
 		case m.defer_:
 			if obj, ok := v.(refHeld); ok {
+				obj = r.metaJoin(obj)
 				f.held, f.heldMeta = obj, true
 				if n := heldLen(obj); int64(n) > r.lim[bounds.MetaBytes] {
 					r.fail(pipeline.CodeBoundExceeded, "meta-bytes")
@@ -499,8 +508,8 @@ func (r *reference) object(nx refNext) any {
 	if f.skip {
 		return nil
 	}
-	if nx.defer_ {
-		return refHeld(members)
+	if nx.defer_ || r.heldMeta > 0 {
+		return refHeld(members) // in order: the join across members reads them so
 	}
 	if r.bin.on {
 		var repl map[string]any
@@ -1119,6 +1128,9 @@ func TestReference(t *testing.T) {
 		cases = append(cases, c)
 	}
 	cases = append(cases, refCases()...)
+	for _, x := range metaJoinCases() {
+		cases = append(cases, x.c)
+	}
 	for _, c := range memberContextCases() {
 		if c.schema == "" {
 			cases = append(cases, c)
@@ -1174,6 +1186,9 @@ func FuzzDifferential(f *testing.F) {
 	addSeeds(f)
 	for _, c := range append(refCases(), memberContextCases()...) {
 		f.Add(c.in)
+	}
+	for _, x := range metaJoinCases() {
+		f.Add(x.c.in)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, pol := range refPolicies {

@@ -113,11 +113,13 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 			p.em.byte1('[')
 		}
 	}
+	p.metaJoinOpen(f)
 	p.nameCtx = obj
 }
 
 func (p *pass) closeContainer(obj bool, off int64) {
 	f := &p.stack[len(p.stack)-1]
+	p.metaJoinClose(f) // before a held _meta's bound is checked (metajoin.go)
 	if !f.skip {
 		switch {
 		case f.deferM != deferNone:
@@ -434,7 +436,7 @@ func (p *pass) keyDone(off int64) {
 		p.beginHold(nx.hold) // the key is written with the value, on close
 		return
 	}
-	p.em.member(f.emitted > 0, key)
+	p.em.member(f.emitted > 0, key, p.keyPlain)
 	f.emitted++
 }
 

@@ -19,6 +19,8 @@ func (p *pass) startString(off int64) {
 	p.strChars = 0
 	p.strCut = false
 	p.strDirty = false
+	p.strFresh = true
+	p.keyPlain = false
 	p.shOn = false
 	p.batches = 0
 	p.joinIn, p.valBase, p.redFed = false, 0, 0
@@ -68,6 +70,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 		p.binURIStart()
 	}
 	p.sm = smText
+	if p.mj.on && nx.region == regionMeta {
+		p.metaJoinBegin()
+	}
 	p.schemaBase64Start()
 	p.shadowStart()
 	p.normFresh = false
@@ -534,58 +539,69 @@ func (p *pass) endString(off int64) {
 		p.joinOut = join
 		p.flushChain(true)
 		p.joinOut = false
-		if p.fail != nil {
+		if p.fail != nil || !p.textEnd(join) {
 			return
-		}
-		if join {
-			p.joinHold() // before the truncation note and the closing quote
-			if p.fail != nil {
-				return
-			}
-		}
-		if p.strSchemaB64 {
-			p.schemaBase64End()
-		} else if p.b64s.bin {
-			p.base64StringEnd()
-		}
-		if p.fail != nil {
-			return
-		}
-		if p.strCut {
-			p.truncs++
-			p.em.escapedString(p.truncationNote())
-		}
-		p.em.byte1('"')
-		if p.sRole == roleEnvelopeID {
-			p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
-		}
-		if p.sch != nil && p.sch.tapOn {
-			p.sch.endTap(p.strCut)
-		}
-		if (p.sRole == roleText || p.sRole == roleResText) && len(p.errText) > 0 && len(p.errText) < maxErrText {
-			p.errText = append(p.errText, '\n')
-		}
-		p.errCodeOn = false
-		if p.sRole == roleMime && len(p.stack) > 0 {
-			f := &p.stack[len(p.stack)-1]
-			f.mimeState = -1
-			if p.mimeAllowed(p.mimeBuf) {
-				f.mimeState = 1
-			}
-			p.binMime()
-		}
-		if p.sRole == roleBlockType {
-			p.binTypeDone()
-			p.joinType()
-		}
-		if p.sRole == roleEnvelopeVersion {
-			p.envelopeVersion()
-		}
-		if p.sRole == roleResURI {
-			p.binURIEnd()
 		}
 	}
 	p.valueDone()
+}
+
+// textEnd finishes a text string after its last batch went through the
+// chain (join: it goes on into the next block's text): the held join, the
+// base64 checks, the truncation note, the closing quote and what its role
+// keeps. It reports false when the pass failed.
+func (p *pass) textEnd(join bool) bool {
+	if join {
+		p.joinHold() // before the truncation note and the closing quote
+		if p.fail != nil {
+			return false
+		}
+	}
+	if p.strSchemaB64 {
+		p.schemaBase64End()
+	} else if p.b64s.bin {
+		p.base64StringEnd()
+	}
+	if p.fail != nil {
+		return false
+	}
+	if p.strCut {
+		p.truncs++
+		p.em.escapedString(p.truncationNote())
+	}
+	if p.mj.on {
+		p.metaJoinEnd()
+	}
+	p.em.byte1('"')
+	if p.sRole == roleEnvelopeID {
+		p.envIDOK = len(p.envID) <= maxEnvelopeID && !p.strCut
+	}
+	if p.sch != nil && p.sch.tapOn {
+		p.sch.endTap(p.strCut)
+	}
+	if (p.sRole == roleText || p.sRole == roleResText) && len(p.errText) > 0 && len(p.errText) < maxErrText {
+		p.errText = append(p.errText, '\n')
+	}
+	p.errCodeOn = false
+	if p.sRole == roleMime && len(p.stack) > 0 {
+		f := &p.stack[len(p.stack)-1]
+		f.mimeState = -1
+		if p.mimeAllowed(p.mimeBuf) {
+			f.mimeState = 1
+		}
+		p.binMime()
+	}
+	if p.sRole == roleBlockType {
+		p.binTypeDone()
+		p.joinType()
+	}
+	if p.sRole == roleEnvelopeVersion {
+		p.envelopeVersion()
+	}
+	if p.sRole == roleResURI {
+		p.binURIEnd()
+	}
+	return true
 }
 
 // truncationNote is the note appended to a string that was cut.

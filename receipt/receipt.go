@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/mcp-sanitize/mcp-sanitize/internal/jcs"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/strictjson"
 )
 
@@ -69,9 +69,9 @@ var (
 	receiptKeys  = []string{"adapterBuildSha256", "bytesSha256", "control", "expiresAt", "issuedAt", "objectIdentity", "operation", "outcome", "platformProfile", "policyVersion", "receiptSha256", "relativePath", "rootId", "schemaVersion"}
 	identityKeys = []string{"fileId", "linkCount", "size", "type", "volumeId"}
 	envelopeKeys = []string{"keyId", "receipt", "signature"}
-	hex64        = regexp.MustCompile(`^[a-f0-9]{64}$`)
-	keyIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-	uintLiteral  = regexp.MustCompile(`^(0|[1-9][0-9]{0,14})$`)
+	hex64        = lazyre.New(`^[a-f0-9]{64}$`)
+	keyIDPattern = lazyre.New(`^[A-Za-z0-9._-]{1,64}$`)
+	uintLiteral  = lazyre.New(`^(0|[1-9][0-9]{0,14})$`)
 )
 
 // Expect is what a receipt must be bound to, and the content it vouches

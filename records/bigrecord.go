@@ -100,6 +100,7 @@ type bigMember struct {
 // bigEnvelope is what the scan of a big record found.
 type bigEnvelope struct {
 	tool, framing, schema, result bigMember
+	context                       bigMember
 }
 
 // bigScanner reads a big record's line once, keeping track of the offset.
@@ -363,6 +364,8 @@ func scanBig(line *bigLine) (env bigEnvelope, reason string, err error) {
 			env.tool = m
 		case "framing":
 			env.framing = m
+		case "context":
+			env.context = m
 		case "outputSchema":
 			env.schema = m
 		case "result":
@@ -514,6 +517,18 @@ func (w *recordWorker) sanitizeBig(ctx context.Context, r record, info pipeline.
 			return reject(pipeline.CodeInvalidContent, string(wire.ReasonUnknownFraming))
 		}
 		info.Framing = f
+	}
+	if env.context.found {
+		v, ok, err := readSmall(line, env.context, int64(max(w.memRecord, maxContextBytes)))
+		if err != nil {
+			out.Close()
+			return nil, false, nil, err
+		}
+		g, gok := guardFor(w.guard, v)
+		if !ok || !gok {
+			return reject(pipeline.CodeInvalidContent, string(wire.ReasonBadRecordContext))
+		}
+		info.Guard = g
 	}
 	echoed := false
 	if env.schema.found {

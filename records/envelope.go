@@ -9,6 +9,7 @@ import (
 // record member the engine reads, as a slice of the line.
 type envelope struct {
 	tool, framing, schema, result []byte // nil: the member is absent
+	context                       []byte // the guards' request context (context.go)
 	schemaWS, resultWS            bool   // the value holds whitespace outside its strings
 }
 
@@ -88,6 +89,8 @@ func scanEnvelope(line []byte) (envelope, bool) {
 			env.tool = v
 		case "framing":
 			env.framing = v
+		case "context":
+			env.context = v
 		case "outputSchema":
 			env.schema, env.schemaWS = v, s.ws
 		case "result":

@@ -37,9 +37,10 @@ type recordWorker struct {
 	keys        map[string]struct{}
 	out         lineOut // the result, written into a buffer of outBufs
 	schemas     *schema.Cache
-	memo        schemaMemo // outputSchema texts already compiled and echoed
-	memRecord   int        // Options.MemRecordBytes: a big record's output spool memory
-	spoolDir    string     // Options.SpoolDir
+	memo        schemaMemo           // outputSchema texts already compiled and echoed
+	memRecord   int                  // Options.MemRecordBytes: a big record's output spool memory
+	spoolDir    string               // Options.SpoolDir
+	guard       *pipeline.GuardInput // Options.Guard
 }
 
 // sanitize runs one record. A record that is not valid JSON, lacks a result
@@ -59,7 +60,7 @@ type recordWorker struct {
 // alike, which FuzzEnvelopeDifferential checks.
 func (w *recordWorker) sanitize(ctx context.Context, r record) outcome {
 	// Without an evidence sink the evidence's digests are never read.
-	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing, NoDigests: !w.evidence}
+	info := pipeline.MessageInfo{Kind: w.kind, Framing: w.framing, NoDigests: !w.evidence, Guard: w.guard}
 	w.out.b = w.outBufs.get()
 	var ev *pipeline.Evidence
 	var err error
@@ -138,6 +139,12 @@ func (w *recordWorker) sanitizeEnvelope(ctx context.Context, line []byte, env en
 		}
 		info.Framing = f
 	}
+	if g, ok := guardFor(w.guard, env.context); !ok {
+		ev, err := eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonBadRecordContext))
+		return ev, false, err
+	} else {
+		info.Guard = g
+	}
 	echoed := false
 	if env.schema != nil && string(env.schema) != "null" {
 		text := env.schema
@@ -189,6 +196,14 @@ func (w *recordWorker) sanitizeParsed(ctx context.Context, line []byte, info pip
 				break
 			}
 			info.Framing = f
+		}
+		if c := v.Get("context"); c != nil {
+			g, ok := guardFor(w.guard, c.MarshalTo(nil))
+			if !ok {
+				ev, err = eng.Reject(bytes.NewReader(line), &w.out, info, pipeline.CodeInvalidContent, string(wire.ReasonBadRecordContext))
+				break
+			}
+			info.Guard = g
 		}
 		sv = v.Get("outputSchema")
 		if sv != nil && sv.Type() != fastjson.TypeNull {

@@ -70,6 +70,11 @@ type Options struct {
 	// Framing is the framing of every record's result that does not say
 	// its own (a record member "framing"); "" means pipeline.FramingAuto.
 	Framing pipeline.Framing
+	// Guard is the guards' request context of every record, with the
+	// hooks (authorization, completion budget); a record's "context"
+	// member replaces its principal, scopes and request params
+	// (context.go). nil: none (guarded kinds are refused, fail closed).
+	Guard *pipeline.GuardInput
 	// Workers is the number of parallel passes; 0 means GOMAXPROCS.
 	Workers int
 	// MaxRecordBytes caps one input line (MinMaxRecordBytes at least); a
@@ -204,7 +209,7 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 		go func() {
 			defer wg.Done()
 			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas,
-				memRecord: o.MemRecordBytes, spoolDir: o.SpoolDir}
+				memRecord: o.MemRecordBytes, spoolDir: o.SpoolDir, guard: o.Guard}
 			for r := range jobs {
 				res := ws.sanitize(ctx, r)
 				res.size = r.size

@@ -38,6 +38,10 @@ type Options struct {
 	Kind           pipeline.Kind
 	Framing        pipeline.Framing
 	MaxRecordBytes int
+	// Guard is records.Options.Guard, the same for both policies: the
+	// hooks, and the request context of records without a "context"
+	// member.
+	Guard *pipeline.GuardInput
 	// MaxRefs caps the references listed per rule (default
 	// DefaultMaxRefs); counts stay exact.
 	MaxRefs int
@@ -125,7 +129,7 @@ func Run(ctx context.Context, in io.Reader, policy, baseline *pipeline.Engine, o
 			defer wg.Done()
 			side := &evWriter{c: c, side: i}
 			err := records.Run(ctx, eng, pr[i], io.Discard, records.Options{
-				Kind: o.Kind, Framing: o.Framing, Workers: o.Workers, MaxRecordBytes: o.MaxRecordBytes,
+				Kind: o.Kind, Framing: o.Framing, Workers: o.Workers, MaxRecordBytes: o.MaxRecordBytes, Guard: o.Guard,
 				Evidence: side,
 				Report: func(err error) {
 					var re *records.RecordError

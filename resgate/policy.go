@@ -5,9 +5,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/receipt"
 	"github.com/mcp-sanitize/mcp-sanitize/resuri"
 )
@@ -70,8 +70,8 @@ const (
 var ErrPolicy = errors.New("resgate: invalid resources policy")
 
 var (
-	hex64    = regexp.MustCompile(`^[a-f0-9]{64}$`)
-	mimeType = regexp.MustCompile(`^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$`)
+	hex64    = lazyre.New(`^[a-f0-9]{64}$`)
+	mimeType = lazyre.New(`^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$`)
 )
 
 // Gate is a compiled resources policy. It is immutable and safe for

@@ -325,10 +325,38 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 		c.allow[a] = struct{}{}
 	}
 
-	// A marker must never be, or combine with its neighbours into, a match:
-	// it is built from a safe alphabet and scans clean.
-	// One Redactor for all the checks (its hit buffer is large), and each
-	// distinct marker checked once.
+	if !defaultMarkersChecked(opts) {
+		if err := c.checkMarkers(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// defaultMarkersChecked reports whether a catalog built with o has the
+// default markers and no option that lets a rule match more than the
+// built-in rules do under the default decoding: no custom rule, invalid
+// checksums dropped, the default decode limits. Such a catalog's markers
+// are those of the built-in catalog with every rule enabled, or fewer,
+// scanned by fewer rules or with fewer matches suppressed by nothing;
+// TestDefaultMarkersSafe checks them with every rule, every switch of
+// tags, decoding and look-alikes, and nothing allowlisted. NewCatalog then
+// skips the scan: it ran the regexps of most vendor-key rules (a marker
+// holds the rule id, the rule's keyword), and compiling those was a third
+// of what building a catalog allocated at every start.
+func defaultMarkersChecked(o CatalogOptions) bool {
+	return (o.SecretMarker == "" || o.SecretMarker == DefaultSecretMarker) &&
+		(o.TagMarker == "" || o.TagMarker == DefaultTagMarker) &&
+		len(o.Custom) == 0 && !o.KeepInvalidChecksum &&
+		(o.MaxDecodeRun == 0 || o.MaxDecodeRun == DefaultMaxDecodeRun) &&
+		(o.MaxDecodeDepth == 0 || o.MaxDecodeDepth == DefaultMaxDecodeDepth)
+}
+
+// checkMarkers returns a CatalogError for the first marker of c that is,
+// or combines with its neighbours into, a match: a marker is built from a
+// safe alphabet and scans clean. One Redactor for all the checks (its hit
+// buffer is large), and each distinct marker checked once.
+func (c *Catalog) checkMarkers() error {
 	mr := c.newRedactorNoKey()
 	checked := make(map[string]string, len(c.markers))
 	for id, m := range c.markers {
@@ -342,10 +370,10 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 			if c.rules[id].kind == KindSecret {
 				field = "SecretMarker"
 			}
-			return nil, &CatalogError{Rule: c.rules[id].id, Field: field, Reason: reason, Err: ErrInvalidMarker}
+			return &CatalogError{Rule: c.rules[id].id, Field: field, Reason: reason, Err: ErrInvalidMarker}
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func containsString(list []string, s string) bool {
@@ -470,6 +498,7 @@ func builtinRules() []ruleDef {
 	rs = append(rs, sumologicRules()...)
 	rs = append(rs, facebookRules()...)
 	rs = append(rs, familyRules2()...)
+	rs = append(rs, familyRules3()...)
 	rs = append(rs, vendorKeyRules()...)
 	rs = append(rs, contextRules()...)
 	rs = append(rs, cliRules()...)

@@ -19,7 +19,7 @@ func placeholder(b []byte) bool {
 		return true
 	case b[0] == '%' && b[n-1] == '%' && n > 2 && isIdent(b[1:n-1]):
 		return true
-	case b[0] == '$' && (n > 1 && b[1] == '(' || isIdent(b[1:])):
+	case b[0] == '$' && (n > 1 && b[1] == '(' || isIdent(b[1:]) || varPath(b[1:])):
 		return true
 	case b[0] == '{' && (b[n-1] == '}' && n > 2 && isIdent(b[1:n-1]) || isIdent(b[1:])):
 		return true // a template reference: {SumoAccessKey} (unquoted, the value stops before the '}')
@@ -34,6 +34,30 @@ func placeholder(b []byte) bool {
 		}
 	}
 	return mask
+}
+
+// varPath: after a '$', a variable that a path or URL is built on:
+// IDENT/… or {IDENT}/… ($REACT_APP_BASE_URL/classroom/#/forgot_password,
+// ${HOME}/.config/app).
+func varPath(b []byte) bool {
+	brace := len(b) > 0 && b[0] == '{'
+	if brace {
+		b = b[1:]
+	}
+	i := 0
+	for i < len(b) && (setWord[b[i]]) {
+		i++
+	}
+	if i == 0 || !isIdent(b[:i]) {
+		return false
+	}
+	if brace {
+		if i == len(b) || b[i] != '}' {
+			return false
+		}
+		i++
+	}
+	return i < len(b) && b[i] == '/'
 }
 
 // isIdent: [A-Za-z_][A-Za-z0-9_]*.
@@ -84,15 +108,51 @@ func codeRef(b []byte) bool {
 }
 
 // ctxMaxSegment is the longest segment of a dotted identifier path taken
-// for code; longer ones are random (pat12345.<64 hex>).
+// for code; longer ones are random (pat12345.<64 hex>), unless they are a
+// snake_case name (longSnakeName).
 const ctxMaxSegment = 24
 
+// longSnakeName: a name of words joined by '_', in one letter case
+// (REACT_APP_FIREBASE_DEV_PASSWORD, default_storage_bucket_name), each word
+// at most ctxMaxSegment bytes: an environment variable's or a setting's
+// name, however long, not a random string.
+func longSnakeName(b []byte) bool {
+	upper, lower, word, parts := false, false, 0, 1
+	for _, c := range b {
+		switch {
+		case c == '_':
+			if word == 0 {
+				return false
+			}
+			word = 0
+			parts++
+			continue
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case '0' <= c && c <= '9':
+		default:
+			return false
+		}
+		if word++; word > ctxMaxSegment {
+			return false
+		}
+	}
+	return parts >= 2 && word > 0 && upper != lower
+}
+
 // codeLike: an unquoted value that is an expression (a call or an index) or
-// a dotted path of identifiers (self.password, process.env.TOKEN), unless
-// the path reads as a random string (randomMixed: a password with a dot).
+// a dotted path of identifiers (self.password, process.env.TOKEN), also as
+// the left operand of a logical operator (n.password||"", minified
+// JavaScript: ||, &&, ?? end the value), unless the path reads as a random
+// string (randomMixed: a password with a dot).
 func codeLike(b []byte) bool {
 	if bytes.IndexByte(b, '(') >= 0 || bytes.IndexByte(b, '[') >= 0 {
 		return true
+	}
+	if n := len(b); n > 2 && b[n-1] == b[n-2] && (b[n-1] == '|' || b[n-1] == '&' || b[n-1] == '?') {
+		b = b[:n-2]
 	}
 	dots := 0
 	start := 0
@@ -100,7 +160,7 @@ func codeLike(b []byte) bool {
 		if i < len(b) && b[i] != '.' {
 			continue
 		}
-		if !isIdent(b[start:i]) || i-start > ctxMaxSegment {
+		if !isIdent(b[start:i]) || i-start > ctxMaxSegment && !longSnakeName(b[start:i]) {
 			return false
 		}
 		if i < len(b) {

@@ -202,7 +202,7 @@ func refCloud() map[string][]refForm {
 
 var (
 	refSASValue = regexp.MustCompile(`^[A-Za-z0-9%+/=]*`)
-	refSASSig   = regexp.MustCompile(`^[A-Za-z0-9+/]{43}=$`)
+	refSASSig   = regexp.MustCompile(`^[A-Za-z0-9+/]{32,88}={0,2}$`)
 	refSASQuery = regexp.MustCompile(`^[A-Za-z0-9._~:/?@!$&()*+,;=%\[\]\\-]*`)
 	refSASSigAt = regexp.MustCompile(`&sig=|\\u0026sig=`)
 	refSASName  = regexp.MustCompile(`^[A-Za-z0-9_.~%-]$`)

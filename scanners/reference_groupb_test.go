@@ -322,7 +322,7 @@ func refFormsGroupB() map[string][]refForm {
 			return a, e, ChecksumNone, true
 		}}},
 		"docker-config-auth": {{keywords: []string{"\"auth"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
-			m := regexp.MustCompile(`^(?i:"auth)\\?"[ \t]{0,8}:[ \t]{0,8}\\?"([A-Za-z0-9+/=]{8,})\\?"`).FindStringSubmatchIndex(s[p:])
+			m := regexp.MustCompile(`^(?i:"auth)\\{0,7}"[ \t]{0,8}:[ \t]{0,8}\\{0,7}"([A-Za-z0-9+/=]{8,})\\{0,7}"`).FindStringSubmatchIndex(s[p:])
 			if m == nil || m[3]-m[2] > 1024 {
 				return 0, 0, 0, false
 			}
@@ -407,11 +407,20 @@ func refFormsGroupB() map[string][]refForm {
 		"newrelic-license-key": {{keywords: []string{"nral"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
 			edge := regexp.MustCompile(`^[A-Za-z0-9_-]$`)
 			if p < 36 || !strings.HasPrefix(s[p:], "NRAL") || p > 36 && edge.MatchString(s[p-37:p-36]) ||
-				!regexp.MustCompile(`^(?:[0-9a-f]{36}|eu01xx[0-9a-f]{30})$`).MatchString(s[p-36:p]) ||
+				!regexp.MustCompile(`^(?:[0-9a-fA-F]{36}|eu01xx[0-9a-fA-F]{30})$`).MatchString(s[p-36:p]) ||
 				p+4 < len(s) && edge.MatchString(s[p+4:p+5]) {
 				return 0, 0, 0, false
 			}
 			return p - 36, p + 4, ChecksumNone, true
+		}}},
+		"newrelic-mobile-app-token": {{keywords: []string{"-nrma"}, at: func(s string, p int) (int, int, ChecksumResult, bool) {
+			edge := regexp.MustCompile(`^[A-Za-z0-9_-]$`)
+			if p < 42 || !strings.HasPrefix(s[p:], "-NRMA") || p > 42 && edge.MatchString(s[p-43:p-42]) ||
+				!regexp.MustCompile(`^(?:AA[0-9a-fA-F]{40}|eu01xx[0-9a-fA-F]{36})$`).MatchString(s[p-42:p]) ||
+				p+5 < len(s) && edge.MatchString(s[p+5:p+6]) {
+				return 0, 0, 0, false
+			}
+			return p - 42, p + 5, ChecksumNone, true
 		}}},
 		"sentry-dsn": {
 			{keywords: []string{"dsn"}, atKw: func(s string, p, kwLen int) (int, int, ChecksumResult, bool) {

@@ -251,18 +251,21 @@ func moreCloudRules(hex, b64, wd string) []ruleDef {
 				"SharedAccessKey=" + fakeChars(b64, 44, 4),
 				"SharedAccessKey=" + fakeChars(b64, 42, 5) + "==",
 			}),
-		provRule("azure-sas-token", "Microsoft Azure", "high", "Azure shared access signature: the sig= value (an HMAC-SHA256, 43 base64 and =, maybe percent-encoded) of a query that also holds sv= or skn=",
+		provRule("azure-sas-token", "Microsoft Azure", "high", "Azure shared access signature: the sig= value (32 to 88 base64 and up to two =, maybe percent-encoded; Azure writes an HMAC-SHA256, 43 and =) of a query that also holds sv= or skn=",
 			[]form{azureSASForm()},
 			[]string{
 				"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=co&sp=rl&se=2026-01-01T00:00:00Z&sig=" + sig(1),
 				"SharedAccessSignature sr=sb%3A%2F%2Fns.servicebus.windows.net%2Fq&sig=" + sig(2) + "&se=1767225600&skn=send",
 				"BlobEndpoint=https://a.blob.core.windows.net/;SharedAccessSignature=sv=2020-08-04&sr=c&sig=" + fakeChars(b64, 43, 3) + "=",
 				`{"url":"https://a.blob.core.windows.net/c/f?sp=r\u0026sv=2022-11-02\u0026sr=b\u0026sig=` + sig(9) + `"}`,
+				"AZURE_BLOB_SAS_TOKEN=sp=rcwl&st=2025-03-10T06:58:25Z&sv=2022-11-02&sr=c&sig=" + fakeChars(b64, 45, 10) + "%3D",
+				"?sv=2022-11-02&sig=" + fakeChars(b64, 40, 11) + "%3D%3D",
 			},
 			[]string{
 				"https://example.com/download?file=a.zip&sig=" + sig(4),
-				"https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=" + fakeChars(b64, 40, 5),
-				"?sv=2022-11-02&sig=" + sig(6)[:40] + "%3D%3D",
+				"https://acct.blob.core.windows.net/c?sv=2022-11-02&sig=" + fakeChars(b64, 31, 5),
+				"?sv=2022-11-02&sig=" + fakeChars(b64, 89, 6),
+				"?sv=2022-11-02&sig=%3D" + fakeChars(b64, 40, 6),
 				"msig=" + sig(7) + "&sv=1",
 				"csv=a.csv&sig=" + sig(8),
 			}),
@@ -436,9 +439,13 @@ func azureSASForm() form {
 	}
 }
 
-// sasSignature reports whether v percent-decodes to 43 base64 bytes and '='.
+// sasSignature reports whether v percent-decodes to a signature: 32 to 88
+// base64 bytes and at most two '='. Azure writes an HMAC-SHA256 (43 and
+// '='), but the sig= of a query that also holds sv= or skn= is the
+// signature slot whatever its length: a signature truncated, doubled or of
+// another MAC still grants what the URL grants.
 func sasSignature(v []byte) bool {
-	n := 0
+	n, pad := 0, 0
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if c == '%' {
@@ -449,13 +456,15 @@ func sasSignature(v []byte) bool {
 			i += 2
 		}
 		switch {
-		case n < 43 && setBase64[c], n == 43 && c == '=':
+		case pad == 0 && setBase64[c]:
+			n++
+		case c == '=' && n > 0 && pad < 2:
+			pad++
 		default:
 			return false
 		}
-		n++
 	}
-	return n == 44
+	return n >= 32 && n <= 88
 }
 
 var (

@@ -3,6 +3,7 @@ package scanners
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Formats that other scanners (noseyparker, kingfisher, trufflehog,
@@ -23,8 +24,11 @@ const regexAhead = 1024
 // escape such as \n: a line start in JSON text), and the byte after the
 // match must not be in notAfter. When re has a capturing group, the group
 // is the match (a key after its label), else the whole match.
+//
+// The pattern is compiled when a check first needs it (lazyRegexp): most
+// runs meet the keywords of few of these rules.
 func regexForm(keywords []string, re string, notBefore, notAfter *byteSet, ahead int) form {
-	rx := regexp.MustCompile(`^(?:` + re + `)`)
+	rx := &lazyRegexp{src: `^(?:` + re + `)`}
 	longest := 0
 	for _, k := range keywords {
 		longest = max(longest, len(k))
@@ -34,6 +38,7 @@ func regexForm(keywords []string, re string, notBefore, notAfter *byteSet, ahead
 		back:      escapeBack,
 		ahead:     longest + ahead + 1,
 		notBefore: notBefore,
+		pattern:   rx,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if ks > 0 && notBefore != nil && notBefore[d[ks-1]] && !jsonEscapeBefore(d, ks) {
@@ -46,7 +51,7 @@ func regexForm(keywords []string, re string, notBefore, notAfter *byteSet, ahead
 				}
 				hi = len(d)
 			}
-			m := rx.FindSubmatchIndex(d[ks:hi])
+			m := rx.get().FindSubmatchIndex(d[ks:hi])
 			if m == nil || ks+m[1] < len(d) && notAfter != nil && notAfter[d[ks+m[1]]] {
 				return noMatch
 			}
@@ -56,6 +61,25 @@ func regexForm(keywords []string, re string, notBefore, notAfter *byteSet, ahead
 			return result{status: resMatch, start: ks, end: ks + m[1]}
 		},
 	}
+}
+
+// lazyRegexp is a pattern of the catalog compiled on first use, so that
+// building a catalog (every start of a process) does not compile the
+// regexps of rules whose keywords a run never meets: compiling them all
+// was about half of what NewCatalog allocated. The patterns are constants
+// of the code; TestRegexFormsCompile compiles every one, so a bad pattern
+// fails the tests instead of the first text that needs it.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// get returns the compiled pattern, compiling it on the first call; safe
+// for concurrent use, as a Catalog is.
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
 }
 
 var setCrypt = makeSet("./0-9A-Za-z")

@@ -105,18 +105,37 @@ func observabilityRules() []ruleDef {
 		},
 		{
 			id: "newrelic-license-key", provider: "New Relic", kind: KindSecret, confidence: "high",
-			desc:  "New Relic ingest license key (36 lower-case hex, or eu01xx and 30 hex, then NRAL)",
+			desc:  "New Relic ingest license key (36 hex, or eu01xx and 30 hex, then NRAL)",
 			forms: []form{nralForm()},
 			tp: []string{
 				fakeChars(hex, 36, 29) + "NRAL",
 				"NEW_RELIC_LICENSE_KEY=eu01xx" + fakeChars(hex, 30, 30) + "NRAL",
 				"license_key: '" + fakeChars(hex, 36, 31) + "NRAL'",
+				"new relic license key EU = 'eu01xx" + fakeChars(hex, 26, 30) + "FFFFNRAL'",
 			},
 			fp: []string{
 				fakeChars(hex, 35, 32) + "NRAL",
 				"a" + fakeChars(hex, 36, 33) + "NRAL",
 				fakeChars(hex, 36, 34) + "nral",
 				fakeChars(hex, 36, 35) + "NRALX",
+				"eu01xx" + fakeChars("0123456789ABCDEFGHIJ", 30, 36) + "NRAL",
+			},
+		},
+		{
+			id: "newrelic-mobile-app-token", provider: "New Relic", kind: KindSecret, confidence: "high",
+			desc:  "New Relic mobile application token (AA and 40 hex, or eu01xx and 36 hex, then -NRMA)",
+			forms: []form{nrmaForm()},
+			tp: []string{
+				"AA" + fakeChars(hex, 40, 37) + "-NRMA",
+				"NewRelic.withApplicationToken(\"eu01xx" + fakeChars(hex, 36, 38) + "-NRMA\")",
+				"new relic mobile app token = 'AA" + fakeChars("0123456789abcdefABCDEF", 40, 39) + "-NRMA'",
+			},
+			fp: []string{
+				"AA" + fakeChars(hex, 39, 40) + "-NRMA",
+				"AB" + fakeChars(hex, 40, 41) + "-NRMA",
+				"xAA" + fakeChars(hex, 40, 42) + "-NRMA",
+				"AA" + fakeChars(hex, 40, 43) + "-NRMAX",
+				"AA" + fakeChars(hex, 40, 44) + "-nrma",
 			},
 		},
 		{
@@ -275,23 +294,25 @@ func strUpper(s string) string {
 	return string(b)
 }
 
-// nralForm: keyword "NRAL" (case-sensitive), preceded by 36 lower-case hex or
-// by "eu01xx" and 30 lower-case hex (and before them no [A-Za-z0-9_-]),
-// followed by no [A-Za-z0-9_-]. The match is the whole key.
+// nralForm: keyword "NRAL" (case-sensitive), preceded by 36 hex or by
+// "eu01xx" and 30 hex (and before them no [A-Za-z0-9_-]), followed by no
+// [A-Za-z0-9_-]. The match is the whole key. New Relic writes lower-case
+// hex; the suffix is what marks the key, so a key typed in upper case is
+// one too.
 func nralForm() form {
 	nb := makeSet("A-Za-z0-9_-")
 	return form{
 		keywords:  []string{"nral"},
 		back:      37,
 		ahead:     4 + 1,
-		notBefore: notIn(setHexLC),
+		notBefore: notIn(setHex),
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			if ks < 36 || string(d[ks:ke]) != "NRAL" || ks > 36 && nb[d[ks-37]] {
 				return noMatch
 			}
 			k := d[ks-36 : ks]
-			if !allBytesIn(k, setHexLC) && !(string(k[:6]) == "eu01xx" && allBytesIn(k[6:], setHexLC)) {
+			if !allBytesIn(k, setHex) && !(string(k[:6]) == "eu01xx" && allBytesIn(k[6:], setHex)) {
 				return noMatch
 			}
 			c := scanCursor{d: d}
@@ -299,6 +320,34 @@ func nralForm() form {
 				return c.done(v, noMatch)
 			}
 			return c.done(v, result{status: resMatch, start: ks - 36, end: ke})
+		},
+	}
+}
+
+// nrmaForm: keyword "-NRMA" (case-sensitive), preceded by "AA" and 40 hex or
+// by "eu01xx" and 36 hex (and before them no [A-Za-z0-9_-]), followed by no
+// [A-Za-z0-9_-]: a New Relic mobile application token, matched whole.
+func nrmaForm() form {
+	nb := makeSet("A-Za-z0-9_-")
+	return form{
+		keywords:  []string{"-nrma"},
+		back:      43,
+		ahead:     5 + 1,
+		notBefore: notIn(setHex),
+		check: func(v *view, ks, ke int) result {
+			d := v.data
+			if ks < 42 || string(d[ks:ke]) != "-NRMA" || ks > 42 && nb[d[ks-43]] {
+				return noMatch
+			}
+			k := d[ks-42 : ks]
+			if !(string(k[:2]) == "AA" && allBytesIn(k[2:], setHex)) && !(string(k[:6]) == "eu01xx" && allBytesIn(k[6:], setHex)) {
+				return noMatch
+			}
+			c := scanCursor{d: d}
+			if c.is(ke, nb) {
+				return c.done(v, noMatch)
+			}
+			return c.done(v, result{status: resMatch, start: ks - 42, end: ke})
 		},
 	}
 }

@@ -144,6 +144,7 @@ func registryRules() []ruleDef {
 				"{\"auths\": {\"https://index.docker.io/v1/\": {\"auth\": \"" + b64("ci:"+fakeChars(base62Alphabet, 20, 48)) + "\"}}}",
 				"\"auth\":\"" + b64("robot$deploy:"+fakeChars(base62Alphabet, 32, 49)) + "\"",
 				"{\\\"auths\\\":{\\\"ghcr.io\\\":{\\\"auth\\\":\\\"" + b64("bot:"+fakeChars(base62Alphabet, 24, 50)) + "\\\"}}}",
+				`environment = ["DOCKER_AUTH_CONFIG={\\\"auths\\\":{\\\"r.example:8081\\\":{\\\"auth\\\":\\\"` + b64("svc.ci:"+fakeChars(base62Alphabet, 12, 52)) + `\\\"}}}"]`,
 			},
 			fp: []string{
 				"\"auth\": \"" + b64("no colon here at all") + "\"",
@@ -164,6 +165,9 @@ var (
 		return s
 	}()
 	setNPMQuote = makeSet("\"'")
+	// setBackslashes: the escapes before a quote of JSON written inside a
+	// JSON string, once or more (\", \\\", …).
+	setBackslashes = makeSet("\\\\")
 )
 
 // npmConfigForm: keyword "_authtoken", "_auth", ":_password" or
@@ -213,14 +217,11 @@ func dockerAuthForm() form {
 	return form{
 		keywords: []string{"\"auth"},
 		back:     1,
-		ahead:    5 + 2 + 9 + 1 + 9 + 2 + maxVal + 2,
+		ahead:    5 + 8 + 9 + 1 + 9 + 8 + maxVal + 8,
 		check: func(v *view, ks, ke int) result {
 			d := v.data
 			c := scanCursor{d: d}
-			i := ke
-			if c.at(i) == '\\' {
-				i++
-			}
+			i := c.run(ke, setBackslashes, 7) // "auth", \"auth\", \\\"auth\\\": JSON in JSON in …
 			if c.at(i) != '"' {
 				return c.done(v, noMatch)
 			}
@@ -228,19 +229,13 @@ func dockerAuthForm() form {
 			if c.at(i) != ':' {
 				return c.done(v, noMatch)
 			}
-			j := c.run(i+1, setSpaceTab, 8)
-			if c.at(j) == '\\' {
-				j++
-			}
+			j := c.run(c.run(i+1, setSpaceTab, 8), setBackslashes, 7)
 			if c.at(j) != '"' {
 				return c.done(v, noMatch)
 			}
 			j++
 			e := c.run(j, setBase64Pad, maxVal)
-			x := e
-			if c.at(x) == '\\' {
-				x++
-			}
+			x := c.run(e, setBackslashes, 7)
 			if e-j < 8 || e-j > maxVal || c.at(x) != '"' {
 				return c.done(v, noMatch)
 			}

@@ -63,6 +63,9 @@ type form struct {
 	// triggers of tags and chat-template markers include an opener and two
 	// whitespace bytes, and "[\n  " opens every pretty-printed JSON array.
 	afterSpace *byteSet
+	// pattern is regexForm's regexp, compiled on first use (nil for other
+	// forms); kept here so that a test can compile every one.
+	pattern *lazyRegexp
 }
 
 // view is a window of the string being scanned.

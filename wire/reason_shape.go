@@ -48,6 +48,10 @@ const (
 	// ReasonEnvelopeNoResult: a response envelope with neither a "result"
 	// nor an "error" (INVALID_CONTENT).
 	ReasonEnvelopeNoResult Reason = "envelope-no-result"
+	// ReasonBadRecordContext: a record's "context" member (the guards'
+	// request context of scan --jsonl and rescan --in) is not an object of
+	// the documented members, types and bounds (INVALID_CONTENT).
+	ReasonBadRecordContext Reason = "bad-record-context"
 )
 
 // shapeReasons lists the reasons above, in declaration order.
@@ -55,5 +59,5 @@ var shapeReasons = []Reason{
 	ReasonEnvelopeMixed, ReasonIsErrorNotBoolean, ReasonContentNotArray, ReasonTextNotString,
 	ReasonResultMemberDropped, ReasonUnknownFraming, ReasonSchemaKeyCollision,
 	ReasonEnvelopeVersion, ReasonEnvelopeNotResponse, ReasonEnvelopeNotRequest,
-	ReasonEnvelopeAmbiguous, ReasonEnvelopeNoResult,
+	ReasonEnvelopeAmbiguous, ReasonEnvelopeNoResult, ReasonBadRecordContext,
 }

@@ -2,7 +2,12 @@ package worker
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+	"io"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -23,6 +28,12 @@ import (
 // Retaining raw outputs is itself a risk: they hold every secret the
 // sanitizer removed.
 
+// ArchiveBodiesBucket is the Object Store bucket of the archived copies
+// of claimed bodies: an archived input sent by claim is a claim of this
+// bucket (Mcp-Claim, Mcp-Claim-Bucket), so a re-scan opens it as any
+// claim, bounded like the archive stream (age and bytes).
+const ArchiveBodiesBucket = "mcp-archive-bodies"
+
 // HeaderArchivePolicy names the policy version that produced the
 // delivered result of an archived input (a re-scan's default baseline).
 const HeaderArchivePolicy = "Mcp-Policy-Version"
@@ -31,6 +42,9 @@ const HeaderArchivePolicy = "Mcp-Policy-Version"
 const (
 	DefaultArchiveMaxAge   = 72 * time.Hour
 	DefaultArchiveMaxBytes = 10 << 30
+	// DefaultArchiveMaxClaimBytes is the largest claimed body copied
+	// into the archive.
+	DefaultArchiveMaxClaimBytes = 64 << 20
 )
 
 // ArchiveConfig configures the archive stream.
@@ -40,11 +54,16 @@ type ArchiveConfig struct {
 	MaxAge   time.Duration
 	MaxBytes int64
 	Replicas int
+	// MaxClaimBytes is the largest claimed body copied into
+	// ArchiveBodiesBucket (0: DefaultArchiveMaxClaimBytes; negative:
+	// claimed bodies are not archived). The bucket is bounded by MaxAge
+	// and MaxBytes too.
+	MaxClaimBytes int64
 }
 
 // Validate checks the bounds: an archive is never unbounded.
 func (c ArchiveConfig) Validate() error {
-	if c.MaxAge <= 0 || c.MaxAge > 366*24*time.Hour || c.MaxBytes < 1<<20 || c.Replicas < 0 || c.Replicas > 5 {
+	if c.MaxAge <= 0 || c.MaxAge > 366*24*time.Hour || c.MaxBytes < 1<<20 || c.Replicas < 0 || c.Replicas > 5 || c.MaxClaimBytes > c.MaxBytes {
 		return optErr("archive max age must be in (0, 366d], max bytes at least 1 MiB, replicas 0..5")
 	}
 	return nil
@@ -72,7 +91,29 @@ func EnsureArchiveStream(ctx context.Context, js jetstream.JetStream, c ArchiveC
 	if err != nil {
 		return nil, fmt.Errorf("worker: archive stream: %w", err)
 	}
+	if c.MaxClaimBytes >= 0 {
+		if _, err := ensureArchiveBodies(ctx, js, c); err != nil {
+			return nil, err
+		}
+	}
 	return st, nil
+}
+
+// ensureArchiveBodies creates or updates ArchiveBodiesBucket.
+func ensureArchiveBodies(ctx context.Context, js jetstream.JetStream, c ArchiveConfig) (jetstream.ObjectStore, error) {
+	obs, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket:      ArchiveBodiesBucket,
+		Description: "mcp-sanitize: claimed raw MCP outputs kept for re-scans (secret: holds what the sanitizer removed)",
+		TTL:         c.MaxAge,
+		MaxBytes:    c.MaxBytes,
+		Storage:     jetstream.FileStorage,
+		Replicas:    max(c.Replicas, 1),
+		Compression: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("worker: archive bodies bucket: %w", err)
+	}
+	return obs, nil
 }
 
 // WithArchive keeps raw inputs in MCP_ARCHIVE (Start creates or updates
@@ -83,6 +124,7 @@ func WithArchive(c ArchiveConfig) ServeOption {
 			return err
 		}
 		sc.archive = &c
+		sc.archiveRT = &archiveRuntime{sem: make(chan struct{}, archiveFollowed)}
 		return nil
 	}
 }
@@ -99,14 +141,23 @@ func (s *Service) afterDelivery(mc *msgContext, hdr nats.Header, data []byte, ev
 }
 
 // archiveInput publishes the raw input of a delivered message, without
-// waiting for its acknowledgement. A body sent by claim is not archived
-// (the object goes when the input is consumed; copying it could exceed a
-// message) and neither is one of an unknown kind.
+// waiting for its acknowledgement. A body sent by claim is copied into
+// ArchiveBodiesBucket first (its object goes when the input is consumed,
+// and it may exceed a message): the archived message is then a claim of
+// that bucket. One of an unknown kind is not archived.
 func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev *pipeline.Evidence) {
-	if payload.IsClaim(hdr) || !mc.kindOK || ev == nil {
+	if !mc.kindOK || ev == nil {
 		return
 	}
-	h := newHeaderSet(9)
+	var claim string
+	if payload.IsClaim(hdr) {
+		name, ok := s.archiveClaim(hdr)
+		if !ok {
+			return
+		}
+		claim = name
+	}
+	h := newHeaderSet(14)
 	h.set(wire.HeaderKind, string(mc.kind))
 	h.token(wire.HeaderTool, mc.info.Tool)
 	h.token(wire.HeaderServer, mc.info.Server)
@@ -119,16 +170,145 @@ func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev 
 	if ce := hdr.Get(wire.HeaderContentEncoding); ce != "" {
 		h.token(wire.HeaderContentEncoding, ce)
 	}
+	// The guards' request context, as the guards read it, so that a
+	// re-scan runs the resource, prompt and completion guards on the
+	// input as the worker did (docs/rescan.md).
+	if g := RequestContext(hdr, ""); g.Principal != "" || g.Scopes != nil || g.Request != nil {
+		if g.Principal != "" {
+			h.set(wire.HeaderPrincipal, g.Principal)
+		}
+		if g.Scopes != nil {
+			h.set(wire.HeaderScopes, strings.Join(g.Scopes, " "))
+		}
+		if g.Request != nil {
+			h.set(wire.HeaderRequestParams, string(g.Request))
+		}
+	}
+	if claim != "" {
+		h.set(wire.HeaderClaim, claim)
+		h.set(wire.HeaderClaimBucket, ArchiveBodiesBucket)
+	}
 	if mc.msgID != "" {
 		h.set(wire.HeaderMsgID, mc.msgID)
+	} else {
+		// An id of its own, so that a retry of a publish stored whose
+		// acknowledgement was lost is a duplicate the stream drops.
+		var r [12]byte
+		rand.Read(r[:])
+		h.set(wire.HeaderMsgID, "archive."+hex.EncodeToString(r[:]))
 	}
 	m := &nats.Msg{Subject: wire.Subject(wire.ArchivePrefix, mc.tenantTok, mc.serverTok, string(mc.kind)), Header: h.h, Data: data}
-	if _, err := s.js.PublishMsgAsync(m, expectArchive); err != nil {
+	f, err := s.js.PublishMsgAsync(m, expectArchive)
+	if err != nil {
 		s.publishFailed(wire.StreamArchive, mc, err)
+		return
+	}
+	rt := s.cfg.archiveRT
+	select {
+	case rt.sem <- struct{}{}:
+		rt.pending.Add(1)
+		go s.settleArchive(f, m)
+	default:
+		// archiveFollowed publishes are followed already (an outage):
+		// this one is not, and a failure of it goes uncounted.
+	}
+}
+
+// archiveRuntime follows archive publishes: at most archiveFollowed at
+// once (each holds its raw input), which Stop waits for.
+type archiveRuntime struct {
+	sem     chan struct{}
+	pending sync.WaitGroup
+}
+
+// Following archive publishes.
+const (
+	// archiveFollowed bounds the archive publishes followed at once, and
+	// with them the raw inputs held for a retry.
+	archiveFollowed = 256
+	// archiveRetries is how often a failed archive publish is made again
+	// (with its Nats-Msg-Id, so a publish stored whose acknowledgement was
+	// lost is dropped as a duplicate).
+	archiveRetries = 3
+)
+
+// settleArchive waits for the acknowledgement of an archive publish and
+// publishes it again when it failed (no stream leader during an election,
+// a timeout), up to archiveRetries times; one that still fails is counted
+// and logged: the input is not archived.
+func (s *Service) settleArchive(f jetstream.PubAckFuture, m *nats.Msg) {
+	rt := s.cfg.archiveRT
+	defer func() { <-rt.sem; rt.pending.Done() }()
+	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+	var err error
+	select {
+	case <-f.Ok():
+	case err = <-f.Err():
+	case <-t.C:
+		err = context.DeadlineExceeded
+	case <-s.hardCtx.Done():
+		err = context.Canceled
+	}
+	t.Stop()
+	pause := 250 * time.Millisecond
+	for attempt := 0; err != nil && attempt < archiveRetries && s.hardCtx.Err() == nil; attempt++ {
+		select {
+		case <-s.hardCtx.Done():
+		case <-time.After(pause):
+		}
+		pause *= 2
+		ctx, cancel := context.WithTimeout(s.hardCtx, s.cfg.publishTimeout)
+		_, err = s.js.PublishMsg(ctx, m, expectArchive)
+		cancel()
+	}
+	if err != nil {
+		s.m.PublishFailures.WithLabelValues(wire.StreamArchive).Inc()
+		s.log.Warn("input not archived", "stream", wire.StreamArchive, "error", publishErrorClass(err))
 	}
 }
 
 var expectArchive = jetstream.WithExpectStream(wire.StreamArchive)
+
+// archiveClaim copies the object a claimed input names into
+// ArchiveBodiesBucket and returns the copy's name; ok false when it is
+// not archived (claimed bodies off, larger than MaxClaimBytes, or the copy
+// failed: counted and logged, never retried). The copy is made after
+// delivery and before the claim is released, on the message's slot.
+func (s *Service) archiveClaim(hdr nats.Header) (string, bool) {
+	if s.archiveBodies == nil || s.store == nil {
+		return "", false
+	}
+	fail := func(reason string) (string, bool) {
+		s.m.PublishFailures.WithLabelValues(wire.StreamArchive).Inc()
+		s.log.Warn("claimed body not archived", "reason", reason)
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(s.hardCtx, s.cfg.timeout)
+	defer cancel()
+	src, err := s.store.Get(ctx, hdr.Get(wire.HeaderClaim))
+	if err != nil {
+		return fail("claim-unreadable")
+	}
+	defer src.Close()
+	info, err := src.Info()
+	if err != nil || int64(info.Size) > s.cfg.archive.maxClaimBytes() {
+		return fail("claim-too-large")
+	}
+	var r [16]byte
+	rand.Read(r[:])
+	name := hex.EncodeToString(r[:])
+	if _, err := s.archiveBodies.Put(ctx, jetstream.ObjectMeta{Name: name}, io.LimitReader(src, int64(info.Size)+1)); err != nil {
+		return fail("copy-failed")
+	}
+	return name, true
+}
+
+func (c *ArchiveConfig) maxClaimBytes() int64 {
+	if c.MaxClaimBytes == 0 {
+		return DefaultArchiveMaxClaimBytes
+	}
+	return c.MaxClaimBytes
+}
 
 // ensureArchive creates or binds the archive stream at Start.
 func (s *Service) ensureArchive(ctx context.Context) error {
@@ -136,11 +316,19 @@ func (s *Service) ensureArchive(ctx context.Context) error {
 		return nil
 	}
 	if s.cfg.manageStreams {
-		_, err := EnsureArchiveStream(ctx, s.js, *s.cfg.archive)
-		return err
-	}
-	if _, err := s.js.Stream(ctx, wire.StreamArchive); err != nil {
+		if _, err := EnsureArchiveStream(ctx, s.js, *s.cfg.archive); err != nil {
+			return err
+		}
+	} else if _, err := s.js.Stream(ctx, wire.StreamArchive); err != nil {
 		return fmt.Errorf("worker: archive stream %s: %w", wire.StreamArchive, err)
 	}
+	if s.cfg.archive.MaxClaimBytes < 0 || !s.cfg.claims {
+		return nil
+	}
+	obs, err := s.js.ObjectStore(ctx, ArchiveBodiesBucket)
+	if err != nil {
+		return fmt.Errorf("worker: archive bodies bucket %s: %w", ArchiveBodiesBucket, err)
+	}
+	s.archiveBodies = obs
 	return nil
 }

@@ -30,9 +30,11 @@ import (
 // a revision mismatch and Charge reads again, up to MaxAttempts times. A
 // window at the limit refuses without writing. JetStream orders the
 // writes of a key, so the limit holds exactly across the fleet however
-// many workers charge at once; a failed read or write, or a value that is
-// not a window, is an error, which the guard turns into a refusal (fail
-// closed).
+// many workers charge at once. While the bucket's stream has no leader
+// (just created, or electing one after a server was lost) a read or write
+// is tried again within the request's deadline; any other failure, or one
+// that outlasts the deadline, or a value that is not a window, is an
+// error, which the guard turns into a refusal (fail closed).
 //
 // A principal's key is rewritten on each charge and left to the bucket's
 // MaxAge once idle.
@@ -163,42 +165,72 @@ func (b *KVBudget) Charge(ctx context.Context, key string, limit int64, window t
 		return false, err
 	}
 	k := "s." + key
-	for range b.maxAttempts {
-		now := b.now()
-		var w promptgate.Window
-		e, err := kv.Get(ctx, k)
+	pause := budgetRetryFirst
+	for attempt := 0; attempt < b.maxAttempts; {
+		ok, retry, err := b.try(ctx, kv, k, limit, window)
 		switch {
-		case errors.Is(err, jetstream.ErrKeyNotFound):
-			e = nil
-		case err != nil:
-			return false, err
-		default:
-			if w.UnmarshalText(e.Value()) != nil {
-				// Not ours to repair: refuse rather than reset a budget.
-				return false, fmt.Errorf("worker: budget value is not a window")
-			}
-		}
-		if !w.Charge(now, limit, window) {
-			return false, nil
-		}
-		v, _ := w.MarshalText()
-		if e == nil {
-			_, err = kv.Create(ctx, k, v)
-			if err == nil {
-				return true, nil
-			}
-			if errors.Is(err, jetstream.ErrKeyExists) {
-				continue
-			}
+		case err == nil && !retry:
+			return ok, nil
+		case err == nil:
+			attempt++ // lost to another worker's write
+			continue
+		case !transientPublish(err):
 			return false, err
 		}
-		_, err = kv.Update(ctx, k, v, e.Revision())
-		if err == nil {
-			return true, nil
-		}
-		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		// The bucket's stream has no leader (just created, or an election
+		// after a server was lost): wait and try again while the
+		// request's deadline lasts. A write whose acknowledgement was
+		// lost may have been stored: the retry then charges once more,
+		// which refuses earlier, never later.
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
 			return false, err
+		case <-t.C:
 		}
+		pause = min(2*pause, budgetRetryMax)
 	}
 	return false, ErrBudgetContention
+}
+
+// Pauses between attempts of a charge while the bucket has no leader.
+const (
+	budgetRetryFirst = 25 * time.Millisecond
+	budgetRetryMax   = 400 * time.Millisecond
+)
+
+// try makes one attempt of a charge: ok is the verdict, retry says the
+// write lost to another worker's.
+func (b *KVBudget) try(ctx context.Context, kv jetstream.KeyValue, k string, limit int64, window time.Duration) (ok, retry bool, err error) {
+	now := b.now()
+	var w promptgate.Window
+	e, err := kv.Get(ctx, k)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		e = nil
+	case err != nil:
+		return false, false, err
+	default:
+		if w.UnmarshalText(e.Value()) != nil {
+			// Not ours to repair: refuse rather than reset a budget.
+			return false, false, fmt.Errorf("worker: budget value is not a window")
+		}
+	}
+	if !w.Charge(now, limit, window) {
+		return false, false, nil
+	}
+	v, _ := w.MarshalText()
+	if e == nil {
+		_, err = kv.Create(ctx, k, v)
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			return false, true, nil
+		}
+		return err == nil, false, err
+	}
+	_, err = kv.Update(ctx, k, v, e.Revision())
+	if errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		return false, true, nil
+	}
+	return err == nil, false, err
 }

@@ -35,50 +35,104 @@ func ReadStreamSubject(ctx context.Context, js jetstream.JetStream, stream, subj
 	if last == 0 || info.State.Msgs == 0 {
 		return nil
 	}
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
-	if subject != "" {
-		cfg.FilterSubjects = []string{subject}
-	}
-	if !since.IsZero() {
-		cfg.DeliverPolicy = jetstream.DeliverByStartTimePolicy
-		cfg.OptStartTime = &since
-	}
-	cons, err := st.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return ErrEvidenceRead
-	}
-	for {
+	// A read that fails (a consumer that cannot be created or a fetch
+	// that errs while a replicated stream changes leader) starts again
+	// after the last message handed to fn, up to readAttempts times in a
+	// row without progress.
+	var next uint64 // the next stream sequence wanted; 0: from since
+	for fails := 0; ; {
+		cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverAllPolicy}
+		if subject != "" {
+			cfg.FilterSubjects = []string{subject}
+		}
+		switch {
+		case next != 0:
+			cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+			cfg.OptStartSeq = next
+		case !since.IsZero():
+			cfg.DeliverPolicy = jetstream.DeliverByStartTimePolicy
+			cfg.OptStartTime = &since
+		}
+		done, progressed, err := readOrdered(ctx, st, cfg, last, until, &next, fn)
+		if done || errors.Is(err, errFn) {
+			return errors.Unwrap(err)
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if progressed {
+			fails = 0
+		}
+		if fails++; fails >= readAttempts {
+			return ErrEvidenceRead
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(fails) * 250 * time.Millisecond):
+		}
+	}
+}
+
+// readAttempts bounds the reads in a row that fail without progress.
+const readAttempts = 5
+
+// errFn wraps an error of the caller's fn.
+var errFn = errors.New("fn")
+
+type fnError struct{ err error }
+
+func (e fnError) Error() string   { return e.err.Error() }
+func (e fnError) Unwrap() error   { return e.err }
+func (e fnError) Is(t error) bool { return t == errFn }
+
+// readOrdered reads through one ordered consumer. done: the read reached
+// its end (err nil) or fn failed (err an fnError); otherwise err says why
+// the consumer failed and next is where to start again.
+func readOrdered(ctx context.Context, st jetstream.Stream, cfg jetstream.OrderedConsumerConfig, last uint64, until time.Time, next *uint64,
+	fn func(seq uint64, stored time.Time, data []byte) error) (done, progressed bool, err error) {
+	cons, err := st.OrderedConsumer(ctx, cfg)
+	if err != nil {
+		return false, false, ErrEvidenceRead
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return false, progressed, err
+		}
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
 		if err != nil {
-			return ErrEvidenceRead
+			return false, progressed, ErrEvidenceRead
 		}
 		n := 0
 		for m := range batch.Messages() {
 			n++
 			md, err := m.Metadata()
 			if err != nil {
-				return ErrEvidenceRead
+				return false, progressed, ErrEvidenceRead
 			}
 			if md.Sequence.Stream > last || (!until.IsZero() && md.Timestamp.After(until)) {
-				return nil
+				return true, progressed, nil
 			}
 			if err := fn(md.Sequence.Stream, md.Timestamp, m.Data()); err != nil {
-				return err
+				return true, progressed, fnError{err}
 			}
+			*next, progressed = md.Sequence.Stream+1, true
 			if md.Sequence.Stream == last {
-				return nil
+				return true, progressed, nil
 			}
 		}
 		if batch.Error() != nil && !errors.Is(batch.Error(), jetstream.ErrNoMessages) && !errors.Is(batch.Error(), context.DeadlineExceeded) {
-			return ErrEvidenceRead
+			return false, progressed, ErrEvidenceRead
 		}
 		if n == 0 {
-			// Nothing more within the wait: the messages up to last were
-			// removed meanwhile (limits).
-			return nil
+			// Nothing within the wait: done when the consumer has nothing
+			// pending (the messages up to last were removed meanwhile, by
+			// limits, or none matches the filter); otherwise a replicated
+			// stream was slow to deliver, and the read starts again.
+			if ci, err := cons.Info(ctx); err == nil && ci.NumPending == 0 {
+				return true, progressed, nil
+			}
+			return false, progressed, ErrEvidenceRead
 		}
 	}
 }

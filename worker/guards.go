@@ -62,11 +62,22 @@ const (
 	MaxRequestParamsBytes = 64 << 10
 )
 
-// guardInput reads the guards' request context from the headers. A value
-// out of bounds or shape is dropped, so that the guard refuses (no
-// principal, no request) rather than acts on part of it.
+// guardInput reads the guards' request context from the headers, with
+// the service's hooks.
 func (s *Service) guardInput(mc *msgContext, hdr nats.Header) *pipeline.GuardInput {
-	g := &pipeline.GuardInput{Tenant: mc.info.Tenant, Authorizer: s.cfg.guards.authorizer, Budget: s.cfg.guards.budget}
+	g := RequestContext(hdr, mc.info.Tenant)
+	g.Authorizer, g.Budget = s.cfg.guards.authorizer, s.cfg.guards.budget
+	return g
+}
+
+// RequestContext reads the guards' request context from the headers
+// (Mcp-Principal, Mcp-Scopes, Mcp-Request-Params), without hooks: the
+// worker's on a message, and a re-scan's on an archived input, which
+// keeps the headers. A value out of bounds or shape is dropped, so that
+// the guard refuses (no principal, no request) rather than acts on part
+// of it.
+func RequestContext(hdr nats.Header, tenant string) *pipeline.GuardInput {
+	g := &pipeline.GuardInput{Tenant: tenant}
 	if p := hdr.Get(wire.HeaderPrincipal); printableToken(p, maxPrincipalBytes) {
 		g.Principal = p
 	}

@@ -46,7 +46,10 @@ var (
 	ErrPolicyStore = errors.New("worker: policy bucket unavailable")
 )
 
-// EnsurePolicyBucket creates or updates the policy bucket. Restrict writes
+// EnsurePolicyBucket creates or updates the policy bucket; replicas 0
+// keeps an existing bucket as it is (a command that pushes a policy never
+// scales down the fleet's replicated bucket) and creates a missing one
+// with one replica. Restrict writes
 // to it to the operators who push policies: a worker refuses an envelope
 // it cannot verify, but whoever can delete "active" can make workers fall
 // back to their configured policy.
@@ -55,6 +58,15 @@ func EnsurePolicyBucket(ctx context.Context, js jetstream.JetStream, bucket stri
 		bucket = wire.BucketPolicies
 	}
 	if replicas == 0 {
+		kv, err := js.KeyValue(ctx, bucket)
+		switch {
+		case err == nil:
+			return kv, nil
+		case !errors.Is(err, jetstream.ErrBucketNotFound):
+			// Unreadable (no leader, an outage): never recreated
+			// with one replica.
+			return nil, ErrPolicyStore
+		}
 		replicas = 1
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{

@@ -55,7 +55,9 @@ type RescanJob struct {
 	// unacknowledged before it goes to another (default
 	// DefaultRescanAckWait): longer than one message's two passes.
 	AckWait time.Duration
-	// Replicas of the result stream (default 1).
+	// Replicas of the result stream: 0 creates it with one replica and
+	// keeps an existing stream's, so a run without the setting never
+	// scales down a replicated stream.
 	Replicas int
 	// Identity names what the job compares (the policies' versions and
 	// digests). It is kept with the job, and a process whose identity
@@ -110,19 +112,33 @@ func RunRescanJob(ctx context.Context, js jetstream.JetStream, j RescanJob, fn R
 	if j.AckWait <= 0 {
 		j.AckWait = DefaultRescanAckWait
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: wire.StreamRescan, Description: "mcp-sanitize: results of re-scan jobs (mcp.rescan.<job>)",
-		Subjects: []string{wire.RescanPrefix + ".>"}, Retention: jetstream.LimitsPolicy, MaxAge: DefaultRescanResultAge,
-		MaxMsgs: -1, MaxBytes: -1, Discard: jetstream.DiscardOld, Storage: jetstream.FileStorage,
-		Replicas: max(j.Replicas, 1), Duplicates: rescanDuplicates,
-	}); err != nil {
-		return state, fmt.Errorf("worker: rescan result stream: %w", err)
+	if err := ensureRescanStream(ctx, js, j.Replicas); err != nil {
+		return state, err
 	}
 	st, serr := js.Stream(ctx, j.Stream)
 	if serr != nil {
 		return state, fmt.Errorf("worker: archive stream %s: %w", j.Stream, serr)
 	}
-	cons, end, until, err := jobConsumer(ctx, st, j)
+	// The job's consumer is replicated like the archive: creating or
+	// binding it can outlast one API request while a server catches up,
+	// and several processes do it at once; a timeout or a missing leader
+	// is tried again.
+	var cons jetstream.Consumer
+	var end uint64
+	var until time.Time
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, rescanEnsureTimeout)
+		cons, end, until, err = jobConsumer(actx, st, j)
+		cancel()
+		if err == nil || ctx.Err() != nil || attempt == rescanEnsureAttempts ||
+			!(errors.Is(err, context.DeadlineExceeded) || transientPublish(err)) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 	if err != nil {
 		return state, err
 	}
@@ -206,9 +222,27 @@ func RunRescanJob(ctx context.Context, js jetstream.JetStream, j RescanJob, fn R
 		if err != nil {
 			return state, fmt.Errorf("worker: rescan consumer: %w", err)
 		}
-		if info.NumPending == 0 && info.NumAckPending == 0 || info.Delivered.Stream >= end && info.NumAckPending == 0 {
+		if info.NumAckPending != 0 {
+			continue
+		}
+		if info.Delivered.Stream >= end {
 			state.Done = true
 			return state, nil
+		}
+		if info.NumPending == 0 {
+			// Nothing pending, and the range not delivered: done when the
+			// archive holds nothing of the range after what was delivered
+			// (its limits removed it). The consumer's count alone is not
+			// enough: a replicated consumer just created by another
+			// process can report nothing pending before it has counted.
+			si, err := st.Info(ctx)
+			if err != nil {
+				return state, fmt.Errorf("worker: archive stream: %w", err)
+			}
+			if si.State.Msgs == 0 || si.State.FirstSeq > end || si.State.LastSeq <= info.Delivered.Stream {
+				state.Done = true
+				return state, nil
+			}
 		}
 	}
 	return state, ctx.Err()
@@ -265,3 +299,45 @@ func jobConsumer(ctx context.Context, st jetstream.Stream, j RescanJob) (jetstre
 	}
 	return c, end, j.Until, nil
 }
+
+// ensureRescanStream creates MCP_RESCAN, or updates it when replicas is
+// set. Creating a replicated stream waits for its replicas to elect a
+// leader, which can outlast one API request's timeout while a server
+// catches up, and several processes of a job create it at once: the
+// request is made again, up to rescanEnsureAttempts times.
+func ensureRescanStream(ctx context.Context, js jetstream.JetStream, replicas int) error {
+	if replicas == 0 {
+		if _, err := js.Stream(ctx, wire.StreamRescan); err == nil {
+			return nil
+		}
+	}
+	cfg := jetstream.StreamConfig{
+		Name: wire.StreamRescan, Description: "mcp-sanitize: results of re-scan jobs (mcp.rescan.<job>)",
+		Subjects: []string{wire.RescanPrefix + ".>"}, Retention: jetstream.LimitsPolicy, MaxAge: DefaultRescanResultAge,
+		MaxMsgs: -1, MaxBytes: -1, Discard: jetstream.DiscardOld, Storage: jetstream.FileStorage,
+		Replicas: max(replicas, 1), Duplicates: rescanDuplicates,
+	}
+	var err error
+	for range rescanEnsureAttempts {
+		actx, cancel := context.WithTimeout(ctx, rescanEnsureTimeout)
+		_, err = js.CreateOrUpdateStream(actx, cfg)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("worker: rescan result stream: %w", err)
+	}
+	return nil
+}
+
+// Attempts and the timeout of each of ensureRescanStream.
+const (
+	rescanEnsureAttempts = 4
+	rescanEnsureTimeout  = 20 * time.Second
+)

@@ -137,6 +137,9 @@ type serveConfig struct {
 	chain          *evchain.Sealer   // evidence_chain.go
 	archive        *ArchiveConfig    // archive.go (nil: off)
 	chainEvery     time.Duration
+	chainRecords   int             // evidence_chain.go: a checkpoint after this many records (0: by time only)
+	chainKick      chan struct{}   // evidence_chain.go: a checkpoint is due by count
+	archiveRT      *archiveRuntime // archive.go (nil: archive off)
 }
 
 // ServeOption configures a Service; options validate at once.
@@ -425,6 +428,10 @@ type Service struct {
 	stopHlth func()
 	// stopChain stops the evidence checkpoints and publishes the last.
 	stopChain func()
+	chainRT   chainRuntime // evidence_chain.go
+	// archiveBodies holds copies of claimed bodies archived (archive.go;
+	// nil: off).
+	archiveBodies jetstream.ObjectStore
 
 	ready  atomic.Bool
 	health health
@@ -675,6 +682,9 @@ func (s *Service) Stop(ctx context.Context) error {
 		}
 	}
 	s.inWG.Wait()
+	if s.cfg.archiveRT != nil {
+		s.cfg.archiveRT.pending.Wait() // archive publishes retried (archive.go)
+	}
 	if s.stopChain != nil {
 		s.stopChain()
 	}

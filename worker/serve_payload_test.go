@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
@@ -77,11 +78,14 @@ func readBody(t *testing.T, store jetstream.ObjectStore, hdr nats.Header, data [
 func TestPayloadEncodingsAndClaims(t *testing.T) {
 	s := serveTestServer(t)
 	nc, js := serveConnect(t, s.ClientURL())
-	// A generous deadline: under -race on a loaded machine the 3 MiB claim
-	// and the bomb's first 4 MiB take seconds, and a TIMEOUT would be
-	// retried rather than give the outcome under test.
+	// Under -race on a loaded 2-core machine the 3 MiB claim and the
+	// bomb's first 4 MiB take from a second to over 10 s, and a TIMEOUT
+	// would be retried (or answered) rather than give the outcome under
+	// test: the message timeout is the largest the default stall time
+	// (1 min) and fastStreams' duplicates window (3 min) allow, and the
+	// test's own waits run up to the test's deadline (testnats.Left).
 	svc := startService(t, nc,
-		WithConsumer(fastConsumer(20*time.Second)), WithMessageTimeout(15*time.Second),
+		WithConsumer(fastConsumer(46*time.Second)), WithMessageTimeout(45*time.Second),
 		WithPayloadLimits(payload.Limits{MaxDecodedBytes: 4 << 20}),
 		// Never compress outputs, so a large one has to go by reference.
 		WithSinkOptions(payload.SinkOptions{CompressAbove: -1}))
@@ -89,8 +93,7 @@ func TestPayloadEncodingsAndClaims(t *testing.T) {
 	if store == nil {
 		t.Fatal("no claim store bound")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	ctx := testnats.Context(t)
 
 	bomb := zstdBytes(t, append(append([]byte(`{"content":[{"type":"text","text":"`), bytes.Repeat([]byte("a"), 64<<20)...), `"}]}`...))
 	if len(bomb) > 64<<10 {
@@ -138,7 +141,7 @@ func TestPayloadEncodingsAndClaims(t *testing.T) {
 				if path == PathInline {
 					m.Subject = "mcp.sanitize." + c.kind
 					m.Header.Set(wire.HeaderTenant, "acme")
-					r, err := nc.RequestMsg(m, 20*time.Second)
+					r, err := nc.RequestMsg(m, testnats.Left(t))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -153,7 +156,7 @@ func TestPayloadEncodingsAndClaims(t *testing.T) {
 						t.Fatal(err)
 					}
 					for out == nil {
-						jm, err := cons.Next(jetstream.FetchMaxWait(15 * time.Second))
+						jm, err := cons.Next(jetstream.FetchMaxWait(testnats.Left(t)))
 						if err != nil {
 							for _, cm := range streamMsgs(t, js, wire.StreamClean) {
 								t.Logf("clean %s %v", cm.Subject, cm.Header)
@@ -185,7 +188,7 @@ func TestPayloadEncodingsAndClaims(t *testing.T) {
 				}
 				if c.claim {
 					// The input's object is released once it is consumed.
-					checkFor(t, 5*time.Second, func() error {
+					testnats.Eventually(t, 25*time.Millisecond, func() error {
 						if _, err := store.GetInfo(ctx, m.Header.Get(wire.HeaderClaim)); !errors.Is(err, jetstream.ErrObjectNotFound) {
 							return errors.New("input object still stored")
 						}

@@ -80,8 +80,20 @@ func (s *Service) runShadow(mc *msgContext, hdr nats.Header, data []byte, active
 	m := &nats.Msg{Subject: wire.Subject(ShadowEvidencePrefix, mc.tenantTok), Header: nats.Header{}, Data: b}
 	m.Header.Set(wire.HeaderKind, string(mc.kind))
 	m.Header.Set(wire.HeaderPolicy, sh.Version)
-	if _, err := s.js.PublishMsgAsync(m, expectEvidence); err != nil {
+	// The shadow record is a link of the worker's evidence chain
+	// (docs/evidence-chain.md), so a removed or altered one is found.
+	seq := s.sealShadow(m)
+	f, err := s.js.PublishMsgAsync(m, expectEvidence)
+	if err != nil {
+		if seq != 0 {
+			s.cfg.chain.Void(seq)
+		}
 		s.log.Warn("shadow record not published", "error", publishErrorClass(err))
+		return
+	}
+	if seq != 0 {
+		s.chainRT.pending.Add(1)
+		go s.settleShadow(f, seq)
 	}
 }
 

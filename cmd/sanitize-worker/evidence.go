@@ -169,6 +169,9 @@ func runEvidenceEnv(ctx context.Context, args []string, lookup func(string) (str
 		fmt.Fprintf(stdout, "records %d (unchained %d), checkpoints %d (verified %d), chains %d\n", r.Records, r.Unchained, r.Checkpoints, r.Verified, len(r.Chains))
 		for _, c := range r.Chains {
 			fmt.Fprintf(stdout, "chain %s: sequences %d..%d, %d records, %d void, vouched up to %d\n", c.ID, c.First, c.Last, c.Records, c.Void, c.Vouched)
+			if c.UnverifiedTail > 0 {
+				fmt.Fprintf(stdout, "UNVERIFIED-TAIL chain %s: %d sequences after the last checkpoint (%d..%d): a cut of them would not be found\n", c.ID, c.UnverifiedTail, c.Last-c.UnverifiedTail+1, c.Last)
+			}
 		}
 		for _, p := range r.Problems {
 			where := p.Ref

@@ -66,6 +66,9 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 	since := fs.String("since", "", "first message `T` (--stream; RFC 3339 or a duration such as 24h)")
 	until := fs.String("until", "", "last message `T` (--stream)")
 	catalog := fs.Bool("catalog", true, "with --stream, give tool results the outputSchema of the tool catalog (mcp-tools), as serve does")
+	var allow listFlag
+	fs.Var(&allow, "allow-resource", "canonical URI `PREFIX` a re-scanned resources/read may name (repeatable; none: resource results are refused under both policies, as scan does)")
+	replicas := fs.Int("replicas", 0, "replicas of the result stream "+wire.StreamRescan+" (--stream; 0: 1 when this run creates it, an existing stream's kept; 3 on a three-node cluster)")
 	ackWait := fs.Duration("ack-wait", worker.DefaultRescanAckWait, "how long a message taken by a process that stopped waits before another takes it (--stream)")
 	pol := fs.String("policy", "", "policy `FILE|VERSION`")
 	base := fs.String("baseline", "", "baseline `FILE|VERSION` (default: built-in)")
@@ -101,6 +104,8 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 		return usageErr("--policy is required")
 	case *dir == "" && *in != "":
 		return usageErr("--report is required")
+	case *replicas < 0 || *replicas > 5:
+		return usageErr("--replicas must be 0 to 5")
 	case *workers < 1 || *workers > 1024:
 		return usageErr("--workers must be 1..1024")
 	}
@@ -159,7 +164,7 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 		if name == "" {
 			name = "rescan-" + tokenOf(pRef.Version)
 		}
-		sr := &streamRescan{nf: &nf, stream: *stream, job: name, since: t0, until: t1, workers: *workers, ackWait: *ackWait,
+		sr := &streamRescan{nf: &nf, stream: *stream, job: name, since: t0, until: t1, workers: *workers, ackWait: *ackWait, replicas: *replicas, allow: allow,
 			dir: *dir, progress: *progress, policy: pEng, pRef: pRef, baseline: bEng, bRef: bRef, loader: loader, catalog: *catalog}
 		return sr.run(ctx, stdout, stderr)
 	}
@@ -174,7 +179,14 @@ func runRescanEnv(ctx context.Context, args []string, lookup func(string) (strin
 	}
 	var prog rescan.Progress
 	stop := startProgress(*progress, stderr, &prog, size)
-	rep, err := rescan.Run(ctx, f, pEng, bEng, rescan.Options{Workers: *workers, Kind: k, Framing: fr, MaxRecordBytes: *maxRecord, Progress: &prog})
+	// The guards' hooks of a re-scan (rescan_stream.go); each record's
+	// request context is its "context" member.
+	authz, err := rescanAuthorizer(allow)
+	if err != nil {
+		return fail("--allow-resource: %v", err)
+	}
+	rep, err := rescan.Run(ctx, f, pEng, bEng, rescan.Options{Workers: *workers, Kind: k, Framing: fr, MaxRecordBytes: *maxRecord, Progress: &prog,
+		Guard: &pipeline.GuardInput{Authorizer: authz, Budget: uncharged{}}})
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/rescan"
+	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/toolcat"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
@@ -31,6 +32,8 @@ type streamRescan struct {
 	until       time.Time
 	workers     int
 	ackWait     time.Duration
+	replicas    int
+	allow       []string // --allow-resource
 	dir         string
 	progress    string
 	policy      *pipeline.Engine
@@ -100,6 +103,19 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		baselines[version] = e
 		return e, nil
 	}
+	// Claimed bodies are archived as claims of their own bucket
+	// (worker.ArchiveBodiesBucket), opened like any claim.
+	var bodies jetstream.ObjectStore
+	if st, err := payload.NewStore(ctx, js, worker.ArchiveBodiesBucket); err == nil {
+		bodies = st
+	}
+	// Resources are authorized by --allow-resource (the deployment's hook
+	// is not asked again for each archived read; none: refused, fail
+	// closed).
+	authz, err := rescanAuthorizer(r.allow)
+	if err != nil {
+		return fail("--allow-resource: %v", err)
+	}
 	var prog rescan.Progress
 	var total int64
 	if st, err := js.Stream(ctx, r.stream); err == nil {
@@ -118,7 +134,9 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		if !ok {
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "unknown-kind"), nil
 		}
-		if payload.IsClaim(h) {
+		if payload.IsClaim(h) && bodies == nil {
+			// Archived by a worker without the bodies bucket (or it was
+			// removed): the claimed body cannot be read.
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "claimed-body"), nil
 		}
 		be, err := baselineFor(h.Get(worker.HeaderArchivePolicy))
@@ -126,6 +144,11 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 			return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "baseline-unavailable"), nil
 		}
 		info := pipeline.MessageInfo{Kind: kind, Framing: pipeline.Framing(h.Get(wire.HeaderFraming)), Tool: h.Get(wire.HeaderTool), Server: h.Get(wire.HeaderServer), Tenant: tenant}
+		// The guards' request context as archived; the same for both
+		// policies.
+		gi := worker.RequestContext(h, tenant)
+		gi.Authorizer, gi.Budget = authz, uncharged{}
+		info.Guard = gi
 		if resolver != nil {
 			if err := resolver.Resolve(ctx, &info, h); err != nil {
 				var pe *pipeline.Error
@@ -137,8 +160,12 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 		}
 		var evs [2]*pipeline.Evidence
 		for i, eng := range []*pipeline.Engine{r.policy, be} {
-			body, err := payload.Open(ctx, h, m.Data, nil, payload.Limits{})
+			body, err := payload.Open(ctx, h, m.Data, bodies, payload.Limits{Bucket: worker.ArchiveBodiesBucket})
 			if err != nil {
+				var pe *payload.Error
+				if payload.IsClaim(h) && !(errors.As(err, &pe) && pe.Code == wire.CodeInvalidEncoding) {
+					return nil, err // the bucket did not answer: the message comes back
+				}
 				return rescan.AppendFailedResult(nil, m.Seq, tenant, m.Stored, "bad-body"), nil
 			}
 			ev, err := eng.Sanitize(ctx, body, discardOut{}, info)
@@ -152,7 +179,7 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	stop := startProgressRecords(r.progress, stderr, &prog, total)
 	identity := "policy " + r.pRef.Version + " " + r.pRef.Digest + "; baseline " + r.bRef.Version + " " + r.bRef.Digest
-	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait, Identity: identity}, fn)
+	state, err := worker.RunRescanJob(ctx, js, worker.RescanJob{Job: r.job, Stream: r.stream, Since: r.since, Until: r.until, Workers: r.workers, AckWait: r.ackWait, Replicas: r.replicas, Identity: identity}, fn)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -181,4 +208,23 @@ func (r *streamRescan) run(ctx context.Context, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "job %s: %d messages (this process %d), %d changed; %d results counted once more were dropped\n", r.job, rep.Records, state.Handled, rep.Changed, cmp.Duplicates())
 	return exitOK
+}
+
+// uncharged is a re-scan's completion budget: it allows every completion
+// and charges nothing. A re-scan compares two policies over archived
+// results; it must not spend the principals' live budgets, and the
+// budget's verdict at delivery time is the same for both policies.
+type uncharged struct{}
+
+func (uncharged) Charge(context.Context, string, int64, time.Duration) (bool, error) {
+	return true, nil
+}
+
+// rescanAuthorizer is a re-scan's resource authorization: the allow-list
+// of --allow-resource (nil without one: every resource refused).
+func rescanAuthorizer(allow []string) (resgate.Authorizer, error) {
+	if len(allow) == 0 {
+		return nil, nil
+	}
+	return resgate.NewPrefixAuthorizer(allow)
 }

@@ -180,7 +180,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	var code int
 	if f.jsonl {
-		code = scanJSONL(ctx, eng, kind, framing, f, in, out, evw, stderr)
+		code = scanJSONL(ctx, eng, kind, framing, gi, f, in, out, evw, stderr)
 	} else {
 		code = scanOne(ctx, eng, pipeline.MessageInfo{Kind: kind, Tool: f.tool, Framing: framing, OutputSchema: outSchema, Method: f.method, Guard: gi}, f.timeout, in, out, evw, stderr)
 	}
@@ -318,9 +318,10 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 }
 
 // scanJSONL runs the record engine (package records) with the flags.
-func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, framing pipeline.Framing, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
+func scanJSONL(ctx context.Context, eng *pipeline.Engine, kind pipeline.Kind, framing pipeline.Framing, gi *pipeline.GuardInput, f scanFlags, in io.Reader, out, evw, stderr io.Writer) int {
 	o := records.Options{
 		Kind:           kind,
+		Guard:          gi,
 		Framing:        framing,
 		Workers:        f.workers,
 		MaxRecordBytes: f.maxRecord,

@@ -78,6 +78,7 @@ type serveFlags struct {
 	evidenceKey               string            // serve_policy.go: chain checkpoints
 	evidenceChain             bool
 	checkpointEvery           time.Duration
+	checkpointRecords         int
 	archive                   bool // serve_policy.go: raw inputs kept for re-scans
 	archiveMaxAge             time.Duration
 	archiveMaxBytes           int64
@@ -110,6 +111,7 @@ var serveEnv = []struct{ flag, env string }{
 	{"evidence-chain", "MCP_SANITIZE_EVIDENCE_CHAIN"},
 	{"evidence-key", "MCP_SANITIZE_EVIDENCE_KEY"},
 	{"checkpoint-every", "MCP_SANITIZE_CHECKPOINT_EVERY"},
+	{"checkpoint-records", "MCP_SANITIZE_CHECKPOINT_RECORDS"},
 	{"archive", "MCP_SANITIZE_ARCHIVE"},
 	{"archive-max-age", "MCP_SANITIZE_ARCHIVE_MAX_AGE"},
 	{"archive-max-bytes", "MCP_SANITIZE_ARCHIVE_MAX_BYTES"},

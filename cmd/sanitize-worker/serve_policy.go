@@ -35,6 +35,7 @@ func registerPolicyServeFlags(fs *flag.FlagSet, f *serveFlags) {
 	fs.BoolVar(&f.evidenceChain, "evidence-chain", false, "hash-chain every evidence record this worker publishes (docs/evidence-chain.md)")
 	fs.StringVar(&f.evidenceKey, "evidence-key", "", "signing key `FILE` (policy keygen) of signed evidence checkpoints; implies --evidence-chain")
 	fs.DurationVar(&f.checkpointEvery, "checkpoint-every", worker.DefaultCheckpointEvery, "interval of evidence checkpoints (with --evidence-key)")
+	fs.IntVar(&f.checkpointRecords, "checkpoint-records", worker.DefaultCheckpointRecords, "also publish an evidence checkpoint as soon as this many records were sealed since the last (0: by --checkpoint-every only)")
 	fs.BoolVar(&f.archive, "archive", false, "keep raw inputs in "+wire.StreamArchive+" for rescan --stream (they hold every secret removed: docs/rescan.md)")
 	fs.DurationVar(&f.archiveMaxAge, "archive-max-age", worker.DefaultArchiveMaxAge, "age after which archived inputs are dropped")
 	fs.Int64Var(&f.archiveMaxBytes, "archive-max-bytes", worker.DefaultArchiveMaxBytes, "size of the archive stream beyond which the oldest inputs are dropped")
@@ -63,6 +64,9 @@ func (f *serveFlags) checkPolicyFlags() error {
 		if err := (worker.ArchiveConfig{MaxAge: f.archiveMaxAge, MaxBytes: f.archiveMaxBytes}).Validate(); err != nil {
 			return usagef("--archive-max-age must be in (0, 366d] and --archive-max-bytes at least 1 MiB")
 		}
+	}
+	if f.checkpointRecords < 0 {
+		return usagef("--checkpoint-records must not be negative")
 	}
 	if f.checkpointEvery < 100*time.Millisecond {
 		return usagef("--checkpoint-every must be at least 100ms")
@@ -103,7 +107,7 @@ func (f *serveFlags) policyOptions(ctx context.Context, nc *nats.Conn, reg prome
 		if err != nil {
 			return nil, nil, err
 		}
-		opts = append(opts, o)
+		opts = append(opts, o...)
 	}
 	if f.policyTrust == "" {
 		return opts, func() {}, nil
@@ -146,7 +150,7 @@ func (f *serveFlags) policyOptions(ctx context.Context, nc *nats.Conn, reg prome
 // chainOption returns the evidence chain option: a new chain per process,
 // named for the host and the start time, with checkpoints signed by
 // --evidence-key when given.
-func (f *serveFlags) chainOption(log *slog.Logger) (worker.ServeOption, error) {
+func (f *serveFlags) chainOption(log *slog.Logger) ([]worker.ServeOption, error) {
 	host, _ := os.Hostname()
 	var b strings.Builder
 	for _, c := range []byte(host) {
@@ -173,6 +177,6 @@ func (f *serveFlags) chainOption(log *slog.Logger) (worker.ServeOption, error) {
 	if err != nil {
 		return nil, err
 	}
-	log.Info("evidence chain", "chain", id, "checkpointKey", key.ID, "checkpointEvery", f.checkpointEvery.String())
-	return worker.WithEvidenceChain(s, f.checkpointEvery), nil
+	log.Info("evidence chain", "chain", id, "checkpointKey", key.ID, "checkpointEvery", f.checkpointEvery.String(), "checkpointRecords", f.checkpointRecords)
+	return []worker.ServeOption{worker.WithEvidenceChain(s, f.checkpointEvery), worker.WithCheckpointRecords(f.checkpointRecords)}, nil
 }

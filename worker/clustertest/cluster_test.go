@@ -66,6 +66,7 @@ type workerProc struct {
 	urls     string
 	httpAddr string
 	logPath  string
+	extra    []string // flags after the common ones (a later flag wins)
 	cmd      *exec.Cmd
 	done     chan struct{}
 }
@@ -89,6 +90,7 @@ func (w *workerProc) start() {
 		"--log-level", "info",
 		"--inline=false",
 	)
+	cmd.Args = append(cmd.Args, w.extra...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), "MCP_SANITIZE_CONFIG=")
 	testcluster.DieWithParent(cmd)
@@ -206,12 +208,17 @@ func (w *workerProc) logTail() string {
 // duplicate MCP_RAW drops.
 type producer struct {
 	js jetstream.JetStream
+	mk func(i int) *nats.Msg // the input i (default inputMsg)
 	wg sync.WaitGroup
 	mu sync.Mutex
 	er error
 }
 
 func (p *producer) publish(from, to int) {
+	mk := p.mk
+	if mk == nil {
+		mk = inputMsg
+	}
 	p.wg.Go(func() {
 		deadline := time.Now().Add(5 * time.Minute)
 		pending := []int{}
@@ -228,7 +235,7 @@ func (p *producer) publish(from, to int) {
 				end := min(start+256, len(pending))
 				futs := make([]jetstream.PubAckFuture, 0, end-start)
 				for _, i := range pending[start:end] {
-					f, err := p.js.PublishMsgAsync(inputMsg(i))
+					f, err := p.js.PublishMsgAsync(mk(i))
 					if err != nil {
 						retry = append(retry, i)
 						futs = append(futs, nil)

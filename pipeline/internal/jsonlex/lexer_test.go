@@ -253,11 +253,16 @@ func TestNumberTooLong(t *testing.T) {
 		max  int
 		doc  string
 		want Kind
+		off  int64 // of the byte that crosses the bound, on Fail
 	}{
-		{"default fits", 0, strings.Repeat("1", DefaultMaxNumber), Done},
-		{"default over", 0, strings.Repeat("1", DefaultMaxNumber+1), Fail},
-		{"small fits", 3, "[123]", Done},
-		{"small over", 3, "[1234]", Fail},
+		{"default fits", 0, strings.Repeat("1", DefaultMaxNumber), Done, 0},
+		{"default over", 0, strings.Repeat("1", DefaultMaxNumber+1), Fail, DefaultMaxNumber},
+		{"small fits", 3, "[123]", Done, 0},
+		{"small over", 3, "[1234]", Fail, 4},
+		{"over in the fraction", 4, "[1.2345]", Fail, 5},
+		{"over in the exponent", 6, "[-1.5e+123]", Fail, 7},
+		{"over at the first digit of a run", 2, "[1.5]", Fail, 3},
+		{"fraction fits", 5, "[10.25]", Done, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := Lexer{MaxNumber: tc.max}
@@ -274,8 +279,8 @@ func TestNumberTooLong(t *testing.T) {
 			if k != tc.want {
 				t.Fatalf("got %d, want %d", k, tc.want)
 			}
-			if k == Fail && l.Err() != ErrNumberTooLong {
-				t.Fatalf("err %s", l.Err())
+			if k == Fail && (l.Err() != ErrNumberTooLong || l.Off() != tc.off) {
+				t.Fatalf("err %s at %d, want %s at %d", l.Err(), l.Off(), ErrNumberTooLong, tc.off)
 			}
 		})
 	}
