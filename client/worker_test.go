@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/client"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testfleet"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
 	"github.com/mcp-sanitize/mcp-sanitize/payload"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
@@ -36,12 +36,6 @@ func logResult(n int) []byte {
 // embedded server whose max payload is 64 KiB: inline small, compressed
 // and claim-checked messages, then the durable path.
 func TestAgainstWorker(t *testing.T) {
-	s := testnats.RunServer(t, testnats.Options{MaxPayload: 64 << 10})
-	wnc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(wnc.Close)
 	pol := pipeline.DefaultPolicy()
 	pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20}
 	eng, err := pipeline.NewEngine(pol)
@@ -57,32 +51,16 @@ func TestAgainstWorker(t *testing.T) {
 	cons := worker.DefaultConsumerConfig()
 	cons.BackOff = []time.Duration{30 * time.Second, 30 * time.Second}
 	cons.MaxDeliver = 3
-	svc, err := worker.NewService(wnc, eng, worker.WithStreams(streams), worker.WithConsumer(cons),
-		worker.WithMessageTimeout(20*time.Second), worker.WithConsumerStatsEvery(0),
-		worker.WithFetch(16, 1<<20, 200*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := testfleet.Start(t, eng, testfleet.Options{
+		NATS: testnats.Options{MaxPayload: 64 << 10},
+		Serve: []worker.ServeOption{worker.WithStreams(streams), worker.WithConsumer(cons),
+			worker.WithMessageTimeout(20 * time.Second), worker.WithFetch(16, 1<<20, 200*time.Millisecond)},
+		StartTimeout: 60 * time.Second,
+		Client:       []client.Option{client.WithCompression(wire.EncodingZstd, 16<<10)},
+	})
+	nc, c := f.Conn, f.Client
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		svc.Stop(sctx)
-	})
-
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	c, err := client.New(nc, client.WithCompression(wire.EncodingZstd, 16<<10))
-	if err != nil {
-		t.Fatal(err)
-	}
 	md := client.Metadata{Tool: "read_logs", Server: "files", Tenant: "acme", RequestID: "r-1"}
 	for _, tc := range []struct {
 		name    string

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -69,19 +70,73 @@ func Middleware(san proxy.Sanitizer, o Options) (receiving, sending mcp.Middlewa
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	m := &mw{san: san, o: o}
+	m := &mw{san: san, o: o, tokens: map[string]int{}}
 	return m.receiving, m.sending, nil
 }
 
 type mw struct {
 	san proxy.Sanitizer
 	o   Options
+
+	// tokens counts the progress tokens of the client requests being
+	// handled: a progress notification that names one carries it as the
+	// client sent it (a pass may rewrite a string token that reads like a
+	// credential assignment), as the proxy does (proxy/progress.go).
+	mu     sync.Mutex
+	tokens map[string]int
+}
+
+// tokenKey is the key of a progress token, or "" for none.
+func tokenKey(tok any) string {
+	if tok == nil {
+		return ""
+	}
+	b, err := json.Marshal(tok)
+	if err != nil || len(b) > 256 {
+		return ""
+	}
+	return string(b)
+}
+
+// track counts the progress token of a request while it is handled; the
+// returned func ends it.
+func (m *mw) track(req mcp.Request) func() {
+	p, ok := req.GetParams().(interface{ GetProgressToken() any })
+	if !ok || isNil(p) {
+		return func() {}
+	}
+	k := tokenKey(p.GetProgressToken())
+	if k == "" {
+		return func() {}
+	}
+	m.mu.Lock()
+	m.tokens[k]++
+	m.mu.Unlock()
+	return func() {
+		m.mu.Lock()
+		if m.tokens[k]--; m.tokens[k] <= 0 {
+			delete(m.tokens, k)
+		}
+		m.mu.Unlock()
+	}
+}
+
+func (m *mw) knownToken(tok any) bool {
+	k := tokenKey(tok)
+	if k == "" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tokens[k] > 0
 }
 
 // receiving sanitizes the result or error of a client request.
 func (m *mw) receiving(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		done := m.track(req)
 		res, err := next(ctx, method, req)
+		done()
 		if strings.HasPrefix(method, "notifications/") {
 			return res, err // a client notification has no answer
 		}
@@ -163,6 +218,9 @@ func (m *mw) sending(next mcp.MethodHandler) mcp.MethodHandler {
 		clean := reflect.New(reflect.TypeOf(params).Elem())
 		if json.Unmarshal(env.Params, clean.Interface()) != nil {
 			return nil, failed(wire.CodeInternal, wire.ReasonInternalFault)
+		}
+		if pp, ok := params.(*mcp.ProgressNotificationParams); ok && m.knownToken(pp.ProgressToken) {
+			clean.Interface().(*mcp.ProgressNotificationParams).ProgressToken = pp.ProgressToken
 		}
 		nreq, ok := withParams(req, clean)
 		if !ok {

@@ -12,16 +12,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/mcp-sanitize/mcp-sanitize/client"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testfleet"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/testtokens"
 	"github.com/mcp-sanitize/mcp-sanitize/mcpmw"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/proxy"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
-	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
 var (
@@ -88,35 +85,7 @@ func TestInstall(t *testing.T) {
 
 // TestInstallFleet: the same through a worker over embedded NATS.
 func TestInstallFleet(t *testing.T) {
-	s := testnats.RunServer(t, testnats.Options{})
-	wnc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(wnc.Close)
-	svc, err := worker.NewService(wnc, engine(t), worker.WithConsumerStatsEvery(0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := svc.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		svc.Stop(sctx)
-	})
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	c, err := client.New(nc, client.WithTimeout(20*time.Second))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := testfleet.Start(t, engine(t), testfleet.Options{Client: []client.Option{client.WithTimeout(20 * time.Second)}}).Client
 	testInstall(t, "2025-11-25", proxy.Fleet{C: c})
 }
 

@@ -30,6 +30,9 @@ type envelope struct {
 	method   string
 	hasError bool
 	params   []byte // raw params, a sub-slice of the message
+	// knownToken: a progress notification naming the token of a request
+	// in flight when the message was read (progress.go).
+	knownToken bool
 }
 
 // maxMethodLen bounds the method names the router keeps: MCP's are short,

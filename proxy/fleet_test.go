@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/mcp-sanitize/mcp-sanitize/client"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/testnats"
+	"github.com/mcp-sanitize/mcp-sanitize/internal/testfleet"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/proxy"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
@@ -27,38 +25,7 @@ func startFleet(t testing.TB, withWorker bool, timeout time.Duration) *client.Cl
 // own beside WithConsumerStatsEvery(0).
 func startFleetWith(t testing.TB, eng *pipeline.Engine, withWorker bool, timeout time.Duration, opts ...worker.ServeOption) *client.Client {
 	t.Helper()
-	s := testnats.RunServer(t, testnats.Options{})
-	if withWorker {
-		wnc, err := nats.Connect(s.ClientURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(wnc.Close)
-		svc, err := worker.NewService(wnc, eng, append([]worker.ServeOption{worker.WithConsumerStatsEvery(0)}, opts...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := svc.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer scancel()
-			svc.Stop(sctx)
-		})
-	}
-	nc, err := nats.Connect(s.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	c, err := client.New(nc, client.WithTimeout(timeout))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return testfleet.Start(t, eng, testfleet.Options{NoWorker: !withWorker, Serve: opts, Client: []client.Option{client.WithTimeout(timeout)}}).Client
 }
 
 // TestFleetPoisoned: the poisoned-server run with every message sanitized

@@ -73,11 +73,13 @@ func keepParams(method string, params []byte) []byte {
 func (s *Session) putPending(key string, pr pending) {
 	if old, ok := s.pending[key]; ok {
 		s.paramBytes -= len(old.params)
+		s.dropToken(old.token)
 	}
 	if s.paramBytes+len(pr.params) > MaxPendingParamsBytes {
 		pr.params = nil
 	}
 	s.paramBytes += len(pr.params)
+	s.addToken(pr.token)
 	s.pending[key] = pr
 }
 
@@ -85,6 +87,7 @@ func (s *Session) putPending(key string, pr pending) {
 func (s *Session) deletePending(key string) {
 	if old, ok := s.pending[key]; ok {
 		s.paramBytes -= len(old.params)
+		s.dropToken(old.token)
 		delete(s.pending, key)
 	}
 }

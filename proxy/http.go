@@ -27,6 +27,9 @@ const (
 	headerLastEventID = "Last-Event-ID"
 )
 
+// sseReadBuffer is the read buffer of one SSE stream.
+const sseReadBuffer = 4 << 10
+
 // maxHeaderValue bounds the session id and protocol version relayed back
 // to the client (visible ASCII only).
 const maxHeaderValue = 256
@@ -118,6 +121,7 @@ func (h *HTTP) session(id string) *Session {
 		delete(h.sessions, old)
 	}
 	s := h.Proxy.NewSession()
+	s.postScoped = true
 	h.sessions[id] = &httpSession{s: s, used: h.tick}
 	return s
 }
@@ -329,7 +333,9 @@ func (h *HTTP) relaySSE(w http.ResponseWriter, ctx context.Context, resp *http.R
 // find an id). An event the stream ends inside, without its blank line, is
 // not dispatched (the SSE rule).
 func scanSSE(r io.Reader, max int64, fn func(*sseEvent) bool) {
-	lr := newLineReader(r, max)
+	// A stream per POST: a small read buffer (lines longer than it are
+	// gathered in fragments), not the 64 KiB of a stdio pipe.
+	lr := newLineReaderSize(r, max, sseReadBuffer)
 	var ev sseEvent
 	for {
 		line, over, n, err := lr.nextRaw()

@@ -139,7 +139,8 @@ func TestStdioEverything(t *testing.T) {
 // TestStdioFilesystem runs server-filesystem (npm, pinned) through the
 // proxy on a directory with a planted file: the listing and the legitimate
 // text arrive, the planted secret and tag do not, the argument gate
-// answers a malformed call, and every message validates.
+// answers a malformed call, and every message validates; on 2025-11-25 and
+// on the newest revision the client and server agree on.
 func TestStdioFilesystem(t *testing.T) {
 	srv := peertest.Install(t)
 	dir := t.TempDir()
@@ -147,48 +148,55 @@ func TestStdioFilesystem(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(srv.Node, srv.Filesystem, dir)
-	h := startStdioClient(t, cmd, everythingClient(), nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	s := h.session
-	tools, err := s.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, want := range []string{"2025-11-25", ""} {
+		t.Run(revName(want), func(t *testing.T) {
+			cmd := exec.Command(srv.Node, srv.Filesystem, dir)
+			h := startStdioClient(t, cmd, everythingClient(), &mcp.ClientSessionOptions{ProtocolVersion: want})
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			s := h.session
+			tools, err := s.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tl := range tools.Tools {
+				names = append(names, tl.Name)
+			}
+			if !slices.Contains(names, "read_text_file") || !slices.Contains(names, "list_directory") {
+				t.Fatalf("tools %v", names)
+			}
+			ls, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": dir}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(textOf(ls), "notes.txt") {
+				t.Errorf("list_directory: %q", textOf(ls))
+			}
+			rd, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(dir, "notes.txt")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := textOf(rd)
+			if !strings.Contains(text, "quarterly numbers are up") || strings.Contains(text, plantSecret) || strings.Contains(text, plantTagWord) {
+				t.Errorf("read_text_file through the proxy: %q", text)
+			}
+			// The gate: a required argument missing never reaches the server.
+			bad, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"pth": "x"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bad.IsError || !strings.Contains(textOf(bad), "path") {
+				t.Errorf("gated call: %v %q", bad.IsError, textOf(bad))
+			}
+			rev := h.revision()
+			if want != "" && rev != want {
+				t.Errorf("revision %q, asked for %q", rev, want)
+			}
+			if r := h.close(); r.err != nil {
+				t.Errorf("proxy: %v", r.err)
+			}
+			checkTraffic(t, h.tr, rev, planted())
+		})
 	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	if !slices.Contains(names, "read_text_file") || !slices.Contains(names, "list_directory") {
-		t.Fatalf("tools %v", names)
-	}
-	ls, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "list_directory", Arguments: map[string]any{"path": dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(textOf(ls), "notes.txt") {
-		t.Errorf("list_directory: %q", textOf(ls))
-	}
-	rd, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(dir, "notes.txt")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := textOf(rd)
-	if !strings.Contains(text, "quarterly numbers are up") || strings.Contains(text, plantSecret) || strings.Contains(text, plantTagWord) {
-		t.Errorf("read_text_file through the proxy: %q", text)
-	}
-	// The gate: a required argument missing never reaches the server.
-	bad, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "read_text_file", Arguments: map[string]any{"pth": "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bad.IsError || !strings.Contains(textOf(bad), "path") {
-		t.Errorf("gated call: %v %q", bad.IsError, textOf(bad))
-	}
-	rev := h.revision()
-	if r := h.close(); r.err != nil {
-		t.Errorf("proxy: %v", r.err)
-	}
-	checkTraffic(t, h.tr, rev, planted())
 }

@@ -47,9 +47,15 @@ type Options struct {
 	// with evidence. A longer client message is answered with an error.
 	MaxMessageBytes int64
 	// MaxPending bounds the client requests in flight (default
-	// DefaultMaxPending). A request beyond it is answered with an error
-	// and not forwarded.
+	// DefaultMaxPending). A request beyond it evicts the oldest one that
+	// has waited longer than PendingTimeout or, when none has, is
+	// answered with an error that names the limit and not forwarded.
 	MaxPending int
+	// PendingTimeout is how long a client request may wait for its answer
+	// before it may be evicted from a full id → method map (default
+	// DefaultPendingTimeout): the client is then answered with an error
+	// for it and the server told it is cancelled (pending.go).
+	PendingTimeout time.Duration
 	// MaxTools bounds the tools whose inputSchema is kept (default
 	// DefaultMaxTools); beyond it, calls to the tools not kept pass
 	// unchecked, as calls to tools never listed do.
@@ -103,6 +109,9 @@ func (o *Options) fill() error {
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.PendingTimeout == 0 {
+		o.PendingTimeout = DefaultPendingTimeout
+	}
 	if o.MaxInFlight == 0 {
 		o.MaxInFlight = DefaultMaxInFlight
 	}
@@ -116,6 +125,8 @@ func (o *Options) fill() error {
 		return fmt.Errorf("%w: MaxPending %d", ErrOptions, o.MaxPending)
 	case o.MaxTools < 1:
 		return fmt.Errorf("%w: MaxTools %d", ErrOptions, o.MaxTools)
+	case o.PendingTimeout < 0:
+		return fmt.Errorf("%w: PendingTimeout %s", ErrOptions, o.PendingTimeout)
 	case o.MaxInFlight < 1:
 		return fmt.Errorf("%w: MaxInFlight %d", ErrOptions, o.MaxInFlight)
 	case o.MaxInFlightBytes < 1:

@@ -71,6 +71,15 @@ func newOrderer(o Options, deliver func(Routed)) *orderer {
 // the bounds are full; it is called from one goroutine (the reader of the
 // server's messages), in the order the server wrote them.
 func (q *orderer) submit(ordered bool, size int, run func() Routed) {
+	if q.maxN == 1 {
+		// One at a time: the reader runs the pass itself (no goroutine
+		// to hand over to), which is the same order.
+		q.deliver(run())
+		q.mu.Lock()
+		q.done++
+		q.mu.Unlock()
+		return
+	}
 	q.mu.Lock()
 	for q.n > 0 && (q.n >= q.maxN || q.bytes+int64(size) > q.maxBytes) {
 		q.room.Wait()
@@ -121,6 +130,7 @@ func (q *orderer) wait() { q.wg.Wait() }
 // now on) of sess: its pass is FromServer's.
 func (q *orderer) submitServer(ctx context.Context, sess *Session, msg []byte) {
 	e := peek(msg)
+	sess.markProgress(&e)
 	q.submit(e.typ != msgResponse, len(msg), func() Routed {
 		return sess.fromServer(ctx, e, msg, nil)
 	})

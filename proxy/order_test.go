@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -250,5 +254,79 @@ func checkOrder(t *testing.T, written, got []string) {
 				t.Errorf("delivered %v: %s came before %s, a notification written before it", got, a, b)
 			}
 		}
+	}
+}
+
+// TestHTTPSlowResultConcurrent: over Streamable HTTP, a POST whose result
+// is in a slow pass (held by the test) holds back neither another POST of
+// the same session nor its answer; once released it is answered whole.
+func TestHTTPSlowResultConcurrent(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m struct {
+			ID int `json:"id"`
+		}
+		json.Unmarshal(body, &m)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Mcp-Session-Id", "s-1")
+		if m.ID == 1 {
+			w.Write([]byte(interleaveMessage("r1")))
+			return
+		}
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"small %d"}]}}`, m.ID, m.ID)
+	}))
+	t.Cleanup(up.Close)
+	held := &heldSanitizer{
+		inner:  proxy.Engine{E: sharedEngine(t)},
+		gates:  map[string]chan struct{}{markSlowResult: make(chan struct{})},
+		passed: make(chan string, 64),
+	}
+	p, err := proxy.New(held, proxy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(up.URL)
+	srv := httptest.NewServer(&proxy.HTTP{Proxy: p, Upstream: u, Loopback: true})
+	t.Cleanup(srv.Close)
+	post := func(id int) (string, error) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"logs","arguments":{}}}`, id)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", "s-1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return string(b), err
+	}
+	slow := make(chan string, 1)
+	go func() {
+		b, err := post(1)
+		if err != nil {
+			b = err.Error()
+		}
+		slow <- b
+	}()
+	for id := 2; id <= 4; id++ {
+		b, err := post(id)
+		if err != nil || labelOf(b) != fmt.Sprintf("r%d", id) {
+			t.Fatalf("POST %d while the slow one is held: %q %v", id, b, err)
+		}
+	}
+	select {
+	case b := <-slow:
+		t.Fatalf("the held result was answered before its release: %.200s", b)
+	default:
+	}
+	close(held.gates[markSlowResult])
+	select {
+	case b := <-slow:
+		if labelOf(b) != "r1" || !strings.Contains(b, markSlowResult) {
+			t.Fatalf("the slow POST: %.200s", b)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the slow POST was not answered after its release")
 	}
 }

@@ -23,6 +23,7 @@ type Proxy struct {
 	o      Options
 	san    Sanitizer
 	notify *bounds.Window // Options.Notifications
+	now    func() time.Time
 }
 
 // New returns a Proxy that runs server messages through san.
@@ -34,7 +35,7 @@ func New(san Sanitizer, o Options) (*Proxy, error) {
 		return nil, err
 	}
 	max, ms := o.Notifications.Limits()
-	return &Proxy{o: o, san: san, notify: &bounds.Window{Max: max, Width: time.Duration(ms) * time.Millisecond}}, nil
+	return &Proxy{o: o, san: san, notify: &bounds.Window{Max: max, Width: time.Duration(ms) * time.Millisecond}, now: time.Now}, nil
 }
 
 // Options returns the options with their defaults filled.
@@ -51,6 +52,16 @@ type Session struct {
 	tools   map[string][]byte
 	// paramBytes counts the params kept in pending (guards.go).
 	paramBytes int
+	// gone holds the keys of requests the client cancelled or the proxy
+	// evicted, goneOrder the same oldest first (pending.go).
+	gone      map[string]struct{}
+	goneOrder []string
+	// tokens counts the progress tokens of the requests in flight
+	// (progress.go).
+	tokens map[string]int
+	// postScoped: each request's answer comes in the response to the POST
+	// that carried it (HTTP), so an evicted request needs no answer.
+	postScoped bool
 }
 
 // pending is a client request in flight.
@@ -59,11 +70,13 @@ type pending struct {
 	tool   string // the tool of a tools/call
 	id     []byte // the request's id as the client wrote it
 	params []byte // the params of a guarded request (guards.go)
+	at     time.Time
+	token  []byte // params._meta.progressToken, raw (progress.go)
 }
 
 // NewSession starts the state of one conversation.
 func (p *Proxy) NewSession() *Session {
-	return &Session{p: p, pending: map[string]pending{}, tools: map[string][]byte{}}
+	return &Session{p: p, pending: map[string]pending{}, tools: map[string][]byte{}, gone: map[string]struct{}{}, tokens: map[string]int{}}
 }
 
 // Pending returns the number of client requests in flight.
@@ -78,6 +91,10 @@ func (s *Session) Pending() int {
 type Routed struct {
 	Client []byte
 	Server []byte
+	// Expired, when not nil, goes first: a request evicted from a full
+	// id → method map to make room for this one, answered to the client
+	// with an error (Client) and cancelled to the server (Server).
+	Expired *Routed
 }
 
 // FromClient routes one client-to-server message. Requests are remembered
@@ -94,7 +111,7 @@ func (s *Session) FromClient(msg []byte) Routed {
 		if !ok {
 			return Routed{Server: msg} // an id the server will refuse
 		}
-		pr := pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params)}
+		pr := pending{method: e.method, id: append([]byte(nil), e.id...), params: keepParams(e.method, e.params), at: s.p.now(), token: progressTokenOf(e.params)}
 		if e.method == wire.MethodToolsCall {
 			pr.tool = toolName(e.params)
 			if r := s.gate(pr.tool, msg); r != nil {
@@ -104,13 +121,23 @@ func (s *Session) FromClient(msg []byte) Routed {
 		s.mu.Lock()
 		_, dup := s.pending[key]
 		full := !dup && len(s.pending) >= s.p.o.MaxPending
+		var expired pending
+		evicted := false
+		if full {
+			_, expired, evicted = s.evictExpired(pr.at)
+			full = !evicted
+		}
 		if !full {
 			s.putPending(key, pr)
+			s.unmarkGone(key)
 		}
 		s.mu.Unlock()
 		if full {
 			s.refused(wire.KindForMethod(e.method), msg, wire.CodeBoundExceeded, wire.ReasonPendingFull)
-			return Routed{Client: errorResponse(e.id, wire.CodeBoundExceeded, wire.ReasonPendingFull)}
+			return Routed{Client: s.pendingFull(e.id)}
+		}
+		if evicted {
+			return Routed{Server: msg, Expired: s.expiredRouted(expired)}
 		}
 		return Routed{Server: msg}
 	case msgNotification:
@@ -166,10 +193,13 @@ func (r *Request) Method() string { return r.p.method }
 // be, and a message that is not one JSON-RPC message, are dropped with
 // evidence.
 func (s *Session) FromServer(ctx context.Context, msg []byte, hint *Request) Routed {
-	return s.fromServer(ctx, peek(msg), msg, hint)
+	e := peek(msg)
+	s.markProgress(&e)
+	return s.fromServer(ctx, e, msg, hint)
 }
 
-// fromServer is FromServer of a message whose envelope is read.
+// fromServer is FromServer of a message whose envelope is read (and
+// marked by markProgress).
 func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *Request) Routed {
 	switch e.typ {
 	case msgResponse:
@@ -190,7 +220,14 @@ func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *
 				pr, ok = p, true
 			}
 		}
+		gone := !ok && key != "" && s.isGone(key)
 		s.mu.Unlock()
+		if gone {
+			// Cancelled by the client or evicted by the proxy: no one
+			// waits for it (pending.go).
+			s.refused(wire.KindGeneric, msg, wire.CodeInvalidContent, wire.ReasonRequestGone)
+			return Routed{}
+		}
 		if !ok {
 			pr = pending{id: e.id}
 		}
@@ -235,6 +272,9 @@ func (s *Session) fromServer(ctx context.Context, e envelope, msg []byte, hint *
 		if err != nil || res.Outcome == wire.OutcomeRejected {
 			s.p.o.Log.Info("notification dropped", "kind", string(kind), "code", string(codeOf(res, err)))
 			return Routed{}
+		}
+		if e.knownToken && res.Outcome != wire.OutcomeClean {
+			return Routed{Client: restoreToken(notificationToken(e.params), res.Body)}
 		}
 		return Routed{Client: res.Body}
 	}
@@ -373,28 +413,6 @@ func (s *Session) learnTools(body []byte) {
 			continue
 		}
 		s.tools[t.Name] = t.InputSchema
-	}
-}
-
-// forgetKey forgets a request in flight that will not be answered.
-func (s *Session) forgetKey(key string) {
-	s.mu.Lock()
-	s.deletePending(key)
-	s.mu.Unlock()
-}
-
-// cancelled forgets the request a client's notifications/cancelled names.
-func (s *Session) cancelled(params []byte) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
-	if key, ok := idKey(p.RequestID); ok {
-		s.mu.Lock()
-		s.deletePending(key)
-		s.mu.Unlock()
 	}
 }
 

@@ -170,6 +170,9 @@ func exitStatus(cmd *exec.Cmd, err error) int {
 
 // deliver writes a Routed's messages.
 func deliver(r Routed, toClient, toServer *lineWriter) {
+	if r.Expired != nil {
+		deliver(*r.Expired, toClient, toServer)
+	}
 	if r.Server != nil {
 		toServer.write(r.Server)
 	}
@@ -218,7 +221,12 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int64) *lineReader {
-	size := 64 << 10
+	return newLineReaderSize(r, max, 64<<10)
+}
+
+// newLineReaderSize is newLineReader with a read buffer of size bytes (a
+// line longer than it is gathered in fragments).
+func newLineReaderSize(r io.Reader, max int64, size int) *lineReader {
 	if max+2 < int64(size) {
 		size = int(max + 2)
 	}

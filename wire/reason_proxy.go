@@ -23,10 +23,19 @@ const (
 	// ReasonUpstreamError: the HTTP upstream could not be reached or
 	// answered with a body the proxy cannot relay (INTERNAL).
 	ReasonUpstreamError Reason = "upstream-error"
+	// ReasonPendingExpired: a client request that waited for its answer
+	// longer than the proxy's pending timeout was evicted to make room
+	// for a new one (TIMEOUT); the client is answered with this error and
+	// the server told the request is cancelled.
+	ReasonPendingExpired Reason = "pending-expired"
+	// ReasonRequestGone: a server response to a request the client
+	// cancelled or the proxy evicted (INVALID_CONTENT); no one awaits it,
+	// and it is dropped.
+	ReasonRequestGone Reason = "request-gone"
 )
 
 // proxyReasons lists the reasons above, in declaration order.
 var proxyReasons = []Reason{
 	ReasonMessageBytes, ReasonNotJSONRPC, ReasonPendingFull, ReasonNoWorkers, ReasonFleetError,
-	ReasonUpstreamError,
+	ReasonUpstreamError, ReasonPendingExpired, ReasonRequestGone,
 }

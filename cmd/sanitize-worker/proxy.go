@@ -110,6 +110,7 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		MaxMessageBytes: f.maxMessage,
 		MaxPending:      f.maxPending,
 		MaxInFlight:     f.maxInFlight,
+		PendingTimeout:  f.pendingTimeout,
 		Timeout:         f.timeout,
 		Server:          f.server,
 		Tenant:          f.tenant,
@@ -152,6 +153,7 @@ func runProxy(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 type proxyFlags struct {
 	policy, evidence, server, tenant string
 	timeout, closeGrace              time.Duration
+	pendingTimeout                   time.Duration
 	maxMessage                       int64
 	maxPending, maxInFlight          int
 	noArgsGate                       bool
@@ -176,7 +178,8 @@ func (f *proxyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeout, "timeout", proxy.DefaultTimeout, "deadline of one message's pass (the message fails closed with TIMEOUT when it runs out)")
 	fs.DurationVar(&f.closeGrace, "close-grace", proxy.DefaultCloseGrace, "stdio: how long the server has to exit after its standard input closes, and again after SIGTERM")
 	fs.Int64Var(&f.maxMessage, "max-message-bytes", proxy.DefaultMaxMessageBytes, "largest message relayed in either direction; longer ones are refused")
-	fs.IntVar(&f.maxPending, "max-pending", proxy.DefaultMaxPending, "client requests in flight the proxy remembers; more are answered with an error")
+	fs.IntVar(&f.maxPending, "max-pending", proxy.DefaultMaxPending, "client requests in flight the proxy remembers; when full, one unanswered past --pending-timeout is evicted (the client gets an error for it), else the new one is answered with an error")
+	fs.DurationVar(&f.pendingTimeout, "pending-timeout", proxy.DefaultPendingTimeout, "how long a request may wait for its answer before a full --max-pending map may evict it")
 	fs.IntVar(&f.maxInFlight, "max-in-flight", proxy.DefaultMaxInFlight, "stdio: server messages sanitized at once (results may overtake each other; notifications keep their order); 1: one at a time")
 	fs.BoolVar(&f.noArgsGate, "no-args-gate", false, "let tools/call arguments through unchecked")
 	fs.BoolVar(&f.verbose, "v", false, "log each refused or rejected message (codes and reasons only) to standard error")
@@ -195,6 +198,8 @@ func (f *proxyFlags) check() error {
 		return errors.New("--max-message-bytes must be at least 1024")
 	case f.maxPending < 1:
 		return errors.New("--max-pending must be positive")
+	case f.pendingTimeout <= 0:
+		return errors.New("--pending-timeout must be positive")
 	case f.maxInFlight < 1:
 		return errors.New("--max-in-flight must be positive")
 	}
