@@ -85,8 +85,9 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 	// The object of an output too large for a message is named after the
 	// input, so a retried attempt overwrites it rather than leave another.
 	// The clean message goes out with JetStream publishes that keep it
-	// for a retry: its body is not reused.
-	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+	// for a retry (even after publishDurable gave up waiting): detached
+	// copies the body out of the sink, whose buffer goes back to the pool.
+	res := s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, true).detached()
 	// A resolver unavailable for a cluster cause (the catalog's bucket
 	// during an election) is asked again within the attempt, for up to the
 	// publish timeout, rather than handed back for a back-off step.
@@ -96,7 +97,7 @@ func (s *Service) handleDurable(m jetstream.Msg) {
 		case <-time.After(pause):
 		case <-s.hardCtx.Done():
 		}
-		res = s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, false)
+		res = s.process(s.hardCtx, mc, hdr, m.Data(), "clean."+mc.msgID, true).detached()
 	}
 	defer res.release()
 	if res.retry {

@@ -119,6 +119,23 @@ func (r result) release() {
 	}
 }
 
+// detached returns r with its body copied out of the sink's memory and
+// the sink released, so the body stays valid after release: for a
+// publisher that may keep and resend it (JetStream asynchronous
+// publishes). The sink's buffer (the emitter asks it for appendRoom,
+// 128 KiB, whatever the output's size) then goes back to the pool instead
+// of being allocated and zeroed again for every message; the copy is the
+// output's size.
+func (r result) detached() result {
+	if r.done == nil {
+		return r
+	}
+	r.data = bytes.Clone(r.data)
+	r.release()
+	r.done = nil
+	return r
+}
+
 // process runs the pass of one message under the message deadline. It
 // always returns an evidence record and a body to publish (the sanitized
 // message or an error result); nothing of the input is passed on when the

@@ -424,8 +424,8 @@ func (h *harness) natsSection() error {
 			cfgs = append(cfgs, runCfg{d, concs[len(concs)-1], h.machine.cores})
 		}
 	}
-	tab := []string{"| path | workers | payloads | requesters | echo msg/s | echo p50 / p99 / p999 ms | worker msg/s | worker p50 / p99 / p999 ms | worker / echo |",
-		"|---|---|---|---|---|---|---|---|---|"}
+	tab := []string{"| path | workers | payloads | requesters | echo msg/s | echo p50 / p99 / p999 ms | worker msg/s | worker p50 / p99 / p999 ms | worker / echo | CPU µs/msg echo / worker | echo CPU / worker CPU |",
+		"|---|---|---|---|---|---|---|---|---|---|---|"}
 	lat := map[string][]point{}
 	for i, cfg := range cfgs {
 		path := map[bool]string{false: "inline", true: "durable"}[cfg.durable]
@@ -455,20 +455,22 @@ func (h *harness) natsSection() error {
 				return fmt.Errorf("natsbench output: %v", err)
 			}
 			e, w := r.Echo, r.Worker
-			h.progress("  %s, %d worker(s), %s, %d requesters: echo %.0f msg/s, worker %.0f msg/s (%.2f)", path, cfg.workers, r.Size, cfg.conc, e.Rate, w.Rate, w.Rate/e.Rate)
+			h.progress("  %s, %d worker(s), %s, %d requesters: echo %.0f msg/s, worker %.0f msg/s (%.2f); CPU/msg echo %.0f µs, worker %.0f µs (%.2f)",
+				path, cfg.workers, r.Size, cfg.conc, e.Rate, w.Rate, w.Rate/e.Rate, us(e.CPUPerMsg), us(w.CPUPerMsg), cpuRatio(e, w))
 			for _, sd := range []struct {
 				n string
 				v natsStats
 			}{{"echo", e}, {"worker", w}} {
 				h.line(fmt.Sprintf("NATS/%s/%s/workers=%d/payload=%s/c=%d", path, sd.n, cfg.workers, strings.ReplaceAll(r.Size, " ", ""), cfg.conc), sd.v.Count,
-					fmt.Sprintf("%.0f msg/s", sd.v.Rate), fmt.Sprintf("%d p50-ns", sd.v.P50), fmt.Sprintf("%d p99-ns", sd.v.P99), fmt.Sprintf("%d p999-ns", sd.v.P999))
+					fmt.Sprintf("%.0f msg/s", sd.v.Rate), fmt.Sprintf("%d p50-ns", sd.v.P50), fmt.Sprintf("%d p99-ns", sd.v.P99), fmt.Sprintf("%d p999-ns", sd.v.P999), fmt.Sprintf("%d cpu-ns/msg", sd.v.CPUPerMsg))
 				if r.Size == "mix" && cfg.workers == 1 {
 					k := fmt.Sprintf("%s %s p99", path, sd.n)
 					lat[k] = append(lat[k], point{float64(cfg.conc), float64(sd.v.P99) / 1e6})
 				}
 			}
-			tab = append(tab, fmt.Sprintf("| %s | %d | %s | %d | %.0f | %.2f / %.2f / %.2f | %.0f | %.2f / %.2f / %.2f | %.2f |", path, cfg.workers, r.Size, cfg.conc,
-				e.Rate, ms(e.P50), ms(e.P99), ms(e.P999), w.Rate, ms(w.P50), ms(w.P99), ms(w.P999), w.Rate/e.Rate))
+			tab = append(tab, fmt.Sprintf("| %s | %d | %s | %d | %.0f | %.2f / %.2f / %.2f | %.0f | %.2f / %.2f / %.2f | %.2f | %.0f / %.0f | %.2f |", path, cfg.workers, r.Size, cfg.conc,
+				e.Rate, ms(e.P50), ms(e.P99), ms(e.P999), w.Rate, ms(w.P50), ms(w.P99), ms(w.P999), w.Rate/e.Rate,
+				us(e.CPUPerMsg), us(w.CPUPerMsg), cpuRatio(e, w)))
 		}
 	}
 	var ss []series
@@ -483,7 +485,10 @@ func (h *harness) natsSection() error {
 			"Durable: each requester publishes to MCP_RAW (JetStream) and waits for its output on MCP_CLEAN before the next " +
 			"(closed loop), against a plain JetStream consumer that republishes every input unchanged. The worker runs its " +
 			"default bounds (text cut at 12000 characters), evidence to JetStream. Echo and worker take turns so load on a shared " +
-			"machine weighs on both. Payloads: the realistic mix (400 documents of bench.Mix) and 4 KiB results.",
+			"machine weighs on both. Payloads: the realistic mix (400 documents of bench.Mix) and 4 KiB results. " +
+			"CPU µs/msg is the user and system time of the whole process (server, responders, requesters: getrusage) over the " +
+			"messages of a phase; on a shared machine it moves much less than msg/s, and since a quiet 2-core machine is CPU-bound " +
+			"here, echo CPU / worker CPU is the load-independent proxy of the throughput ratio.",
 		"![latency against load](latency-load.svg)", table(tab)}})
 	return nil
 }
@@ -495,6 +500,20 @@ type natsStats struct {
 	P50   int64   `json:"p50ns"`
 	P99   int64   `json:"p99ns"`
 	P999  int64   `json:"p999ns"`
+	// CPUPerMsg is the process's user and system time over the phase's
+	// messages, in nanoseconds.
+	CPUPerMsg int64 `json:"cpuPerMsgNs"`
 }
+
+// cpuRatio is the echo's CPU time a message over the worker's: the
+// throughput ratio the process could reach if CPU bound it alone.
+func cpuRatio(e, w natsStats) float64 {
+	if w.CPUPerMsg == 0 {
+		return 0
+	}
+	return float64(e.CPUPerMsg) / float64(w.CPUPerMsg)
+}
+
+func us(ns int64) float64 { return float64(ns) / 1e3 }
 
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
