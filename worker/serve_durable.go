@@ -171,14 +171,14 @@ func (s *Service) fail(m jetstream.Msg, mc *msgContext, res result, last bool, s
 
 // publishDLQ publishes the DLQ entry of an input of subject raw (its
 // sanitized error result res) and the DLQ decision's evidence.
-func (s *Service) publishDLQ(raw string, mc *msgContext, res result) error {
+func (s *Service) publishDLQ(raw string, mc *msgContext, res result) (dup bool, err error) {
 	dm := &nats.Msg{Subject: wire.Subject(wire.DLQPrefix, mc.tenantTok), Header: outputHeader(mc, res), Data: res.data}
 	dm.Header.Set(wire.HeaderMsgID, mc.msgID)
 	dm.Header.Set("Mcp-Raw-Subject", headerToken(raw))
 	dm.Header.Set("Mcp-Deliveries", strconv.FormatUint(mc.deliveries, 10))
 	em := s.sealedEvidenceMsg(mc, res.ev, true)
 	em.Header.Set(wire.HeaderMsgID, mc.msgID+dlqSuffix)
-	return s.publishDurable([]*nats.Msg{dm, em}, []string{wire.StreamDLQ, wire.StreamEvidence}, mc)
+	return s.publishDurableDup([]*nats.Msg{dm, em}, []string{wire.StreamDLQ, wire.StreamEvidence}, mc)
 }
 
 // toDLQ publishes the sanitized error result of a message that cannot be
@@ -193,12 +193,18 @@ func (s *Service) toDLQ(m jetstream.Msg, mc *msgContext, res result, start time.
 		res = s.reject(s.def, mc, m.Data(), pipeline.CodeInternal, string(wire.ReasonPublishFailed), true)
 		code = codeLabel(res.ev.Code)
 	}
-	if err := s.publishDLQ(m.Subject(), mc, res); err != nil {
+	dup, err := s.publishDLQ(m.Subject(), mc, res)
+	if err != nil {
 		s.log.Error("DLQ publish failed; the input stays in MCP_RAW until the max-deliveries advisory brings it back", "rawSeq", mc.rawSeq, "code", code)
 		return
 	}
 	if err := s.ack(m); err != nil {
 		s.log.Warn("ack after DLQ failed", "rawSeq", mc.rawSeq, "error", publishErrorClass(err))
+	}
+	if dup {
+		// The advisory of this delivery sent it first (serve_stranded.go):
+		// one input, one DLQ entry, counted once.
+		return
 	}
 	s.m.DLQ.WithLabelValues(code).Inc()
 	s.m.Messages.WithLabelValues(PathDurable, kindLabel(mc.kind), OutcomeDLQ).Inc()

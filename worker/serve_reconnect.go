@@ -157,20 +157,27 @@ func transientPublish(err error) bool {
 // waitAckOrReconnect waits for a publish acknowledgement, or reports
 // errReconnected when the client reconnects first.
 func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-chan struct{}) error {
+	_, err := s.waitAckDup(f, reconnected)
+	return err
+}
+
+// waitAckDup is waitAckOrReconnect that also says whether the stream stored
+// nothing because it already had the message (its Nats-Msg-Id).
+func (s *Service) waitAckDup(f jetstream.PubAckFuture, reconnected <-chan struct{}) (dup bool, err error) {
 	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
 	defer t.Stop()
 	select {
 	case a := <-f.Ok():
 		s.chainAcked(f, a)
-		return nil
+		return a != nil && a.Duplicate, nil
 	case err := <-f.Err():
-		return err
+		return false, err
 	case <-reconnected:
-		return errReconnected
+		return false, errReconnected
 	case <-t.C:
-		return context.DeadlineExceeded
+		return false, context.DeadlineExceeded
 	case <-s.hardCtx.Done():
-		return context.Canceled
+		return false, context.Canceled
 	}
 }
 
@@ -178,6 +185,15 @@ func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-cha
 // and waits for every acknowledgement; a publish that fails for a cluster
 // cause is sent again, at most publishRetries times.
 func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgContext) error {
+	_, err := s.publishDurableDup(msgs, streams, mc)
+	return err
+}
+
+// publishDurableDup is publishDurable that also says whether the first
+// message was a duplicate its stream already held (a DLQ entry published
+// twice for one input: by its last delivery and by the max-deliveries
+// advisory of that delivery, when it outlived its AckWait).
+func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgContext) (firstDup bool, _ error) {
 	futs := make([]jetstream.PubAckFuture, len(msgs))
 	errs := make([]error, len(msgs))
 	rc := s.health.reconnectCh()
@@ -186,7 +202,11 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 	}
 	for i, f := range futs {
 		if errs[i] == nil {
-			errs[i] = s.waitAckOrReconnect(f, rc)
+			var dup bool
+			dup, errs[i] = s.waitAckDup(f, rc)
+			if i == 0 {
+				firstDup = dup
+			}
 		}
 	}
 	var first error
@@ -201,7 +221,7 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 			}
 		}
 	}
-	return first
+	return firstDup, first
 }
 
 // republish sends pm again after a publish failure with a cluster cause

@@ -100,7 +100,8 @@ func (s *Service) handleStranded(a maxDeliveriesAdvisory) {
 	mc.rawSeq, mc.deliveries = a.StreamSeq, a.Deliveries
 	mc.msgID = MsgID(a.StreamSeq, raw.Time)
 	res := s.reject(s.def, mc, raw.Data, pipeline.CodeInternal, ReasonMaxDeliveries, true)
-	if err := s.publishDLQ(raw.Subject, mc, res); err != nil {
+	dup, err := s.publishDLQ(raw.Subject, mc, res)
+	if err != nil {
 		s.log.Error("stranded input: DLQ publish failed; it stays in MCP_RAW", "rawSeq", a.StreamSeq)
 		return
 	}
@@ -109,6 +110,9 @@ func (s *Service) handleStranded(a maxDeliveriesAdvisory) {
 			s.log.Warn("stranded input in the DLQ but not deleted from MCP_RAW", "rawSeq", a.StreamSeq, "error", publishErrorClass(err))
 		}
 		s.releaseClaim(hdr)
+	}
+	if dup {
+		return // its last delivery sent it to the DLQ meanwhile, and counted it
 	}
 	code := codeLabel(res.ev.Code)
 	s.m.DLQ.WithLabelValues(code).Inc()
