@@ -226,15 +226,20 @@ const (
 	// archiveFollowed bounds the archive publishes followed at once, and
 	// with them the raw inputs held for a retry.
 	archiveFollowed = 256
-	// archiveRetries is how often a failed archive publish is made again
+	// archiveRetryFor is how long a failed archive publish is made again
 	// (with its Nats-Msg-Id, so a publish stored whose acknowledgement was
-	// lost is dropped as a duplicate).
-	archiveRetries = 3
+	// lost is dropped as a duplicate), pausing archiveRetryPause, doubled
+	// up to archiveRetryPauseMax, between attempts: an R3 stream's leader
+	// election took 12 s in the cluster test with the machine loaded, and
+	// an input not archived is one a re-scan never sees.
+	archiveRetryFor      = 45 * time.Second
+	archiveRetryPause    = 250 * time.Millisecond
+	archiveRetryPauseMax = 2 * time.Second
 )
 
 // settleArchive waits for the acknowledgement of an archive publish and
 // publishes it again when it failed (no stream leader during an election,
-// a timeout), up to archiveRetries times; one that still fails is counted
+// a timeout), for up to archiveRetryFor; one that still fails is counted
 // and logged: the input is not archived.
 func (s *Service) settleArchive(f jetstream.PubAckFuture, m *nats.Msg) {
 	rt := s.cfg.archiveRT
@@ -250,13 +255,13 @@ func (s *Service) settleArchive(f jetstream.PubAckFuture, m *nats.Msg) {
 		err = context.Canceled
 	}
 	t.Stop()
-	pause := 250 * time.Millisecond
-	for attempt := 0; err != nil && attempt < archiveRetries && s.hardCtx.Err() == nil; attempt++ {
+	pause, until := archiveRetryPause, time.Now().Add(archiveRetryFor)
+	for err != nil && time.Now().Before(until) && s.hardCtx.Err() == nil {
 		select {
 		case <-s.hardCtx.Done():
 		case <-time.After(pause):
 		}
-		pause *= 2
+		pause = min(2*pause, archiveRetryPauseMax)
 		ctx, cancel := context.WithTimeout(s.hardCtx, s.cfg.publishTimeout)
 		_, err = s.js.PublishMsg(ctx, m, expectArchive)
 		cancel()
