@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
@@ -497,7 +496,7 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, haveRaw 
 		}
 	}
 	if len(mirrors) > 0 {
-		n := int64(utf8.RuneCount(js))
+		n := int64(runeCount(js))
 		if p.e.lim.Over(bounds.TextChars, n) {
 			// The regenerated text would be cut, and a cut JSON text
 			// contradicts the structure: fail closed.
