@@ -805,7 +805,18 @@ func plausibleValue(b []byte, quoted bool, cls assignClass, weak bool) bool {
 	// Word-like values are none, but for a password of random letter case
 	// and, after a named key, random letters (parsehub token =
 	// 'vZrEclFwOqeA'; after a bare one, as words, they are none).
-	if wordLike(b) && !(cls == classPassword && randomCase(b)) && !(!weak && cls != classPassword && randomLetters(b)) || sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
+	//
+	// A sequence (1234567890abcdef…, abcd1234efgh5678…)
+	// after a bare name (token = …) is a placeholder; after a named one
+	// (apify_api_token = …, a vendor's credential slot) it is redacted:
+	// the slot says what the value is, redacting a made-up one costs the
+	// model nothing, and a real key of that shape must not slip through
+	// (issue 34). Still kept in any slot: digits only counting up (a
+	// numeric id or filler), camel-case words, placeholder words and references
+	// (placeholder), masks, edited hex and alphabet walks (the shapes
+	// TestValueShapes keeps), a value that breaks its provider's format
+	// (foreignShape). Measured in docs/detection.md (s-detect4).
+	if wordLike(b) && !(cls == classPassword && randomCase(b)) && !(!weak && cls != classPassword && randomLetters(b)) || (weak || cls == classPassword || allDigits(b)) && sequenceLike(b) || timestampLike(b) || entropy(b) < minEntropy {
 		return false
 	}
 	if numberLike(b) && !(cls != classPassword && !weak && longDigits(b)) {
@@ -919,8 +930,13 @@ var keyDeny = []string{
 // rule slack checks its ids), or digits, ':A' and more (a Telegram bot
 // token) that is not 5 to 16 digits, ':' and 35 of [A-Za-z0-9_-]. A value
 // under a token name that claims such a format and breaks it is a test or
-// a made-up value, not a live secret of another kind.
+// a made-up value, not a live secret of another kind. So is dapi and a
+// body that is not 32 lower-case hex digits (rule databricks-api-token
+// decides on dapi tokens; dapi1234…defg5 under DATABRICKS_TOKEN is made up).
 func foreignShape(b []byte) bool {
+	if len(b) > 4 && string(b[:4]) == "dapi" && !databricksBody(b[4:]) {
+		return true
+	}
 	if len(b) > 5 && b[4] == '-' && (string(b[:3]) == "xox" && bytes.IndexByte([]byte("bpares"), b[3]) >= 0 || string(b[:4]) == "xapp") {
 		return true
 	}
@@ -937,4 +953,30 @@ func foreignShape(b []byte) bool {
 		}
 	}
 	return !(5 <= i && i <= 16 && len(b)-i-1 == 35)
+}
+
+// databricksBody: 32 lower-case hex digits, then nothing or '-' and digits
+// (dapi…-2, the workspace suffix).
+func databricksBody(b []byte) bool {
+	if len(b) < 32 {
+		return false
+	}
+	for _, c := range b[:32] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	rest := b[32:]
+	if len(rest) == 0 {
+		return true
+	}
+	if rest[0] != '-' || len(rest) == 1 {
+		return false
+	}
+	for _, c := range rest[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
