@@ -219,6 +219,11 @@ func RunRescanJob(ctx context.Context, js jetstream.JetStream, j RescanJob, fn R
 			continue
 		}
 		info, err := cons.Info(ctx)
+		if err != nil && transientPublish(err) && ctx.Err() == nil {
+			// A replicated consumer without a leader for a moment (a
+			// node restarted, an election): the loop asks again.
+			continue
+		}
 		if err != nil {
 			return state, fmt.Errorf("worker: rescan consumer: %w", err)
 		}
@@ -248,12 +253,25 @@ func RunRescanJob(ctx context.Context, js jetstream.JetStream, j RescanJob, fn R
 	return state, ctx.Err()
 }
 
+// jobInfoTries bounds the attempts to read a job consumer that does not
+// answer yet (a second apart).
+const jobInfoTries = 30
+
 // jobConsumer creates the job's consumer, or binds it when it exists,
 // and returns it with the job's range.
 func jobConsumer(ctx context.Context, st jetstream.Stream, j RescanJob) (jetstream.Consumer, uint64, time.Time, error) {
 	name := "rescan-" + j.Job
 	if c, err := st.Consumer(ctx, name); err == nil {
 		info, err := c.Info(ctx)
+		for tries := 0; err != nil && transientPublish(err) && ctx.Err() == nil && tries < jobInfoTries; tries++ {
+			// Another process created it a moment ago: its replicas may
+			// not answer yet.
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			info, err = c.Info(ctx)
+		}
 		if err != nil {
 			return nil, 0, time.Time{}, fmt.Errorf("worker: rescan consumer: %w", err)
 		}
