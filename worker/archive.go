@@ -199,16 +199,18 @@ func (s *Service) archiveInput(mc *msgContext, hdr nats.Header, data []byte, ev 
 	}
 	m := &nats.Msg{Subject: wire.Subject(wire.ArchivePrefix, mc.tenantTok, mc.serverTok, string(mc.kind)), Header: h.h, Data: data}
 	f, err := s.js.PublishMsgAsync(m, expectArchive)
-	if err != nil {
-		s.publishFailed(wire.StreamArchive, mc, err)
-		return
-	}
 	rt := s.cfg.archiveRT
 	select {
 	case rt.sem <- struct{}{}:
+		// A publish refused at once (disconnected during a node's
+		// restart, too many outstanding) is made again as a failed one.
 		rt.pending.Add(1)
-		go s.settleArchive(f, m)
+		go s.settleArchive(f, err, m)
 	default:
+		if err != nil {
+			s.publishFailed(wire.StreamArchive, mc, err)
+			return
+		}
 		// archiveFollowed publishes are followed already (an outage):
 		// this one is not, and a failure of it goes uncounted.
 	}
@@ -241,20 +243,21 @@ const (
 // publishes it again when it failed (no stream leader during an election,
 // a timeout), for up to archiveRetryFor; one that still fails is counted
 // and logged: the input is not archived.
-func (s *Service) settleArchive(f jetstream.PubAckFuture, m *nats.Msg) {
+func (s *Service) settleArchive(f jetstream.PubAckFuture, err error, m *nats.Msg) {
 	rt := s.cfg.archiveRT
 	defer func() { <-rt.sem; rt.pending.Done() }()
-	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
-	var err error
-	select {
-	case <-f.Ok():
-	case err = <-f.Err():
-	case <-t.C:
-		err = context.DeadlineExceeded
-	case <-s.hardCtx.Done():
-		err = context.Canceled
+	if err == nil {
+		t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+		select {
+		case <-f.Ok():
+		case err = <-f.Err():
+		case <-t.C:
+			err = context.DeadlineExceeded
+		case <-s.hardCtx.Done():
+			err = context.Canceled
+		}
+		t.Stop()
 	}
-	t.Stop()
 	pause, until := archiveRetryPause, time.Now().Add(archiveRetryFor)
 	for err != nil && time.Now().Before(until) && s.hardCtx.Err() == nil {
 		select {
