@@ -93,13 +93,44 @@ func slowFoldClass(r rune) (int, byte) {
 // folding in such text is one load.
 const foldTabLen = 0x800
 
-var foldTab = func() (t [foldTabLen]struct{ cls, to uint8 }) {
-	for r := rune(0); r < foldTabLen; r++ {
-		c, to := slowFoldClass(r)
-		t[r].cls, t[r].to = uint8(c), to
+var foldTab = buildFoldTab()
+
+// buildFoldTab writes slowFoldClass of every rune below foldTabLen from
+// the ranges of the Unicode tables rather than by looking each rune up in
+// them (which cost 0.55 M instructions at every start): the classes in
+// increasing precedence, each over the one before, as slowFoldClass tests
+// them in decreasing precedence. TestFoldTabMatchesSlowFoldClass checks
+// every entry.
+func buildFoldTab() (t [foldTabLen]struct{ cls, to uint8 }) {
+	set := func(tab *unicode.RangeTable, cls uint8) {
+		for _, rg := range tab.R16 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi) && r < foldTabLen; r += rune(rg.Stride) {
+				t[r] = struct{ cls, to uint8 }{cls, 0}
+			}
+		}
+		for _, rg := range tab.R32 {
+			for r := rune(rg.Lo); r <= rune(rg.Hi) && r < foldTabLen; r += rune(rg.Stride) {
+				t[r] = struct{ cls, to uint8 }{cls, 0}
+			}
+		}
+	}
+	// foldBoundary is the zero value.
+	set(unicode.Mn, foldMark)
+	set(unicode.Me, foldMark)
+	set(unicode.Letter, foldOther)
+	for r, b := range confusables {
+		if r >= utf8.RuneSelf && r < foldTabLen && confusableLo <= r && r <= confusableHi {
+			t[r] = struct{ cls, to uint8 }{foldConfusable, b}
+		}
+	}
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		t[r] = struct{ cls, to uint8 }{foldBoundary, 0}
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			t[r].cls = foldASCII
+		}
 	}
 	return t
-}()
+}
 
 // isMarkAt reports whether the rune at b[i:] is a combining mark.
 func isMarkAt(b []byte, i int) bool {
