@@ -261,9 +261,20 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	}
 
 	// One automaton over the deduplicated keywords of every enabled rule.
-	kwIndex := make(map[string]int)
-	var keywords []string
-	var kwItems [][]hitItem
+	// Sized once from the count of keyword uses (an upper bound of the
+	// distinct ones): the index map and lists do not grow at every start.
+	uses := 0
+	for _, r := range c.rules {
+		for fi := range r.forms {
+			uses += len(r.forms[fi].keywords)
+		}
+	}
+	kwIndex := make(map[string]int, uses)
+	keywords := make([]string, 0, uses)
+	kwItems := make([][]hitItem, 0, uses)
+	kwRule := make([]int, 0, uses) // the last rule whose infos list keyword k, plus one
+	c.infos = make([]RuleInfo, 0, len(c.rules))
+	c.markers = make([][]byte, 0, len(c.rules))
 	for id, r := range c.rules {
 		info := RuleInfo{ID: r.id, Provider: r.provider, Kind: r.kind, Confidence: r.confidence, Description: r.desc}
 		for fi := range r.forms {
@@ -279,9 +290,11 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 					kwIndex[kw] = k
 					keywords = append(keywords, kw)
 					kwItems = append(kwItems, nil)
+					kwRule = append(kwRule, 0)
 				}
 				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f, wsEnd: setSpace[kw[len(kw)-1]]})
-				if !containsString(info.Keywords, kw) {
+				if kwRule[k] != id+1 {
+					kwRule[k] = id + 1
 					info.Keywords = append(info.Keywords, kw)
 				}
 			}
@@ -289,7 +302,9 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 		c.infos = append(c.infos, info)
 		m := tagMarker
 		if r.kind == KindSecret {
-			m = fmt.Sprintf(secretMarker, r.id)
+			// secretMarker holds exactly one %s and no other % (checked
+			// above): fmt.Sprintf(secretMarker, r.id) without fmt.
+			m = strings.Replace(secretMarker, "%s", r.id, 1)
 		}
 		c.markers = append(c.markers, []byte(m))
 	}
@@ -305,9 +320,21 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	c.ac = ac
 	c.items = make([][]hitItem, len(ac.outputs))
 	c.ctxState = make([]bool, len(ac.outputs))
-	for s, outs := range ac.outputs {
+	// The items of every state, carved from one array.
+	nItems := 0
+	for _, outs := range ac.outputs {
 		for _, k := range outs {
-			c.items[s] = append(c.items[s], kwItems[k]...)
+			nItems += len(kwItems[k])
+		}
+	}
+	itemBuf := make([]hitItem, 0, nItems)
+	for s, outs := range ac.outputs {
+		from := len(itemBuf)
+		for _, k := range outs {
+			itemBuf = append(itemBuf, kwItems[k]...)
+		}
+		if len(itemBuf) > from {
+			c.items[s] = itemBuf[from:len(itemBuf):len(itemBuf)]
 		}
 		for _, it := range c.items[s] {
 			if !it.form.tokenOnly {
