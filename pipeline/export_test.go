@@ -19,3 +19,13 @@ func WithoutRawSchema(e *Engine) *Engine {
 	c.noRawSchema = true
 	return &c
 }
+
+// WithSameCheck returns an engine like e that compares the texts of every
+// structuredContent the pass says it left unchanged, and fails the pass
+// (an internal fault) when they are not the same value, for the tests.
+func WithSameCheck(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.checkSame = true
+	return &c
+}

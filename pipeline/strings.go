@@ -169,6 +169,9 @@ func (p *pass) flushChain(final bool) {
 	}
 	p.runBatch(final)
 	rb, fs := p.rbuf, p.fs
+	if p.sch != nil && p.sch.hold == holdStructured {
+		p.sameBatch(len(fs))
+	}
 	if final && p.strDirty {
 		p.recordNorm(p.norm.Stats())
 	}

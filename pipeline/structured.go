@@ -77,6 +77,9 @@ type schemaPass struct {
 	tapOn bool // the current string is a mirror candidate
 	cand  mirrorCand
 
+	scSame bool     // no key or string of structuredContent changed (structured_same.go)
+	scSnap [3]int64 // the counters sameEnd compares
+
 	rec     SchemaRecord
 	changed bool   // projection dropped members or a mirror text changed
 	out     []byte // serialized projection
@@ -128,6 +131,9 @@ func (s *schemaPass) beginHold(h holdKind, depth int) *[]byte {
 // it to the hold's buffer.
 func (p *pass) beginHold(h holdKind) {
 	p.em.pushSide(p.sch.beginHold(h, len(p.stack)), int(p.sch.max))
+	if h == holdStructured {
+		p.sameBegin()
+	}
 }
 
 // endHold ends the held member at chunk index i of b (the separator or
@@ -174,6 +180,9 @@ func (p *pass) afterValueHeld(b []byte, off int64) {
 func (p *pass) afterHeldValue(b []byte, off int64) {
 	if p.sch.holdEndsAt(len(p.stack)) {
 		over := p.em.popSide()
+		if p.sch.hold == holdStructured {
+			p.sameEnd(over)
+		}
 		p.sch.endHold(b, int(off-p.inOff), over)
 	}
 }
@@ -318,7 +327,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 	}
 	sanV := rawV
 	var viol *schema.Violation
-	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) {
+	if !p.sameValue(hr) {
 		// Sanitizing changed something: decode and validate what is
 		// delivered. (Equal bytes, or the same tokens escaped otherwise,
 		// decode alike and are valid already.)
@@ -381,8 +390,7 @@ func (p *pass) finishRaw(f *frame, hr *heldResult, idx, depth int, off int64) bo
 	if p.e.noRawSchema || !s.s.ValidRaw(hr.raw, depth, &s.scratch) {
 		return false
 	}
-	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) &&
-		!s.s.ValidRaw(hr.structured, depth, &s.scratch) {
+	if !p.sameValue(hr) && !s.s.ValidRaw(hr.structured, depth, &s.scratch) {
 		return false
 	}
 	s.rec.Outcome = "valid"

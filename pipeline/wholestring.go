@@ -102,6 +102,9 @@ func (p *pass) wholeString(b []byte, i int) int {
 			p.em.raw(src)
 			p.strChars += int64(n)
 		} else {
+			if p.sch != nil && p.sch.hold == holdStructured {
+				p.sch.scSame = false // written otherwise than read (structured_same.go)
+			}
 			p.shadowOff()
 			p.sinkLast = true
 			p.sink(rb)
