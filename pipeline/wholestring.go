@@ -102,8 +102,10 @@ func (p *pass) wholeString(b []byte, i int) int {
 			p.em.raw(src)
 			p.strChars += int64(n)
 		} else {
-			if p.sch != nil && p.sch.hold == holdStructured {
-				p.sch.scSame = false // written otherwise than read (structured_same.go)
+			if p.sch != nil && p.sch.hold == holdStructured && (!same || p.sm == smText) {
+				// Written otherwise than read (structured_same.go); a key
+				// always goes through sink, a text only when bounded.
+				p.sch.scSame = false
 			}
 			p.shadowOff()
 			p.sinkLast = true
