@@ -136,6 +136,9 @@ type Engine struct {
 	// pass knows they hold the same value, and fails the pass when they
 	// do not (structured_same.go); for the tests.
 	checkSame bool
+	// sameSeen, when set, is told what the pass said at each
+	// structuredContent it checked (structured_same.go); for the tests.
+	sameSeen func(same bool)
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer

@@ -29,3 +29,12 @@ func WithSameCheck(e *Engine) *Engine {
 	c.checkSame = true
 	return &c
 }
+
+// WithSameSeen returns an engine like WithSameCheck(e) that tells seen
+// whether the pass said structuredContent was left unchanged, each time
+// the structured path asks.
+func WithSameSeen(e *Engine, seen func(same bool)) *Engine {
+	c := WithSameCheck(e)
+	c.sameSeen = seen
+	return c
+}

@@ -54,6 +54,9 @@ func (p *pass) sameBatch(nfs int) {
 // knows, else by comparing the two texts.
 func (p *pass) sameValue(hr *heldResult) bool {
 	same := p.sch.scSame
+	if p.e.sameSeen != nil {
+		p.e.sameSeen(same)
+	}
 	if !same || p.e.checkSame {
 		slow := bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) || schema.SameValue(hr.raw, hr.structured)
 		if same && !slow {
