@@ -135,7 +135,8 @@ type fnode struct {
 
 	min, max, xmin, xmax, mult *bound
 
-	noRaw bool // uses a keyword ValidRaw does not handle (raw.go)
+	noRaw bool       // uses a keyword ValidRaw does not handle (raw.go)
+	pidx  *propIndex // ValidRaw's lookup of props (rawprops.go), or nil
 }
 
 func intOr(p *int) int {
@@ -155,6 +156,7 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 	}
 	for _, x := range memo {
 		x.noRaw = rawUnhandled(x)
+		x.pidx = newPropIndex(x)
 	}
 	return n, memo
 }
