@@ -137,6 +137,9 @@ type fnode struct {
 
 	noRaw bool       // uses a keyword ValidRaw does not handle (raw.go)
 	pidx  *propIndex // ValidRaw's lookup of props (rawprops.go), or nil
+	// leaf: ValidRaw enters n alone (no boolean schema, $ref, allOf or
+	// unhandled keyword).
+	leaf bool
 }
 
 func intOr(p *int) int {
@@ -157,6 +160,7 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 	for _, x := range memo {
 		x.noRaw = rawUnhandled(x)
 		x.pidx = newPropIndex(x)
+		x.leaf = x.boolv == 0 && x.ref == nil && len(x.allOf) == 0 && !x.noRaw
 	}
 	return n, memo
 }

@@ -89,7 +89,17 @@ func (w *rawWalker) valueAt(from, to, depth, frames int) bool {
 	// and allOf, appended after the roots.
 	app := len(w.nodes)
 	for i := from; i < to; i++ {
-		if !w.enter(w.nodes[i], frames) {
+		n := w.nodes[i]
+		if n.leaf {
+			// What enter does for it.
+			w.work++
+			if w.work > w.budget || frames+len(w.chain) >= maxFastFrames {
+				return false
+			}
+			w.nodes = append(w.nodes, n)
+			continue
+		}
+		if !w.enter(n, frames) {
 			return false
 		}
 	}
@@ -448,17 +458,17 @@ func (n *fnode) rawString(b []byte) bool {
 
 // rawNumber checks a number literal as checkHere does.
 func (n *fnode) rawNumber(lit []byte) bool {
-	plainInt := true
-	for _, c := range lit {
-		if c == '.' || c == 'e' || c == 'E' {
-			plainInt = false
-			break
-		}
-	}
 	bounded := n.min != nil || n.max != nil || n.xmin != nil || n.xmax != nil || n.mult != nil
 	if n.types != 0 && n.types&tNumber == 0 {
 		if n.types&tInteger == 0 {
 			return false
+		}
+		plainInt := true
+		for _, c := range lit {
+			if c == '.' || c == 'e' || c == 'E' {
+				plainInt = false
+				break
+			}
 		}
 		if !plainInt {
 			nv := newNum(json.Number(lit))

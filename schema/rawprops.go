@@ -34,22 +34,27 @@ type propIndex struct {
 	reqRest []string
 }
 
-// sig is the hashed signature of a name: the name itself when it is
-// shorter than eight bytes; else its length and its first, middle and last
-// eight bytes folded together, so two names longer than 24 bytes that
-// differ only between those may share it (the perfect hash is then
-// impossible and the node keeps its map).
+// sig is the hashed signature of a name: its length and its first and
+// last four bytes (two, one) for a name shorter than eight bytes, which
+// cover all of it; else its first, middle and last eight bytes. Two names
+// longer than 24 bytes that differ only between those share it, as may
+// two names whose folded bytes happen to agree: the perfect hash is then
+// impossible and the node keeps its map.
 func sig(k []byte) uint64 {
 	n := len(k)
-	if n < 8 {
-		var x uint64
-		for _, c := range k {
-			x = x<<8 | uint64(c)
-		}
-		return x | uint64(n)<<56
+	var x uint64
+	switch {
+	case n >= 8:
+		x = binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 21) ^
+			bits.RotateLeft64(binary.LittleEndian.Uint64(k[(n-8)/2:]), 42)
+	case n >= 4:
+		x = uint64(binary.LittleEndian.Uint32(k)) | uint64(binary.LittleEndian.Uint32(k[n-4:]))<<32
+	case n >= 2:
+		x = uint64(binary.LittleEndian.Uint16(k)) | uint64(binary.LittleEndian.Uint16(k[n-2:]))<<16
+	case n == 1:
+		x = uint64(k[0])
 	}
-	x := binary.LittleEndian.Uint64(k) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[n-8:]), 21) ^
-		bits.RotateLeft64(binary.LittleEndian.Uint64(k[(n-8)/2:]), 42) ^ uint64(n)<<56
+	x ^= uint64(n) * 0x9E3779B97F4A7C15
 	return x ^ x>>29
 }
 

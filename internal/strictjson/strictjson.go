@@ -91,12 +91,11 @@ func (d *decoder) fail(r Reason) error { return &Error{Reason: r, Offset: d.pos}
 
 func (d *decoder) space() {
 	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
+		c := d.data[d.pos]
+		if c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return
 		}
+		d.pos++
 	}
 }
 
