@@ -140,6 +140,9 @@ type fnode struct {
 	// leaf: ValidRaw enters n alone (no boolean schema, $ref, allOf or
 	// unhandled keyword).
 	leaf bool
+	// anyString: n checks nothing of a string but its type, so ValidRaw
+	// reads a string under it without decoding it.
+	anyString bool
 }
 
 func intOr(p *int) int {
@@ -161,6 +164,7 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 		x.noRaw = rawUnhandled(x)
 		x.pidx = newPropIndex(x)
 		x.leaf = x.boolv == 0 && x.ref == nil && len(x.allOf) == 0 && !x.noRaw
+		x.anyString = x.minLen < 0 && x.maxLen < 0 && x.pattern == nil && x.constv == nil && x.enum == nil
 	}
 	return n, memo
 }

@@ -161,6 +161,49 @@ func (w *rawWalker) valueAt(from, to, depth, frames int) bool {
 	return true
 }
 
+// child walks the value at the scanner's position whose root schemas are
+// w.nodes[from:], and drops them: valueAt, except that a string or number
+// under one schema that is entered alone (fnode.leaf: the common member
+// of a listing) is checked here, counted against the budget and the
+// frames as valueAt counts it.
+func (w *rawWalker) child(from, depth, frames int) bool {
+	if len(w.nodes) == from+1 && w.nodes[from].leaf {
+		n := w.nodes[from]
+		switch c := w.sc.Space(); {
+		case c == '"':
+			w.work++
+			if w.work > w.budget || frames+1 >= maxFastFrames {
+				return false
+			}
+			if n.anyString {
+				if n.types != 0 && n.types&tString == 0 || w.sc.SkipStr() != nil {
+					return false
+				}
+			} else if b, err := w.sc.Str(); err != nil || !n.rawString(b) {
+				return false
+			}
+			w.nodes = w.nodes[:from]
+			return true
+		case c == '-' || c >= '0' && c <= '9':
+			w.work++
+			if w.work > w.budget || frames+1 >= maxFastFrames {
+				return false
+			}
+			lit, err := w.sc.Number()
+			if err != nil || !n.rawNumber(lit) {
+				return false
+			}
+			w.nodes = w.nodes[:from]
+			return true
+		}
+	}
+	if !w.valueAt(from, len(w.nodes), depth, frames) {
+		return false
+	}
+	w.nodes = w.nodes[:from]
+	return true
+}
+
 // enter appends n and what it reaches through $ref and allOf to the
 // applicable schemas of the current location, counting each schema
 // entered against the budget as the fast path does. A false schema, a
@@ -288,10 +331,9 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 			if speaks && !declared {
 				return false // Project drops it
 			}
-			if w.sc.Colon() != nil || !w.valueAt(from, len(w.nodes), depth, frames) {
+			if w.sc.Colon() != nil || !w.child(from, depth, frames) {
 				return false
 			}
-			w.nodes = w.nodes[:from]
 			done, err := w.sc.Separator('}')
 			if err != nil {
 				return false
@@ -404,10 +446,9 @@ func (w *rawWalker) array(app, end, depth, frames int) bool {
 					w.nodes = append(w.nodes, n.items)
 				}
 			}
-			if !w.valueAt(from, len(w.nodes), depth, frames) {
+			if !w.child(from, depth, frames) {
 				return false
 			}
-			w.nodes = w.nodes[:from]
 			count++
 			done, err := w.sc.Separator(']')
 			if err != nil {

@@ -1,5 +1,7 @@
 package strictjson
 
+import "unicode/utf8"
+
 // Scanner reads a strict JSON text token by token with the decoder's own
 // rules (the same strings, escapes, surrogates, UTF-8 and number limits
 // as Decode), for callers that check a value without building it. It
@@ -37,6 +39,39 @@ func (s *Scanner) Skip() { s.d.pos++ }
 // a view of the input or of the scanner's buffer, valid until the next
 // call.
 func (s *Scanner) Str() ([]byte, error) { return s.d.strBytes() }
+
+// SkipStr reads a string at its opening quote as Str does, accepting
+// exactly the strings Str accepts, without decoding it: the runs between
+// escapes are checked for UTF-8 where they are (a multi-byte sequence
+// holds no ASCII byte, and an escape stands for whole characters, so the
+// decoded string is valid exactly when every run is) and the escapes are
+// checked, not kept.
+func (s *Scanner) SkipStr() error {
+	d := &s.d
+	d.pos++ // '"'
+	for {
+		start := d.pos
+		end, nonASCII := plainRun(d.data, start)
+		d.pos = end
+		if nonASCII && !utf8.Valid(d.data[start:end]) {
+			return d.fail(UTF8)
+		}
+		if end >= len(d.data) {
+			return d.fail(Syntax)
+		}
+		switch c := d.data[end]; {
+		case c == '"':
+			d.pos++
+			return nil
+		case c < 0x20:
+			return d.fail(Syntax)
+		}
+		var rune4 [utf8.UTFMax]byte
+		if _, err := d.escape(rune4[:0]); err != nil {
+			return err
+		}
+	}
+}
 
 // Number reads a number and returns its literal (a view of the input).
 func (s *Scanner) Number() ([]byte, error) {
