@@ -190,7 +190,7 @@ func (w *rawWalker) child(from, depth, frames int) bool {
 				return false
 			}
 			lit, err := w.sc.Number()
-			if err != nil || !n.rawNumber(lit) {
+			if err != nil || !(n.anyNumber && (n.types == 0 || n.types&tNumber != 0)) && !n.rawNumber(lit) {
 				return false
 			}
 			w.nodes = w.nodes[:from]

@@ -75,7 +75,32 @@ func (s *Scanner) SkipStr() error {
 
 // Number reads a number and returns its literal (a view of the input).
 func (s *Scanner) Number() ([]byte, error) {
-	start := s.d.pos
+	// The common literal, an integer or a decimal without an exponent
+	// (at most maxFiniteDigits integer digits, no leading zero), is read
+	// here; numberEnd accepts it and ends at the same byte.
+	d := &s.d
+	data, start := d.data, d.pos
+	i := start
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	j := i
+	for j < len(data) && data[j]-'0' < 10 {
+		j++
+	}
+	n := j - i
+	ok := n > 0 && n <= maxFiniteDigits && (n == 1 || data[i] != '0')
+	if ok && j < len(data) && data[j] == '.' {
+		k := j + 1
+		for k < len(data) && data[k]-'0' < 10 {
+			k++
+		}
+		ok, j = k > j+1, k // "1." is refused by numberEnd
+	}
+	if ok && (j >= len(data) || data[j]|0x20 != 'e') && j-start <= MaxNumberBytes {
+		d.pos = j
+		return data[start:j], nil
+	}
 	if err := s.d.numberEnd(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package strictjson
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // skipAgrees checks that SkipStr accepts what Str accepts and stops where
 // it stops.
@@ -39,4 +42,42 @@ func FuzzSkipStr(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		skipAgrees(t, append([]byte{'"'}, data...))
 	})
+}
+
+// numberAgrees checks that Scanner.Number accepts what numberEnd accepts
+// and stops where it stops.
+func numberAgrees(t *testing.T, in []byte) {
+	t.Helper()
+	if len(in) == 0 || in[0] != '-' && (in[0] < '0' || in[0] > '9') {
+		return // Number is called at a number's first byte
+	}
+	var s Scanner
+	s.Reset(in)
+	lit, err := s.Number()
+	d := decoder{data: in}
+	errD := d.numberEnd()
+	if (err == nil) != (errD == nil) {
+		t.Fatalf("%q: Number error %v, numberEnd error %v", in, err, errD)
+	}
+	if err == nil && (s.d.pos != d.pos || len(lit) != d.pos) {
+		t.Fatalf("%q: Number ends at %d (literal %q), numberEnd at %d", in, s.d.pos, lit, d.pos)
+	}
+}
+
+func TestScannerNumber(t *testing.T) {
+	for _, in := range []string{
+		"0", "-0", "7", "12", "-12", "01", "-01", "0.5", "-0.5", "1.", "1.x", "1.25,", "12e3", "12E3", "1.5e-3", "1e", "1e+",
+		"-", "--1", "0x1", "1 ", "1}", "00", "0.", "1.0.0", "1" + strings.Repeat("0", 308), "1" + strings.Repeat("0", 308) + ".5",
+		strings.Repeat("9", 309), "0." + strings.Repeat("0", 4094), "0." + strings.Repeat("0", 4095), "1e400", "1e308",
+	} {
+		numberAgrees(t, []byte(in))
+	}
+}
+
+// FuzzScannerNumber compares Scanner.Number with numberEnd.
+func FuzzScannerNumber(f *testing.F) {
+	for _, s := range []string{"0", "-12.5", "1e5", "01", "1.", "123456789012345678901234567890"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { numberAgrees(t, data) })
 }
