@@ -408,17 +408,13 @@ type Service struct {
 	m     *Metrics
 	log   *slog.Logger
 
-	mu      sync.Mutex
-	started bool
-	stopped bool
-	subs    []*nats.Subscription
-	inWork  chan *nats.Msg // inline requests, to the slots (unbuffered)
-	evSem   chan struct{}  // inline evidence acknowledgements outstanding
-	evWait  chan inlineAck // inline messages whose evidence is awaited
-	// evMu orders hand-offs on evWait (read side) against the waiters
-	// leaving at the hard stop (write side), so no message is left in
-	// evWait with nobody to settle it (Stop would wait for it for ever).
-	evMu     sync.RWMutex
+	mu       sync.Mutex
+	started  bool
+	stopped  bool
+	subs     []*nats.Subscription
+	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
+	evSem    chan struct{}  // inline evidence acknowledgements outstanding
+	evAcks   *evAcks        // inline evidence acknowledgements (serve_inline_ack.go)
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
