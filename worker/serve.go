@@ -414,7 +414,7 @@ type Service struct {
 	subs     []*nats.Subscription
 	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
 	evSem    chan struct{}  // inline evidence acknowledgements outstanding
-	evAcks   *evAcks        // inline evidence acknowledgements (serve_inline_ack.go)
+	pubs     *evAcks        // stream publishes and their acknowledgements (pubacks.go)
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
@@ -556,6 +556,12 @@ func (s *Service) Start(ctx context.Context) error {
 		return err
 	}
 	s.hardCtx, s.hardStop = context.WithCancel(context.Background())
+	pubs, err := s.startEvAcks()
+	if err != nil {
+		s.hardStop()
+		return err
+	}
+	s.pubs = pubs
 	if s.cfg.durable {
 		var cons jetstream.Consumer
 		var err error

@@ -30,11 +30,6 @@ const InlineSubject = wire.SanitizePrefix + ".>"
 func (s *Service) subscribeInline(ctx context.Context) error {
 	s.inWork = make(chan *nats.Msg)
 	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
-	acks, err := s.startEvAcks()
-	if err != nil {
-		return err
-	}
-	s.evAcks = acks
 	for range s.cfg.concurrency {
 		go s.inlineSlot()
 	}
@@ -133,7 +128,7 @@ func (s *Service) handleInline(m *nats.Msg) {
 		// window's first: its window has its record (notify_rate.go).
 		s.unrefInline(ie)
 	} else {
-		s.evAcks.publish(ie, s.sealedEvidenceMsg(mc, res.ev, false))
+		s.pubs.publish(ie, s.sealedEvidenceMsg(mc, res.ev, false))
 	}
 	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {

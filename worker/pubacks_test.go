@@ -18,10 +18,10 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// TestPubAckError reads acknowledgements as the JetStream context does:
+// TestReadPubAck reads acknowledgements as the JetStream context does:
 // the fast path for a stored message must agree with a full decoding, and
 // everything else is decoded.
-func TestPubAckError(t *testing.T) {
+func TestReadPubAck(t *testing.T) {
 	for _, tc := range []struct {
 		name, data string
 		class      string // publishErrorClass of the result ("" for stored)
@@ -29,6 +29,9 @@ func TestPubAckError(t *testing.T) {
 		{"stored", `{"stream":"MCP_EVIDENCE","seq":12}`, ""},
 		{"stored with domain", `{"stream":"MCP_EVIDENCE","domain":"hub","seq":3}`, ""},
 		{"duplicate", `{"stream":"MCP_EVIDENCE","seq":3,"duplicate":true}`, ""},
+		{"duplicate with spaces", `{"stream":"MCP_EVIDENCE", "seq":3, "duplicate": true}`, ""},
+		{"not a duplicate", `{"stream":"MCP_EVIDENCE","seq":3,"duplicate":false}`, ""},
+		{"escaped stream name", `{"stream":"MCP_\u0045VIDENCE","seq":3,"duplicate":true}`, ""},
 		{"members in another order", `{"seq":3,"stream":"MCP_EVIDENCE"}`, ""},
 		{"full stream", `{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}`, "jetstream-api-503-10077"},
 		{"wrong stream", `{"error":{"code":400,"err_code":10060,"description":"expected stream does not match"}}`, "jetstream-api-400-10060"},
@@ -39,7 +42,8 @@ func TestPubAckError(t *testing.T) {
 		{"empty", ``, "other"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := pubAckError([]byte(tc.data))
+			a := readPubAck([]byte(tc.data))
+			err := a.err
 			if got := publishErrorClass(err); got != tc.class {
 				t.Errorf("class %q (%v), want %q", got, err, tc.class)
 			}
@@ -52,6 +56,9 @@ func TestPubAckError(t *testing.T) {
 			want := jerr != nil || pa.Error != nil || pa.PubAck == nil || pa.Stream == ""
 			if (err != nil) != want {
 				t.Errorf("failed %v, the JetStream context's reading says %v", err != nil, want)
+			}
+			if !want && a.dup != pa.Duplicate {
+				t.Errorf("duplicate %v, the JetStream context's reading says %v", a.dup, pa.Duplicate)
 			}
 			if err != nil && tc.class == "other" && !errors.Is(err, jetstream.ErrInvalidJSAck) {
 				t.Errorf("error %v, want ErrInvalidJSAck", err)
@@ -206,4 +213,74 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// FuzzReadPubAck: readPubAck (its fast path included) agrees with the
+// JetStream context's decoding of any answer: stored or not, duplicate or
+// not, and an APIError with the same codes.
+func FuzzReadPubAck(f *testing.F) {
+	for _, s := range []string{
+		`{"stream":"MCP_EVIDENCE","seq":12}`,
+		`{"stream":"MCP_EVIDENCE","domain":"hub","seq":3}`,
+		`{"stream":"MCP_EVIDENCE","seq":3,"duplicate":true}`,
+		`{"stream":"MCP_EVIDENCE","seq":012}`,
+		`{"stream":"A","stream":""}`,
+		`{"stream":"A","seq":1}x`,
+		`{"stream":"A","seq":1,"Error":{"code":1}}`,
+		`{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}`,
+		`{"stream":"","seq":1}`,
+		``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a := readPubAck(data)
+		var pa struct {
+			Error *jetstream.APIError `json:"error,omitempty"`
+			*jetstream.PubAck
+		}
+		jerr := json.Unmarshal(data, &pa)
+		failed := jerr != nil || pa.Error != nil || pa.PubAck == nil || pa.Stream == ""
+		if (a.err != nil) != failed {
+			t.Fatalf("%q: error %v, the JetStream context's reading fails: %v", data, a.err, failed)
+		}
+		if failed {
+			var api *jetstream.APIError
+			if pa.Error != nil && jerr == nil && (!errors.As(a.err, &api) || api.Code != pa.Error.Code || api.ErrorCode != pa.Error.ErrorCode) {
+				t.Fatalf("%q: error %v, want %v", data, a.err, pa.Error)
+			}
+			return
+		}
+		if a.dup != pa.Duplicate {
+			t.Fatalf("%q: duplicate %v, want %v", data, a.dup, pa.Duplicate)
+		}
+	})
+}
+
+// TestPublishDurableDuplicate: the durable path's publishes read the
+// stream's acknowledgement of a duplicate (the same Nats-Msg-Id within
+// the window), which decides whether a DLQ entry was stored already.
+func TestPublishDurableDuplicate(t *testing.T) {
+	s := serveTestServer(t)
+	nc, js := serveConnect(t, s.ClientURL())
+	svc := startService(t, nc, WithInline(false))
+	mc := newContext(PathDurable, string(wire.KindToolResult), "acme", "files", nats.Header{})
+	for i, want := range []bool{false, true, true} {
+		m := nats.NewMsg(wire.EvidencePrefix + ".acme")
+		m.Header.Set(wire.HeaderMsgID, "dup-test-1")
+		m.Data = []byte(`{"n":1}`)
+		dup, err := svc.publishDurableDup([]*nats.Msg{m}, []string{wire.StreamEvidence}, mc)
+		if err != nil || dup != want {
+			t.Fatalf("publish %d: duplicate %v (%v), want %v", i, dup, err, want)
+		}
+	}
+	// The wrong stream is refused, not taken for stored.
+	m := nats.NewMsg(wire.EvidencePrefix + ".acme")
+	m.Data = []byte(`{"n":2}`)
+	if _, err := svc.publishDurableDup([]*nats.Msg{m}, []string{wire.StreamClean}, mc); publishErrorClass(err) != "jetstream-api-400-10060" {
+		t.Fatalf("publish to the wrong stream: %v (%s)", err, publishErrorClass(err))
+	}
+	if n, err := streamCount(js, wire.StreamEvidence); err != nil || n != 1 {
+		t.Fatalf("%d records stored (%v), want 1", n, err)
+	}
 }
