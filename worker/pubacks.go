@@ -360,17 +360,19 @@ func (s *Service) unrefInline(ie *inlineEv) {
 	if ie.refs.Add(-1) != 0 {
 		return
 	}
-	finish := func() {
-		defer func() { <-s.evSem; s.inWG.Done() }()
-		if ie.err != nil {
-			s.publishFailed(wire.StreamEvidence, ie.mc, ie.err)
-		}
-		s.processed.Add(1)
-		s.releaseClaim(ie.hdr)
-	}
 	if s.store != nil && payload.IsClaim(ie.hdr) {
-		go finish()
+		go s.finishInline(ie)
 		return
 	}
-	finish()
+	s.finishInline(ie)
+}
+
+// finishInline finishes an inline message whose references are all gone.
+func (s *Service) finishInline(ie *inlineEv) {
+	defer func() { <-s.evSem; s.inWG.Done() }()
+	if ie.err != nil {
+		s.publishFailed(wire.StreamEvidence, ie.mc, ie.err)
+	}
+	s.processed.Add(1)
+	s.releaseClaim(ie.hdr)
 }
