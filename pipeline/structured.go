@@ -18,7 +18,9 @@ import (
 // When the result object closes, structuredContent is decoded, validated
 // (the tool's raw value, then the sanitized one), projected, validated
 // again and written, and every text block that mirrored it is regenerated
-// from what was written. Everything held is bounded by structured-bytes.
+// from what was written; a text that may mirror it is held unscanned until
+// then (structured_defer.go). Everything held is bounded by
+// structured-bytes.
 
 // holdKind names a result member held until the result closes.
 type holdKind uint8

@@ -197,3 +197,61 @@ func FuzzMirrorDefer(f *testing.F) {
 		}
 	})
 }
+
+// TestMirrorDeferOverflow: a held text that grows past structured-bytes
+// goes back to streaming (the result then fails on structured-bytes as it
+// did), a long non-mirror JSON text under the bound is scanned at the
+// result's end, and a failing result scans its held texts for the
+// evidence; each as the streaming scan, content before and after
+// structuredContent, bare and in an envelope, reads of 1, 7 and 512 bytes.
+func TestMirrorDeferOverflow(t *testing.T) {
+	p := testPolicy(polDefault, 512)
+	p.Limits = map[string]int64{"structured-bytes": 4096}
+	e, err := pipeline.NewEngine(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed := pipeline.WithoutMirrorDefer(e)
+	tok := "ghp_" + strings.Repeat("aB3dE6", 6)
+	sc := `{"id":"a","n":1}`
+	var big strings.Builder
+	big.WriteString(`{"items":[`)
+	for i := 0; big.Len() < 6000; i++ {
+		fmt.Fprintf(&big, `{"i":%d,"k":"%s"},`, i, tok)
+	}
+	big.WriteString(`{}]}`)
+	mid := `{"id":"b","n":2,"note":"` + strings.Repeat("x", 2000) + tok + `"}`
+	s := compiledSchema(rawSchemas[1])
+	bad := compiledSchema(`{"type":"object","required":["missing"]}`)
+	for _, text := range []string{big.String(), mid} {
+		q, _ := json.Marshal(text)
+		for _, doc := range []string{
+			`{"content":[{"type":"text","text":` + string(q) + `}],"structuredContent":` + sc + `}`,
+			`{"structuredContent":` + sc + `,"content":[{"type":"text","text":` + string(q) + `}]}`,
+			`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":` + string(q) + `}],"structuredContent":` + sc + `}}`,
+		} {
+			for _, schm := range []*schema.Schema{s, bad} {
+				sameAsStreamed(t, e, streamed, schm, []byte(doc))
+				info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "fuzz", OutputSchema: schm}
+				want, _, wantEv := run(t, e, bytes.NewReader([]byte(doc)), info, nil)
+				switch {
+				case text != mid && wantEv.Reason != "structured-bytes":
+					t.Fatalf("the long text: %s %s, want structured-bytes", wantEv.Outcome, wantEv.Reason)
+				case text == mid && schm == s && (wantEv.Outcome == pipeline.OutcomeRejected || wantEv.Rules["github-pat"] != 1):
+					t.Fatalf("the text under the bound: %s %s, %v", wantEv.Outcome, wantEv.Reason, wantEv.Rules)
+				case text == mid && schm == bad && (wantEv.Code != pipeline.CodeSchemaMismatch || wantEv.Rules["github-pat"] != 1):
+					t.Fatalf("the failing result: %s %s, %v", wantEv.Code, wantEv.Reason, wantEv.Rules)
+				}
+				for _, k := range []int{1, 7} {
+					out, _, ev := run(t, e, &kReader{b: []byte(doc), k: k}, info, nil)
+					if !bytes.Equal(out, want) || evidenceKey(t, ev) != evidenceKey(t, wantEv) {
+						t.Fatalf("%d-byte reads change the output or evidence:\n got %.600s\nwant %.600s", k, out, want)
+					}
+					if bytes.Contains(out, []byte(tok)) {
+						t.Fatalf("a raw secret in the output: %.600s", out)
+					}
+				}
+			}
+		}
+	}
+}
