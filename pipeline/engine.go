@@ -136,6 +136,9 @@ type Engine struct {
 	// pass knows they hold the same value, and fails the pass when they
 	// do not (structured_same.go); for the tests.
 	checkSame bool
+	// noDefer scans every mirror candidate as it streams instead of
+	// holding it (structured_defer.go); for the differential tests.
+	noDefer bool
 	// sameSeen, when set, is told what the pass said at each
 	// structuredContent it checked (structured_same.go); for the tests.
 	sameSeen func(same bool)

@@ -38,3 +38,13 @@ func WithSameSeen(e *Engine, seen func(same bool)) *Engine {
 	c.sameSeen = seen
 	return c
 }
+
+// WithoutMirrorDefer returns an engine like e that scans every text that
+// may mirror structuredContent as it streams (structured_defer.go holds
+// it instead), for the differential tests.
+func WithoutMirrorDefer(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.noDefer = true
+	return &c
+}
