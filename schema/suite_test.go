@@ -120,8 +120,10 @@ func runSuiteFile(t *testing.T, path, name string, lim Limits, remote func(strin
 			}
 			viol := s.Validate(v)
 			if s.ValidRaw(tc.Data, 1024, nil) {
-				// ValidRaw's true is Decode's, Validate's and Project's.
-				if _, dropped := s.Project(v); !tc.Valid || viol != nil || len(dropped) > 0 {
+				// ValidRaw's true is Decode's, Validate's and Project's
+				// (where the library and the suite disagree, an optional
+				// case, the suite's verdict is counted below).
+				if _, dropped := s.Project(v); viol != nil || len(dropped) > 0 {
 					failed = append(failed, key+" (ValidRaw says valid)")
 					continue
 				}
@@ -184,7 +186,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			t.Errorf("listed exception now passes (remove it from suiteExceptions and docs/schema.md): %s", k)
 		}
 	}
-	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 required: %d/%d passed (%d listed exceptions); fast path on %d/%d schemas, decided %d cases, agreed with the library on all; ValidRaw said valid on %d cases, all valid\n",
+	fmt.Printf("JSON-Schema-Test-Suite draft2020-12 required: %d/%d passed (%d listed exceptions); fast path on %d/%d schemas, decided %d cases, agreed with the library on all; ValidRaw said valid on %d cases, all valid to Validate and Project\n",
 		count.passed, count.total, len(suiteExceptions), count.fastSchemas, count.schemas, count.fastDecided, count.rawValid)
 }
 
