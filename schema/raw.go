@@ -25,8 +25,8 @@ import (
 // pattern and the number keywords. A location whose applicable schemas use
 // anything else (not, anyOf, oneOf, if, patternProperties, propertyNames,
 // dependent*, contains, uniqueItems true, const or enum of a container)
-// is not known. FuzzValidRaw demands that a true answer is what Decode,
-// Validate and Project say.
+// is not known. FuzzValidRaw, FuzzValidRawObjects and the suite test
+// demand that a true answer is what Decode, Validate and Project say.
 
 // rawBase is the member count of an object up to which its names are
 // compared with each other linearly; a larger object uses a set.

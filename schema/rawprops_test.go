@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -276,10 +277,34 @@ func FuzzValidRawObjects(f *testing.F) {
 		o := &objectGen{g: schemaGen{b: gen}}
 		sch := o.objectSchema(0)
 		value := o.value(0)
-		s, err := Compile([]byte(sch), Limits{})
-		if err != nil {
-			t.Fatalf("compile %s: %v", sch, err)
-		}
+		s := objectSchemas.get(t, sch)
 		rawAgrees(t, s, sch, []byte(value), 8)
 	})
+}
+
+// objectSchemas keeps the schemas FuzzValidRawObjects compiled: most of
+// its inputs differ from an earlier one in the value only, and compiling a
+// schema of 70 properties is most of an execution's cost.
+var objectSchemas = &schemaMemo{m: map[string]*Schema{}}
+
+type schemaMemo struct {
+	mu sync.Mutex
+	m  map[string]*Schema
+}
+
+func (c *schemaMemo) get(t *testing.T, text string) *Schema {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[text]; ok {
+		return s
+	}
+	s, err := Compile([]byte(text), Limits{})
+	if err != nil {
+		t.Fatalf("compile %s: %v", text, err)
+	}
+	if len(c.m) >= 512 {
+		clear(c.m)
+	}
+	c.m[text] = s
+	return s
 }
