@@ -311,7 +311,7 @@ func (p *pass) release() {
 	if p.ls.on {
 		p.norm.DropEditBuffers(keep)
 	}
-	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out, &p.schState.replay, &p.schState.drain} {
 		if cap(*b) > keep {
 			*b = nil
 		}

@@ -25,8 +25,8 @@ import (
 //
 // The candidate goes back to streaming, from what was held, as soon as it
 // cannot be held: it grows past structured-bytes, it does not open with
-// '{' or '[', or structuredContent is already known when it ends and it is
-// not its mirror. A candidate that continues the previous block's text
+// '{' or '[', it ends otherwise than with '}' or ']', or structuredContent
+// is already known when it ends and it is not its mirror. A candidate that continues the previous block's text
 // (blockjoin.go) is never held. A held candidate's block learns whether
 // the text was cut only when the result closes: the place of the block's
 // "truncated" label is kept and the label written there then.
@@ -156,7 +156,8 @@ func (p *pass) deferEnd() bool {
 	if p.sm != smDefer {
 		return false
 	}
-	if !c.opened {
+	if t := bytes.TrimRight(hr.rawText[c.rawStart:], " \t\n\r"); !c.opened || len(t) == 0 || t[len(t)-1] != '}' && t[len(t)-1] != ']' {
+		// Not a JSON object or array: no mirror, scanned now.
 		p.deferFallback()
 		return false
 	}
