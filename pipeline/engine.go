@@ -132,6 +132,16 @@ type Engine struct {
 	// noRawSchema turns finishRaw off (structured.go): every structured
 	// result is decoded; for the differential tests.
 	noRawSchema bool
+	// checkSame compares the texts of structuredContent even when the
+	// pass knows they hold the same value, and fails the pass when they
+	// do not (structured_same.go); for the tests.
+	checkSame bool
+	// noDefer scans every mirror candidate as it streams instead of
+	// holding it (structured_defer.go); for the differential tests.
+	noDefer bool
+	// sameSeen, when set, is told what the pass said at each
+	// structuredContent it checked (structured_same.go); for the tests.
+	sameSeen func(same bool)
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer

@@ -135,7 +135,17 @@ type fnode struct {
 
 	min, max, xmin, xmax, mult *bound
 
-	noRaw bool // uses a keyword ValidRaw does not handle (raw.go)
+	noRaw bool       // uses a keyword ValidRaw does not handle (raw.go)
+	pidx  *propIndex // ValidRaw's lookup of props (rawprops.go), or nil
+	// leaf: ValidRaw enters n alone (no boolean schema, $ref, allOf or
+	// unhandled keyword).
+	leaf bool
+	// anyString: n checks nothing of a string but its type, so ValidRaw
+	// reads a string under it without decoding it.
+	anyString bool
+	// anyNumber: n has no number keyword, const or enum (rawNumber checks
+	// only its type).
+	anyNumber bool
 }
 
 func intOr(p *int) int {
@@ -155,6 +165,10 @@ func buildFast(s *jsonschema.Schema) (*fnode, map[*jsonschema.Schema]*fnode) {
 	}
 	for _, x := range memo {
 		x.noRaw = rawUnhandled(x)
+		x.pidx = newPropIndex(x)
+		x.leaf = x.boolv == 0 && x.ref == nil && len(x.allOf) == 0 && !x.noRaw
+		x.anyString = x.minLen < 0 && x.maxLen < 0 && x.pattern == nil && x.constv == nil && x.enum == nil
+		x.anyNumber = x.min == nil && x.max == nil && x.xmin == nil && x.xmax == nil && x.mult == nil && x.constv == nil && x.enum == nil
 	}
 	return n, memo
 }

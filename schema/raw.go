@@ -25,8 +25,8 @@ import (
 // pattern and the number keywords. A location whose applicable schemas use
 // anything else (not, anyOf, oneOf, if, patternProperties, propertyNames,
 // dependent*, contains, uniqueItems true, const or enum of a container)
-// is not known. FuzzValidRaw demands that a true answer is what Decode,
-// Validate and Project say.
+// is not known. FuzzValidRaw, FuzzValidRawObjects and the suite test
+// demand that a true answer is what Decode, Validate and Project say.
 
 // rawBase is the member count of an object up to which its names are
 // compared with each other linearly; a larger object uses a set.
@@ -89,7 +89,17 @@ func (w *rawWalker) valueAt(from, to, depth, frames int) bool {
 	// and allOf, appended after the roots.
 	app := len(w.nodes)
 	for i := from; i < to; i++ {
-		if !w.enter(w.nodes[i], frames) {
+		n := w.nodes[i]
+		if n.leaf {
+			// What enter does for it.
+			w.work++
+			if w.work > w.budget || frames+len(w.chain) >= maxFastFrames {
+				return false
+			}
+			w.nodes = append(w.nodes, n)
+			continue
+		}
+		if !w.enter(n, frames) {
 			return false
 		}
 	}
@@ -151,6 +161,49 @@ func (w *rawWalker) valueAt(from, to, depth, frames int) bool {
 	return true
 }
 
+// child walks the value at the scanner's position whose root schemas are
+// w.nodes[from:], and drops them: valueAt, except that a string or number
+// under one schema that is entered alone (fnode.leaf: the common member
+// of a listing) is checked here, counted against the budget and the
+// frames as valueAt counts it.
+func (w *rawWalker) child(from, depth, frames int) bool {
+	if len(w.nodes) == from+1 && w.nodes[from].leaf {
+		n := w.nodes[from]
+		switch c := w.sc.Space(); {
+		case c == '"':
+			w.work++
+			if w.work > w.budget || frames+1 >= maxFastFrames {
+				return false
+			}
+			if n.anyString {
+				if n.types != 0 && n.types&tString == 0 || w.sc.SkipStr() != nil {
+					return false
+				}
+			} else if b, err := w.sc.Str(); err != nil || !n.rawString(b) {
+				return false
+			}
+			w.nodes = w.nodes[:from]
+			return true
+		case c == '-' || c >= '0' && c <= '9':
+			w.work++
+			if w.work > w.budget || frames+1 >= maxFastFrames {
+				return false
+			}
+			lit, err := w.sc.Number()
+			if err != nil || !(n.anyNumber && (n.types == 0 || n.types&tNumber != 0)) && !n.rawNumber(lit) {
+				return false
+			}
+			w.nodes = w.nodes[:from]
+			return true
+		}
+	}
+	if !w.valueAt(from, len(w.nodes), depth, frames) {
+		return false
+	}
+	w.nodes = w.nodes[:from]
+	return true
+}
+
 // enter appends n and what it reaches through $ref and allOf to the
 // applicable schemas of the current location, counting each schema
 // entered against the budget as the fast path does. A false schema, a
@@ -163,6 +216,12 @@ func (w *rawWalker) enter(n *fnode, frames int) bool {
 	w.work++
 	if w.work > w.budget || n.noRaw || frames+len(w.chain) >= maxFastFrames {
 		return false
+	}
+	if n.ref == nil && len(n.allOf) == 0 {
+		// Nothing is entered through n, so no cycle runs through it (a
+		// schema on the chain is one being entered through).
+		w.nodes = append(w.nodes, n)
+		return true
 	}
 	for _, x := range w.chain {
 		if x == n {
@@ -180,19 +239,31 @@ func (w *rawWalker) enter(n *fnode, frames int) bool {
 }
 
 // object walks an object whose applicable schemas are w.nodes[app:end].
+//
+// The first applicable schema with a property index (rawprops.go) numbers
+// the members it declares: those are kept as bits of met (a duplicate is
+// a bit met twice) and looked up in that schema without hashing the name.
+// Only the other names are kept as bytes, compared linearly with each
+// other up to rawBase of them and through a set beyond; a name the index
+// declares cannot equal one it does not.
 func (w *rawWalker) object(app, end, depth, frames int) bool {
 	nodes := w.nodes[app:end]
 	speaks := false
+	var ix *propIndex
 	for _, n := range nodes {
 		if n.types != 0 && n.types&tObject == 0 || n.constv != nil || n.enum != nil {
 			return false
 		}
 		speaks = speaks || n.props != nil || n.addl != 0 || len(n.required) > 0
+		if ix == nil {
+			ix = n.pidx
+		}
 	}
 	w.sc.Skip() // '{'
 	keyBase, endBase := len(w.keys), len(w.ends)
 	defer func() { w.keys, w.ends = w.keys[:keyBase], w.ends[:endBase] }()
 	var set map[string]struct{}
+	var met uint64
 	count := 0
 	if w.sc.Space() == '}' {
 		w.sc.Skip()
@@ -205,38 +276,36 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 			if err != nil {
 				return false
 			}
-			if count < rawBase {
-				start := keyBase
-				for _, e := range w.ends[endBase:] {
-					if string(w.keys[start:e]) == string(k) {
-						return false // duplicate: Decode refuses it
-					}
-					start = e
+			num := -1
+			if ix != nil {
+				num = ix.find(k)
+			}
+			if num >= 0 {
+				if met&(1<<num) != 0 {
+					return false // duplicate: Decode refuses it
 				}
+				met |= 1 << num
 			} else {
-				if set == nil {
-					set = make(map[string]struct{}, 2*rawBase)
-					start := keyBase
-					for _, e := range w.ends[endBase:] {
-						set[string(w.keys[start:e])] = struct{}{}
-						start = e
-					}
+				if !w.addKey(k, keyBase, endBase, &set) {
+					return false // duplicate: Decode refuses it
 				}
-				if _, dup := set[string(k)]; dup {
-					return false
-				}
-				set[string(k)] = struct{}{}
+				k = w.keys[len(w.keys)-len(k):]
 			}
 			count++
-			w.keys = append(w.keys, k...)
-			w.ends = append(w.ends, len(w.keys))
-			k = w.keys[len(w.keys)-len(k):]
 			// The member's schemas: as checkObject checks them, and as
 			// Project declares the member.
 			from := len(w.nodes)
 			declared := false
 			for _, n := range nodes {
-				if c, ok := n.props[string(k)]; ok {
+				var c *fnode
+				if n.pidx == ix && ix != nil {
+					if num >= 0 {
+						c = ix.nodes[num]
+					}
+				} else if n.props != nil {
+					c = n.props[string(k)]
+				}
+				if c != nil {
 					w.nodes = append(w.nodes, c)
 					declared = true
 					continue
@@ -262,10 +331,9 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 			if speaks && !declared {
 				return false // Project drops it
 			}
-			if w.sc.Colon() != nil || !w.valueAt(from, len(w.nodes), depth, frames) {
+			if w.sc.Colon() != nil || !w.child(from, depth, frames) {
 				return false
 			}
-			w.nodes = w.nodes[:from]
 			done, err := w.sc.Separator('}')
 			if err != nil {
 				return false
@@ -279,7 +347,26 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 		if n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {
 			return false
 		}
+		if n.pidx == ix && ix != nil {
+			if met&ix.reqMask != ix.reqMask {
+				return false
+			}
+			for _, r := range ix.reqRest {
+				if !w.hasKey(keyBase, endBase, set, r) {
+					return false
+				}
+			}
+			continue
+		}
 		for _, r := range n.required {
+			if ix != nil {
+				if i := ix.findString(r); i >= 0 {
+					if met&(1<<i) == 0 {
+						return false
+					}
+					continue
+				}
+			}
 			if !w.hasKey(keyBase, endBase, set, r) {
 				return false
 			}
@@ -288,8 +375,39 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 	return true
 }
 
-// hasKey reports whether the open object whose names start at keyBase
-// (ends at endBase) has a member named k.
+// addKey adds the member name k to the names of the open object kept as
+// bytes (those starting at keyBase, ends at endBase), or reports false
+// when it is one of them already.
+func (w *rawWalker) addKey(k []byte, keyBase, endBase int, set *map[string]struct{}) bool {
+	if len(w.ends)-endBase < rawBase {
+		start := keyBase
+		for _, e := range w.ends[endBase:] {
+			if string(w.keys[start:e]) == string(k) {
+				return false
+			}
+			start = e
+		}
+	} else {
+		if *set == nil {
+			*set = make(map[string]struct{}, 2*rawBase)
+			start := keyBase
+			for _, e := range w.ends[endBase:] {
+				(*set)[string(w.keys[start:e])] = struct{}{}
+				start = e
+			}
+		}
+		if _, dup := (*set)[string(k)]; dup {
+			return false
+		}
+		(*set)[string(k)] = struct{}{}
+	}
+	w.keys = append(w.keys, k...)
+	w.ends = append(w.ends, len(w.keys))
+	return true
+}
+
+// hasKey reports whether the open object whose names kept as bytes start
+// at keyBase (ends at endBase) has a member named k.
 func (w *rawWalker) hasKey(keyBase, endBase int, set map[string]struct{}, k string) bool {
 	if set != nil {
 		_, ok := set[k]
@@ -328,10 +446,9 @@ func (w *rawWalker) array(app, end, depth, frames int) bool {
 					w.nodes = append(w.nodes, n.items)
 				}
 			}
-			if !w.valueAt(from, len(w.nodes), depth, frames) {
+			if !w.child(from, depth, frames) {
 				return false
 			}
-			w.nodes = w.nodes[:from]
 			count++
 			done, err := w.sc.Separator(']')
 			if err != nil {
@@ -382,17 +499,17 @@ func (n *fnode) rawString(b []byte) bool {
 
 // rawNumber checks a number literal as checkHere does.
 func (n *fnode) rawNumber(lit []byte) bool {
-	plainInt := true
-	for _, c := range lit {
-		if c == '.' || c == 'e' || c == 'E' {
-			plainInt = false
-			break
-		}
-	}
 	bounded := n.min != nil || n.max != nil || n.xmin != nil || n.xmax != nil || n.mult != nil
 	if n.types != 0 && n.types&tNumber == 0 {
 		if n.types&tInteger == 0 {
 			return false
+		}
+		plainInt := true
+		for _, c := range lit {
+			if c == '.' || c == 'e' || c == 'E' {
+				plainInt = false
+				break
+			}
 		}
 		if !plainInt {
 			nv := newNum(json.Number(lit))

@@ -1,5 +1,7 @@
 package strictjson
 
+import "unicode/utf8"
+
 // Scanner reads a strict JSON text token by token with the decoder's own
 // rules (the same strings, escapes, surrogates, UTF-8 and number limits
 // as Decode), for callers that check a value without building it. It
@@ -38,9 +40,67 @@ func (s *Scanner) Skip() { s.d.pos++ }
 // call.
 func (s *Scanner) Str() ([]byte, error) { return s.d.strBytes() }
 
+// SkipStr reads a string at its opening quote as Str does, accepting
+// exactly the strings Str accepts, without decoding it: the runs between
+// escapes are checked for UTF-8 where they are (a multi-byte sequence
+// holds no ASCII byte, and an escape stands for whole characters, so the
+// decoded string is valid exactly when every run is) and the escapes are
+// checked, not kept.
+func (s *Scanner) SkipStr() error {
+	d := &s.d
+	d.pos++ // '"'
+	for {
+		start := d.pos
+		end, nonASCII := plainRun(d.data, start)
+		d.pos = end
+		if nonASCII && !utf8.Valid(d.data[start:end]) {
+			return d.fail(UTF8)
+		}
+		if end >= len(d.data) {
+			return d.fail(Syntax)
+		}
+		switch c := d.data[end]; {
+		case c == '"':
+			d.pos++
+			return nil
+		case c < 0x20:
+			return d.fail(Syntax)
+		}
+		var rune4 [utf8.UTFMax]byte
+		if _, err := d.escape(rune4[:0]); err != nil {
+			return err
+		}
+	}
+}
+
 // Number reads a number and returns its literal (a view of the input).
 func (s *Scanner) Number() ([]byte, error) {
-	start := s.d.pos
+	// The common literal, an integer or a decimal without an exponent
+	// (at most maxFiniteDigits integer digits, no leading zero), is read
+	// here; numberEnd accepts it and ends at the same byte.
+	d := &s.d
+	data, start := d.data, d.pos
+	i := start
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	j := i
+	for j < len(data) && data[j]-'0' < 10 {
+		j++
+	}
+	n := j - i
+	ok := n > 0 && n <= maxFiniteDigits && (n == 1 || data[i] != '0')
+	if ok && j < len(data) && data[j] == '.' {
+		k := j + 1
+		for k < len(data) && data[k]-'0' < 10 {
+			k++
+		}
+		ok, j = k > j+1, k // "1." is refused by numberEnd
+	}
+	if ok && (j >= len(data) || data[j]|0x20 != 'e') && j-start <= MaxNumberBytes {
+		d.pos = j
+		return data[start:j], nil
+	}
 	if err := s.d.numberEnd(); err != nil {
 		return nil, err
 	}

@@ -91,12 +91,11 @@ func (d *decoder) fail(r Reason) error { return &Error{Reason: r, Offset: d.pos}
 
 func (d *decoder) space() {
 	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
+		c := d.data[d.pos]
+		if c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return
 		}
+		d.pos++
 	}
 }
 
@@ -356,19 +355,19 @@ func (d *decoder) numberEnd() error {
 	if d.data[d.pos] == '-' {
 		d.pos++
 	}
+	intStart := d.pos
 	switch {
 	case d.pos < len(d.data) && d.data[d.pos] == '0':
 		d.pos++
 	case d.digits() == 0:
 		return d.fail(Syntax)
 	}
-	float := false
+	intDigits := d.pos - intStart
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if d.digits() == 0 {
 			return d.fail(Syntax)
 		}
-		float = true
 	}
 	expStart := 0
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
@@ -380,21 +379,26 @@ func (d *decoder) numberEnd() error {
 		if d.digits() == 0 {
 			return d.fail(Syntax)
 		}
-		float = true
 	}
 	if d.pos-start > MaxNumberBytes || expStart > 0 && !exponentOK(d.data[expStart:d.pos]) {
 		return d.fail(Number)
 	}
-	if lit := d.data[start:d.pos]; float || len(lit) > 15 {
-		// Numbers must fit a double (I-JSON): 1e400 is refused rather than
-		// silently compared as infinity.
-		f, err := strconv.ParseFloat(string(lit), 64)
+	// Numbers must fit a double (I-JSON): 1e400 is refused rather than
+	// silently compared as infinity. Without an exponent a literal whose
+	// integer part has at most maxFiniteDigits digits (no leading zero:
+	// below 1e308) always does, and ParseFloat is not asked.
+	if expStart > 0 || intDigits > maxFiniteDigits {
+		f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
 		if err != nil || math.IsInf(f, 0) {
 			return d.fail(Number)
 		}
 	}
 	return nil
 }
+
+// maxFiniteDigits is the most integer digits of a literal without an
+// exponent that is below the largest double (1.797e308) whatever follows.
+const maxFiniteDigits = 308
 
 // exponentOK reports whether the exponent digits e (sign included) are at
 // most MaxExponent in magnitude.

@@ -46,7 +46,17 @@ func TestDecodeReasons(t *testing.T) {
 		{`0E+400`, 4, 0},
 		{`1E-0000000000000000400`, 4, 0}, // leading zeros count for nothing
 		{`1E-0000000000000000401`, 4, Number},
-		{`1` + strings.Repeat("0", 300), 4, 0},        // 1e300 written out
+		{`1` + strings.Repeat("0", 300), 4, 0}, // 1e300 written out
+		// The largest double is 1.797e308: 308 integer digits never reach
+		// it, 309 may.
+		{strings.Repeat("9", 308) + `.99`, 4, 0},
+		{`-` + strings.Repeat("9", 308), 4, 0},
+		{`1` + strings.Repeat("0", 308), 4, 0},
+		{`1` + strings.Repeat("0", 308) + `.5`, 4, 0},
+		{`17976931348623158` + strings.Repeat("0", 292), 4, 0},
+		{`17976931348623159` + strings.Repeat("0", 292), 4, Number},
+		{strings.Repeat("9", 309), 4, Number},
+		{`-` + strings.Repeat("9", 309) + `.0`, 4, Number},
 		{`0.` + strings.Repeat("0", 4095), 4, Number}, // beyond MaxNumberBytes
 		{`0.` + strings.Repeat("0", 4094), 4, 0},
 		{`[[[[1]]]]`, 4, 0},
