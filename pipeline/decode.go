@@ -35,7 +35,7 @@ func (p *pass) lexString(b []byte, i int) int {
 		}
 	}
 	for i < n && p.fail == nil {
-		if (p.sm == smText || p.sm == smKey) && !p.strCut && p.lx.StringIdle() {
+		if (p.sm == smText || p.sm == smKey || p.sm == smDefer) && !p.strCut && p.lx.StringIdle() {
 			// Fast path: printable ASCII runs and two-byte escapes go
 			// straight into the batch, without a call per run or escape.
 			// Anything else (a quote, non-ASCII, \u, a control) is the
@@ -284,7 +284,7 @@ func (p *pass) decodedByte(d byte) {
 	if d == '\b' || d == '\f' || d == '\\' || d == '/' && len(p.dbuf) > 0 && p.dbuf[len(p.dbuf)-1] == '\\' {
 		p.strDirty = true
 	}
-	if (p.sm == smText || p.sm == smKey) && !p.strCut {
+	if (p.sm == smText || p.sm == smKey || p.sm == smDefer) && !p.strCut {
 		if p.shOn {
 			p.shadowByte(d)
 		}

@@ -28,6 +28,14 @@
 // limits, defaults and what a crossing does), not on the size of the message
 // or of any one string.
 //
+// A text block of a result with an outputSchema that may mirror its
+// structuredContent is held as it was decoded and scanned only when the
+// result closes and it is not the mirror; a mirror is regenerated from the
+// sanitized structuredContent without a scan, so its findings are
+// structuredContent's (structured_defer.go). Whether sanitizing changed any
+// key or string of structuredContent the pass tells as it writes them
+// (structured_same.go), so an unchanged value is not compared again.
+//
 // Text that the normalizer and the redactor leave as it was is written from
 // its escaped shadow (shadow.go), a copy of its input escapes kept while it
 // is decoded, instead of being escaped again. On amd64 with AVX2 the

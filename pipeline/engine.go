@@ -132,6 +132,16 @@ type Engine struct {
 	// noRawSchema turns finishRaw off (structured.go): every structured
 	// result is decoded; for the differential tests.
 	noRawSchema bool
+	// checkSame compares the texts of structuredContent even when the
+	// pass knows they hold the same value, and fails the pass when they
+	// do not (structured_same.go); for the tests.
+	checkSame bool
+	// noDefer scans every mirror candidate as it streams instead of
+	// holding it (structured_defer.go); for the differential tests.
+	noDefer bool
+	// sameSeen, when set, is told what the pass said at each
+	// structuredContent it checked (structured_same.go); for the tests.
+	sameSeen func(same bool)
 	// errs sanitizes the text of tool errors and JSON-RPC error objects
 	// (errorpolicy.go).
 	errs *errsan.Sanitizer
@@ -191,9 +201,10 @@ func NewEngine(p *Policy) (*Engine, error) {
 		e.mime[m] = true
 	}
 	e.free = make(chan *pass, 2*runtime.GOMAXPROCS(0))
-	// Build the normalizer's tables now rather than inside the first pass.
-	var n scanners.Normalizer
-	n.Append(nil, []byte("\u00e9"), true)
+	// The normalizer's NFKC table is not built here: the first rune
+	// outside ASCII that a pass meets builds it (about 4 M instructions,
+	// once per process), and a process whose text is ASCII never does;
+	// it was 7 % of a `scan` of one small message.
 	return e, nil
 }
 

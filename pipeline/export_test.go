@@ -19,3 +19,32 @@ func WithoutRawSchema(e *Engine) *Engine {
 	c.noRawSchema = true
 	return &c
 }
+
+// WithSameCheck returns an engine like e that compares the texts of every
+// structuredContent the pass says it left unchanged, and fails the pass
+// (an internal fault) when they are not the same value, for the tests.
+func WithSameCheck(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.checkSame = true
+	return &c
+}
+
+// WithSameSeen returns an engine like WithSameCheck(e) that tells seen
+// whether the pass said structuredContent was left unchanged, each time
+// the structured path asks.
+func WithSameSeen(e *Engine, seen func(same bool)) *Engine {
+	c := WithSameCheck(e)
+	c.sameSeen = seen
+	return c
+}
+
+// WithoutMirrorDefer returns an engine like e that scans every text that
+// may mirror structuredContent as it streams (structured_defer.go holds
+// it instead), for the differential tests.
+func WithoutMirrorDefer(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.noDefer = true
+	return &c
+}

@@ -103,6 +103,7 @@ const (
 	smKey
 	smText
 	smBinary
+	smDefer // a mirror candidate's text, held unscanned (structured_defer.go)
 )
 
 // maxEnvelopeID bounds the bytes of a JSON-RPC id kept for an error result.
@@ -180,6 +181,7 @@ type shaper struct {
 	nameCtx bool // the pointer of the current value leaves out the last frame's key
 	numEmit bool // the current number is written
 	ptrBuf  []byte
+	ptrOver string // when set, the pointer of every value (structured_defer.go)
 
 	rk resultKind // a resource or prompt result (binary_kinds.go)
 
@@ -309,7 +311,7 @@ func (p *pass) release() {
 	if p.ls.on {
 		p.norm.DropEditBuffers(keep)
 	}
-	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out} {
+	for _, b := range []*[]byte{&p.ls.out, &p.dbuf, &p.sh, &p.nbuf, &p.rbuf, &p.em.own, &p.heldMeta[0], &p.heldMeta[1], &p.heldMeta[2], &p.schState.out, &p.schState.replay, &p.schState.drain} {
 		if cap(*b) > keep {
 			*b = nil
 		}
@@ -453,6 +455,9 @@ func (p *pass) runWith(ctx context.Context, in io.Reader, out Output, info Messa
 	p.readAll(in)
 	if p.fail == nil {
 		p.finishDoc()
+	}
+	if p.fail != nil && p.sch != nil {
+		p.drainAllHeld() // texts held unscanned, for the evidence (structured_defer.go)
 	}
 	if p.fail == nil && p.notObjAt >= 0 {
 		p.fail = &Error{Code: CodeInvalidContent, Reason: string(wire.ReasonResultNotObject), Offset: p.notObjAt, Pointer: p.notObjPtr}

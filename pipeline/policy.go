@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bounds"
-	"github.com/mcp-sanitize/mcp-sanitize/internal/lazyre"
 	"github.com/mcp-sanitize/mcp-sanitize/promptgate"
 	"github.com/mcp-sanitize/mcp-sanitize/resgate"
 	"github.com/mcp-sanitize/mcp-sanitize/scanners"
@@ -328,7 +327,37 @@ func (p *Policy) fillDefaults() {
 // ErrPolicy is wrapped by every policy validation error.
 var ErrPolicy = errors.New("invalid policy")
 
-var versionRE = lazyre.New(`^[A-Za-z0-9._:-]{1,64}$`)
+// versionRE and errorCodeRE are the syntax of a policy version and of an
+// error code: 1 to 64 of [A-Za-z0-9._:-].
+var (
+	versionRE   = idSyntax(`^[A-Za-z0-9._:-]{1,64}$`)
+	errorCodeRE = idSyntax(`^[A-Za-z0-9_.:-]{1,64}$`)
+)
+
+// idSyntax is a pattern of the form ^[A-Za-z0-9._:-]{1,64}$ (the class in
+// any order), matched by hand: compiled, the {1,64} is 64 copies of the
+// class, about 0.45 M instructions for each pattern at every start of a
+// process that validates a policy. TestIDSyntaxMatchesRegexp compares it
+// with the compiled pattern. String returns the pattern, for messages.
+type idSyntax string
+
+func (p idSyntax) String() string { return string(p) }
+
+// MatchString reports whether s is 1 to 64 bytes of [A-Za-z0-9._:-].
+func (p idSyntax) MatchString(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.' || c == '_' || c == ':' || c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // limits resolves the bound limits, validating ids and values.
 func (p *Policy) limits() (bounds.Limits, error) {
@@ -381,8 +410,6 @@ func (p *Policy) binaryHoldBytes() (int64, error) {
 	}
 	return v, nil
 }
-
-var errorCodeRE = lazyre.New(`^[A-Za-z0-9_.:-]{1,64}$`)
 
 // validPublicMessage checks a public message of the errors policy: text an
 // agent reads, so no control characters and a bounded length.

@@ -275,6 +275,8 @@ func (p *pass) writeBlockLabels(f *frame) {
 		p.em.byte1(',')
 		p.metaKey("truncated")
 		p.em.rawString("true")
+	} else if p.sch != nil {
+		p.deferLabels() // where a held text's truncation would be said
 	}
 }
 
@@ -539,6 +541,9 @@ func (s *shaper) memberNext(f *frame, key []byte) next {
 // pointer builds the JSON pointer of the current value from sanitized keys.
 // Inside a key, it is the pointer of the object that holds the key.
 func (s *shaper) pointer() string {
+	if s.ptrOver != "" {
+		return s.ptrOver // a held text scanned later (structured_defer.go)
+	}
 	b := s.ptrBuf[:0]
 	last := len(s.stack) - 1
 	for i := range s.stack {

@@ -98,6 +98,9 @@ func (p *pass) beginValueString(nx next, off int64) {
 	if (nx.role == roleText || nx.role == roleResText) && p.label != "" {
 		p.em.escapedString(p.label)
 	}
+	if p.sch != nil && p.sch.tapOn {
+		p.deferBegin()
+	}
 }
 
 // appendDecoded collects decoded string content (plain: holding no byte
@@ -156,6 +159,10 @@ func (c *chain) fill(d []byte, plain bool) (rest []byte, full bool) {
 // (chain.runBatch); the pass feeds the structured hold's tap, records the
 // evidence and applies the bounds as it writes (sink).
 func (p *pass) flushChain(final bool) {
+	if p.sm == smDefer {
+		p.deferFlush(final) // held unscanned (structured_defer.go)
+		return
+	}
 	if p.bj.red != nil {
 		p.joinCheck()
 	}
@@ -169,6 +176,9 @@ func (p *pass) flushChain(final bool) {
 	}
 	p.runBatch(final)
 	rb, fs := p.rbuf, p.fs
+	if p.sch != nil && p.sch.hold == holdStructured {
+		p.sameBatch(len(fs))
+	}
 	if final && p.strDirty {
 		p.recordNorm(p.norm.Stats())
 	}
@@ -518,6 +528,10 @@ func (p *pass) endString(off int64) {
 			}
 		}
 		p.keyDone(off)
+		return
+	}
+	if p.sm == smDefer && p.deferEnd() {
+		p.valueDone() // held for the result's end (structured_defer.go)
 		return
 	}
 	switch p.sm {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"encoding/json"
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 	"math/big"
@@ -19,7 +18,9 @@ import (
 // When the result object closes, structuredContent is decoded, validated
 // (the tool's raw value, then the sanitized one), projected, validated
 // again and written, and every text block that mirrored it is regenerated
-// from what was written. Everything held is bounded by structured-bytes.
+// from what was written; a text that may mirror it is held unscanned until
+// then (structured_defer.go). Everything held is bounded by
+// structured-bytes.
 
 // holdKind names a result member held until the result closes.
 type holdKind uint8
@@ -36,6 +37,21 @@ type mirrorCand struct {
 	textStart, textEnd int // the string token (quotes included) in heldResult.content
 	rawStart, rawEnd   int // its decoded raw text in heldResult.rawText
 	complete           bool
+
+	// A text held unscanned (structured_defer.go): its token in content
+	// is the opening quote, the label and the closing quote; what its
+	// scan needs of the string's context is kept here.
+	deferred bool
+	opened   bool   // its first byte other than whitespace was '{' or '['
+	demoted  bool   // a mirror whose regenerated text would be cut, scanned instead
+	dirtyAt  int    // where in its text the string turned dirty; -1: never
+	cutAt    int    // where in content its block's "truncated" label goes; -1: nowhere
+	errAt    int    // where its text goes in errText
+	strStart int64  // its string's input offset
+	counted  int64  // the output count after its label
+	region   region // its region
+	key      string // its member name (the redactor's context)
+	ptr      string // its pointer
 }
 
 // heldResult is what is held for one result-shaped object: index 0 is the
@@ -77,6 +93,17 @@ type schemaPass struct {
 	tapOn bool // the current string is a mirror candidate
 	cand  mirrorCand
 
+	scSame bool     // no key or string of structuredContent changed (structured_same.go)
+	scSnap [3]int64 // the counters sameEnd compares
+
+	// held texts (structured_defer.go)
+	replay    []byte // a held text going back to the chain
+	drain     []byte // discarded output of held texts scanned on a failure
+	pend      int    // index in cands of a held text whose block is open; -1: none
+	pendDepth int    // len(p.stack) inside that block
+	pendItem  int64  // the content array's item count then
+	mirrorBuf []bool
+
 	rec     SchemaRecord
 	changed bool   // projection dropped members or a mirror text changed
 	out     []byte // serialized projection
@@ -94,6 +121,7 @@ func (s *schemaPass) reset(sch *schema.Schema, max int64) {
 		s.held[i].reset()
 	}
 	s.hold, s.rawOn, s.tapOn, s.changed = holdNone, false, false, false
+	s.pend = -1
 	s.rec = SchemaRecord{Digest: s.digest}
 }
 
@@ -128,6 +156,9 @@ func (s *schemaPass) beginHold(h holdKind, depth int) *[]byte {
 // it to the hold's buffer.
 func (p *pass) beginHold(h holdKind) {
 	p.em.pushSide(p.sch.beginHold(h, len(p.stack)), int(p.sch.max))
+	if h == holdStructured {
+		p.sameBegin()
+	}
 }
 
 // endHold ends the held member at chunk index i of b (the separator or
@@ -174,6 +205,9 @@ func (p *pass) afterValueHeld(b []byte, off int64) {
 func (p *pass) afterHeldValue(b []byte, off int64) {
 	if p.sch.holdEndsAt(len(p.stack)) {
 		over := p.em.popSide()
+		if p.sch.hold == holdStructured {
+			p.sameEnd(over)
+		}
 		p.sch.endHold(b, int(off-p.inOff), over)
 	}
 }
@@ -259,6 +293,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 	s := p.sch
 	hr := &s.held[idx]
 	defer hr.reset()
+	defer p.drainHeld(hr) // held texts still unscanned, on a failure
 	base := "/structuredContent"
 	if idx == 1 {
 		base = "/result/structuredContent"
@@ -282,14 +317,14 @@ func (p *pass) finishHeld(f *frame, off int64) {
 		// Not the result: what the envelope itself carries is written
 		// sanitized, unchecked (clients read result.structuredContent). A
 		// JSON-RPC error response has no result to check.
-		p.writeHeldMember(f, "content", hr.content, hr.hasContent)
+		p.writeContentMember(f, hr)
 		p.writeHeldMember(f, "structuredContent", hr.structured, hr.hasStructured)
 		return
 	case p.toolErrAt(idx):
 		// A tool error needs no structured result; it is rewritten, or
 		// passed through sanitized when the policy says so.
 		s.rec.Outcome = "not-checked"
-		p.writeHeldMember(f, "content", hr.content, hr.hasContent)
+		p.writeContentMember(f, hr)
 		p.writeHeldMember(f, "structuredContent", hr.structured, hr.hasStructured)
 		return
 	case !hr.hasStructured:
@@ -318,7 +353,7 @@ func (p *pass) finishHeld(f *frame, off int64) {
 	}
 	sanV := rawV
 	var viol *schema.Violation
-	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) {
+	if !p.sameValue(hr) {
 		// Sanitizing changed something: decode and validate what is
 		// delivered. (Equal bytes, or the same tokens escaped otherwise,
 		// decode alike and are valid already.)
@@ -381,8 +416,7 @@ func (p *pass) finishRaw(f *frame, hr *heldResult, idx, depth int, off int64) bo
 	if p.e.noRawSchema || !s.s.ValidRaw(hr.raw, depth, &s.scratch) {
 		return false
 	}
-	if !bytes.Equal(bytes.TrimSpace(hr.raw), hr.structured) && !schema.SameValue(hr.raw, hr.structured) &&
-		!s.s.ValidRaw(hr.structured, depth, &s.scratch) {
+	if !p.sameValue(hr) && !s.s.ValidRaw(hr.structured, depth, &s.scratch) {
 		return false
 	}
 	s.rec.Outcome = "valid"
@@ -466,47 +500,47 @@ func (p *pass) writeHeldMember(f *frame, name string, v []byte, has bool) {
 
 // writeMirroredContent writes the held content with every text that
 // mirrored the tool's structuredContent replaced by the label and the JSON
-// that is written as structuredContent. rawV is the tool's value decoded
-// when haveRaw; otherwise it is decoded here if a text has to be compared
-// by value.
+// that is written as structuredContent, and every text held unscanned
+// that did not scanned now (structured_defer.go). rawV is the tool's value
+// decoded when haveRaw; otherwise it is decoded here if a text has to be
+// compared by value.
 func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, haveRaw bool, js []byte, idx int, off int64) {
 	if !hr.hasContent {
 		return
 	}
-	var mirrors []mirrorCand
-	rawTrim := bytes.TrimSpace(hr.raw)
-	for _, c := range hr.cands {
-		text := hr.rawText[c.rawStart:c.rawEnd]
-		if bytes.Equal(bytes.TrimSpace(text), rawTrim) {
-			// The same bytes (a server that serialized once): equal
-			// without decoding.
-			mirrors = append(mirrors, c)
-			continue
+	s := p.sch
+	mirror := s.mirrorFlags(hr)
+	n, streamed := 0, false
+	for i := range hr.cands {
+		c := &hr.cands[i]
+		if p.mirrorText(hr, hr.rawText[c.rawStart:c.rawEnd], &rawV, haveRaw) {
+			mirror[i] = true
+			n++
+			streamed = streamed || !c.deferred
 		}
-		if t := bytes.TrimSpace(text); len(t) == 0 || len(rawTrim) == 0 || t[0] != rawTrim[0] && !(isNumStart(t[0]) && isNumStart(rawTrim[0])) {
-			continue // another kind of JSON value, or none: not equal
-		}
-		tv, err := schema.Decode(text, int(p.e.lim[bounds.Depth]))
-		if err == nil && !haveRaw {
-			rawV, err = schema.Decode(hr.raw, int(p.e.lim[bounds.Depth]))
-			haveRaw = err == nil
-		}
-		if err == nil && jsonEqual(tv, rawV) {
-			mirrors = append(mirrors, c)
+		if rawV != nil {
+			haveRaw = true
 		}
 	}
-	if len(mirrors) > 0 {
-		n := int64(runeCount(js))
-		if p.e.lim.Over(bounds.TextChars, n) {
-			// The regenerated text would be cut, and a cut JSON text
-			// contradicts the structure: fail closed.
-			ptr := "/content"
-			if idx == 1 {
-				ptr = "/result/content"
-			}
+	ptr := "/content"
+	if idx == 1 {
+		ptr = "/result/content"
+	}
+	if n > 0 && p.e.lim.Over(bounds.TextChars, int64(runeCount(js))) {
+		// The regenerated text would be cut, and a cut JSON text
+		// contradicts the structure: fail closed. A held text is scanned
+		// instead: had it streamed, it was a mirror (and this fails) only
+		// when its own text was not cut.
+		if streamed {
 			p.failf(CodeBoundExceeded, bounds.TextChars.String(), off)
 			p.fail.Pointer = ptr
 			return
+		}
+		for i := range mirror {
+			if mirror[i] {
+				mirror[i], hr.cands[i].demoted = false, true
+				n--
+			}
 		}
 	}
 	if f.emitted > 0 {
@@ -515,26 +549,52 @@ func (p *pass) writeMirroredContent(f *frame, hr *heldResult, rawV any, haveRaw 
 	f.emitted++
 	p.em.rawString(`"content":`)
 	p.em.counted -= int64(len(hr.content))
-	pos := 0
-	for _, c := range mirrors {
-		if !bytes.Equal(hr.rawText[c.rawStart:c.rawEnd], js) {
-			p.sch.changed = true
-		}
-		p.em.raw(hr.content[pos:c.textStart])
-		p.em.byte1('"')
-		p.em.escapedString(p.label)
-		p.em.escaped(js)
-		p.em.byte1('"')
-		// The replaced text was counted when held; the new one is counted
-		// as written, so take the old one out.
-		p.em.counted -= int64(c.textEnd - c.textStart)
-		pos = c.textEnd
+	whole := p.writeHeldContent(hr, mirror, js)
+	if p.fail != nil {
+		return
 	}
-	p.em.raw(hr.content[pos:])
-	p.sch.rec.Mirrors += len(mirrors)
+	if whole {
+		p.failf(CodeBoundExceeded, bounds.TextChars.String(), off)
+		p.fail.Pointer = ptr
+		return
+	}
+	s.rec.Mirrors += n
 	if p.em.counted > p.e.lim[bounds.OutputBytes] {
 		p.failf(CodeBoundExceeded, bounds.OutputBytes.String(), off)
 	}
+}
+
+// mirrorFlags returns a cleared flag per candidate of hr.
+func (s *schemaPass) mirrorFlags(hr *heldResult) []bool {
+	m := s.mirrorBuf[:0]
+	for range hr.cands {
+		m = append(m, false)
+	}
+	s.mirrorBuf = m
+	return m
+}
+
+// writeContentMember writes the held content of hr as it is, but for the
+// texts held unscanned, which are scanned now (structured_defer.go).
+func (p *pass) writeContentMember(f *frame, hr *heldResult) {
+	if !hr.hasContent {
+		return
+	}
+	held := false
+	for i := range hr.cands {
+		held = held || hr.cands[i].deferred
+	}
+	if !held {
+		p.writeHeldMember(f, "content", hr.content, true)
+		return
+	}
+	if f.emitted > 0 {
+		p.em.byte1(',')
+	}
+	f.emitted++
+	p.em.rawString(`"content":`)
+	p.em.counted -= int64(len(hr.content))
+	p.writeHeldContent(hr, p.sch.mirrorFlags(hr), nil)
 }
 
 func isNumStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }

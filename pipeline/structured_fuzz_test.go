@@ -40,7 +40,7 @@ func FuzzStructured(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, pol := range []policyName{polDefault, polSmall} {
-			e := engine(t, pol, 512)
+			e := checkedEngine(t, pol)
 			for _, s := range schemas {
 				info := pipeline.MessageInfo{Kind: pipeline.KindToolResult, Tool: "fuzz", OutputSchema: s}
 				out, evj, ev := run(t, e, bytes.NewReader(in), info, nil)

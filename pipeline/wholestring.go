@@ -83,7 +83,15 @@ func (p *pass) wholeString(b []byte, i int) int {
 	p.batches++
 	// same: the redactor wrote src as it is and found nothing.
 	rb, fs, same := src, p.fs[:0], true
-	if !p.red.ShortClean(src) {
+	var clean bool
+	if p.sm == smKey {
+		// Member names repeat: the redactor remembers its answer for the
+		// names it saw last.
+		clean = p.red.ShortCleanName(src)
+	} else {
+		clean = p.red.ShortClean(src)
+	}
+	if !clean {
 		p.red.HintASCII()
 		rb, fs = p.red.Append(p.rbuf[:0], src, true, p.fs[:0])
 		p.rbuf, p.fs = rb, fs
@@ -101,7 +109,18 @@ func (p *pass) wholeString(b []byte, i int) int {
 			// text escaped is itself.
 			p.em.raw(src)
 			p.strChars += int64(n)
+		} else if p.sm == smKey && same && !p.e.lim.Over(bounds.KeyChars, int64(len(p.keyBuf)+n)) {
+			// What sink does with a key under its bound (plain text: its
+			// runes are its bytes), and a key the redactor left as it was
+			// is plain: keyDone writes it without the escaper.
+			p.keyBuf = append(p.keyBuf, src...)
+			p.keyPlain = true
 		} else {
+			if p.sch != nil && p.sch.hold == holdStructured && (!same || p.sm == smText) {
+				// Written otherwise than read (structured_same.go); a key
+				// always goes through sink, a text only when bounded.
+				p.sch.scSame = false
+			}
 			p.shadowOff()
 			p.sinkLast = true
 			p.sink(rb)

@@ -136,7 +136,9 @@ type envScanner struct {
 func isWS(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
 
 func (s *envScanner) skipWS() {
-	for s.i < len(s.b) && isWS(s.b[s.i]) {
+	// Every whitespace byte is below '!': one compare rules the common
+	// case (a token follows at once) out.
+	for s.i < len(s.b) && s.b[s.i] <= ' ' && isWS(s.b[s.i]) {
 		s.ws = true
 		s.i++
 	}

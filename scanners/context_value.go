@@ -89,7 +89,11 @@ func (c *Catalog) contextName(name []byte) bool {
 // MaxHold.
 func (r *Redactor) ResetWithContext(name []byte) bool {
 	r.Reset()
-	if !r.c.contextName(name) {
+	if k := r.memoName(name); k >= 0 {
+		if !r.memo.ctx[k] {
+			return false
+		}
+	} else if !r.c.contextName(name) {
 		return false
 	}
 	r.pre = append(append(append(r.pre[:0], '"'), name...), `": "`...)

@@ -2,6 +2,7 @@ package scanners
 
 import (
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/mcp-sanitize/mcp-sanitize/scanners/internal/normdata"
@@ -67,6 +68,10 @@ func (t *normTable) single(r rune) string {
 
 var normTab = sync.OnceValue(buildNormTable)
 
+// normTabBuilt says whether normTab has built the table in this process
+// (TestASCIIBuildsNoNormTable: text of ASCII only never needs it).
+var normTabBuilt atomic.Bool
+
 // stripClass reports whether r is removed by Normalizer and in which class
 // (normdata.StripClass: controls other than \t \n \r, DEL, and
 // Default_Ignorable_Code_Point as Unicode derives it).
@@ -84,6 +89,7 @@ type normFill func(base rune, blk *[normBlockSize]uint8, out *[normBlockSize]str
 // buildNormTable builds the table from the generated data
 // (normalize_tables_gen.go, written by normgen from normdata.Encode).
 func buildNormTable() *normTable {
+	normTabBuilt.Store(true)
 	return assembleNormTable(generatedFill(normRuns, normSingles, normSingleOut))
 }
 

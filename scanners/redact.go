@@ -40,10 +40,11 @@ type candidate struct {
 // a future match could start at (or an open encoded run starts at) is final
 // and is appended to dst.
 type Redactor struct {
-	c   *Catalog
-	mac hash.Hash
-	sum [sha256.Size]byte
-	key []byte
+	c    *Catalog
+	memo nameMemo // answers for the member names seen last (namememo.go)
+	mac  hash.Hash
+	sum  [sha256.Size]byte
+	key  []byte
 
 	// Encoded runs (decode.go): the open run starts at rs (-1: none), has
 	// rpad '=' so far, and rlong once it is longer than the catalog's

@@ -167,11 +167,15 @@ type tokenSpec struct {
 }
 
 func (t tokenSpec) form() form {
-	if t.notBefore == nil {
-		t.notBefore = union(t.body, setWord)
-	}
-	if t.notAfter == nil {
-		t.notAfter = union(t.body, setWord)
+	if t.notBefore == nil || t.notAfter == nil {
+		// One set for both defaults (sets are never written once made).
+		u := union(t.body, setWord)
+		if t.notBefore == nil {
+			t.notBefore = u
+		}
+		if t.notAfter == nil {
+			t.notAfter = u
+		}
 	}
 	longest := 0
 	var kws []string

@@ -66,11 +66,14 @@ func (k vendorKey) maxLen() int {
 	return k.n[len(k.n)-1]
 }
 
-func (k vendorKey) value(seed uint32) string {
+// value returns an example key, drawn from cs (k.charset(), which the
+// caller spells out once for the several examples of a rule: spelling it
+// out for each was a fiftieth of every start).
+func (k vendorKey) value(cs string, seed uint32) string {
 	if k.gen != nil {
 		return k.gen(seed)
 	}
-	return fakeChars(k.charset(), k.n[0], seed)
+	return fakeChars(cs, k.n[0], seed)
 }
 
 // charset spells out class for fakeChars.
@@ -91,13 +94,14 @@ func (k vendorKey) charset() string {
 func (k vendorKey) rule() ruleDef {
 	name := k.names[0]
 	up := strings.ToUpper(strings.NewReplacer(".", "_", " ", "_", "-", "_").Replace(name))
-	v1, v2, v3 := k.value(1), k.value(2), k.value(3)
+	cs := k.charset()
+	v1, v2, v3 := k.value(cs, 1), k.value(cs, 2), k.value(cs, 3)
 	letters := strings.Map(func(r rune) rune {
 		if '0' <= r && r <= '9' {
 			return 'q'
 		}
 		return r
-	}, k.value(5))
+	}, k.value(cs, 5))
 	desc := k.what + " after the name " + strings.Join(k.names, ", ") + "; the value is replaced"
 	return provRule(k.id, k.provider, "medium", desc,
 		[]form{checkedForm(regexForm(k.names, k.regexp(), setAlnum, makeSet(k.class), k.ahead()), vendorValue)},

@@ -1,5 +1,7 @@
 package scanners
 
+import "encoding/binary"
+
 // ShortClean reports whether Append(dst, src, true, fs) right after a
 // Reset, with the ASCII hint given (HintASCII: src is ASCII), would append
 // src unchanged and report nothing through its short-string path: src is
@@ -21,20 +23,60 @@ func (r *Redactor) ShortClean(src []byte) bool {
 		if w.nhold != 0 || w.mapped() {
 			return false
 		}
-		for _, c := range src {
-			if c == '&' {
-				return false
-			}
+		if hasAmp(src) {
+			return false
 		}
 	}
 	if !r.keywordFree(src) {
 		return false
 	}
-	w.ascii = false
+	r.shortDone(len(src))
+	return true
+}
+
+// shortDone leaves the Redactor as Append leaves it after writing a short
+// ASCII string of n bytes unchanged: one span over it.
+func (r *Redactor) shortDone(n int) {
+	r.vw.ascii = false
 	r.marks, r.dst0 = r.marks[:0], 0
 	r.spans = r.spans[:0]
-	if len(src) > 0 {
-		r.spans = append(r.spans, Span{Out: 0, Lo: 0, Hi: int64(len(src))})
+	if n > 0 {
+		r.spans = append(r.spans, Span{Out: 0, Lo: 0, Hi: int64(n)})
 	}
-	return true
+}
+
+// hasAmp reports whether b holds an '&', eight bytes at a time: a word
+// XORed with eight '&' has a zero byte exactly where b has one, and
+// (x - 0x01..01) &^ x & 0x80..80 is not zero exactly when x has a zero
+// byte. The last word overlaps the one before it when len(b) is not a
+// multiple of eight.
+func hasAmp(b []byte) bool {
+	const lo, hi, amp = 0x0101010101010101, 0x8080808080808080, 0x2626262626262626
+	if len(b) < 8 {
+		if cap(b) >= 8 {
+			// One word read into b's capacity (the caller's buffer goes
+			// on), the lanes past len(b) masked: a borrow only carries
+			// towards higher lanes, so the lanes below len(b) are exact.
+			x := binary.LittleEndian.Uint64(b[:8]) ^ amp
+			return (x-lo)&^x&hi&(1<<(8*len(b))-1) != 0
+		}
+		for _, c := range b {
+			if c == '&' {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > len(b) {
+			i = len(b) - 8
+		}
+		x := binary.LittleEndian.Uint64(b[i:]) ^ amp
+		if (x-lo)&^x&hi != 0 {
+			return true
+		}
+		if i+8 == len(b) {
+			return false
+		}
+	}
 }

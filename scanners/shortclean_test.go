@@ -1,6 +1,7 @@
 package scanners
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"sync"
@@ -118,4 +119,33 @@ func FuzzShortClean(f *testing.F) {
 		}
 		checkShortClean(t, shortCleanCatalog(t), string(b), name)
 	})
+}
+
+// TestHasAmp checks hasAmp against bytes.IndexByte on every length up to
+// 40 with an '&' at each place, and on bytes next to '&' in value.
+func TestHasAmp(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for _, fill := range []byte{'a', '%', '\'', 0xa6, 0x26 ^ 0x80, 0} {
+			b := bytes.Repeat([]byte{fill}, n)
+			if n < 8 {
+				// With capacity past len(b) holding '&': hasAmp reads
+				// it and must not count it.
+				full := bytes.Repeat([]byte{'&'}, 8)
+				copy(full, b)
+				if hasAmp(full[:n]) != (bytes.IndexByte(b, '&') >= 0) {
+					t.Fatalf("hasAmp(%q, capacity 8 of '&') wrong", b)
+				}
+			}
+			if got, want := hasAmp(b), bytes.IndexByte(b, '&') >= 0; got != want {
+				t.Fatalf("hasAmp(%q) = %v, want %v", b, got, want)
+			}
+			for i := range n {
+				c := bytes.Clone(b)
+				c[i] = '&'
+				if !hasAmp(c) {
+					t.Fatalf("hasAmp(%q) = false", c)
+				}
+			}
+		}
+	}
 }

@@ -26,9 +26,13 @@ func Kinds() []Kind {
 		append(serverKinds(), KindGeneric)...)
 }
 
+// kindList is Kinds built once: ParseKind runs for every message of the
+// worker, and Kinds allocates a fresh slice (callers may keep or change it).
+var kindList = Kinds()
+
 // ParseKind checks a kind name.
 func ParseKind(s string) (Kind, bool) {
-	for _, k := range Kinds() {
+	for _, k := range kindList {
 		if string(k) == s {
 			return k, true
 		}

@@ -408,17 +408,13 @@ type Service struct {
 	m     *Metrics
 	log   *slog.Logger
 
-	mu      sync.Mutex
-	started bool
-	stopped bool
-	subs    []*nats.Subscription
-	inWork  chan *nats.Msg // inline requests, to the slots (unbuffered)
-	evSem   chan struct{}  // inline evidence acknowledgements outstanding
-	evWait  chan inlineAck // inline messages whose evidence is awaited
-	// evMu orders hand-offs on evWait (read side) against the waiters
-	// leaving at the hard stop (write side), so no message is left in
-	// evWait with nobody to settle it (Stop would wait for it for ever).
-	evMu     sync.RWMutex
+	mu       sync.Mutex
+	started  bool
+	stopped  bool
+	subs     []*nats.Subscription
+	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
+	evSem    chan struct{}  // inline evidence acknowledgements outstanding
+	pubs     *evAcks        // stream publishes and their acknowledgements (pubacks.go)
 	inWG     sync.WaitGroup
 	cons     jetstream.Consumer
 	stopDur  chan struct{} // closed: the fetch loop stops
@@ -560,6 +556,12 @@ func (s *Service) Start(ctx context.Context) error {
 		return err
 	}
 	s.hardCtx, s.hardStop = context.WithCancel(context.Background())
+	pubs, err := s.startEvAcks()
+	if err != nil {
+		s.hardStop()
+		return err
+	}
+	s.pubs = pubs
 	if s.cfg.durable {
 		var cons jetstream.Consumer
 		var err error

@@ -29,14 +29,9 @@ const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
 	s.inWork = make(chan *nats.Msg)
-	budget := inlineAckBudget(s.cfg.concurrency)
-	s.evSem = make(chan struct{}, budget)
-	s.evWait = make(chan inlineAck, budget)
+	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
 	for range s.cfg.concurrency {
 		go s.inlineSlot()
-	}
-	for range budget {
-		go s.inlineAckWaiter()
 	}
 	sub, err := s.nc.QueueSubscribe(InlineSubject, wire.QueueInline, s.dispatchInline)
 	if err != nil {
@@ -115,23 +110,25 @@ func (s *Service) handleInline(m *nats.Msg) {
 	res := s.process(s.hardCtx, mc, hdr, m.Data, "", true)
 	defer res.release()
 
-	// Evidence is on its way before the reply, and its acknowledgement is
-	// checked after the reply so that it adds no latency. The check does
-	// not hold the slot: a slot waiting for an acknowledgement (which queues
-	// behind other messages in the server) is a slot not sanitizing, and
-	// with the default two slots per core that left a tenth of the CPU idle
-	// (docs/performance.md). evSem bounds the acknowledgements outstanding;
-	// when it is full the slot waits here, which pushes back as before.
+	// Evidence is on its way before the reply, and its acknowledgement
+	// settles the message on the acknowledgements' goroutine
+	// (serve_inline_ack.go), so that it adds no latency and does not hold
+	// the slot: a slot waiting for an acknowledgement (which queues behind
+	// other messages in the server) is a slot not sanitizing, and with the
+	// default two slots per core that left a tenth of the CPU idle
+	// (docs/performance.md). evSem bounds the acknowledgements
+	// outstanding; when it is full the slot waits here, which pushes back.
+	// Stop waits for the settlement through inWG.
 	s.evSem <- struct{}{}
-	var fut jetstream.PubAckFuture
-	if !res.quiet {
+	s.inWG.Add(1)
+	ie := &inlineEv{mc: mc, hdr: hdr}
+	ie.refs.Store(2)
+	if res.quiet {
 		// A quiet result is a notification over the rate limit after the
 		// window's first: its window has its record (notify_rate.go).
-		var err error
-		fut, err = s.js.PublishMsgAsync(s.sealedEvidenceMsg(mc, res.ev, false), expectEvidence)
-		if err != nil {
-			s.publishFailed(wire.StreamEvidence, mc, err)
-		}
+		s.unrefInline(ie)
+	} else {
+		s.pubs.publish(ie, s.sealedEvidenceMsg(mc, res.ev, false))
 	}
 	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
 	if err := s.nc.PublishMsg(reply); err != nil {
@@ -146,109 +143,20 @@ func (s *Service) handleInline(m *nats.Msg) {
 	if res.ev.Outcome == pipeline.OutcomeRejected {
 		s.log.Debug("inline message rejected", "kind", string(mc.kind), "code", string(res.ev.Code), "reason", headerToken(res.ev.Reason), "tenant", mc.tenantTok, "requestId", headerToken(mc.info.RequestID))
 	}
-	// The message is finished when its evidence is settled: Stop waits for
-	// that through inWG, which this Add keeps above zero until then. The
-	// channel holds as many as evSem allows, so the hand-off does not
-	// block; once the service stopped the waiters are gone and the message
-	// is settled on a goroutine of its own.
-	s.inWG.Add(1)
-	a := inlineAck{fut: fut, mc: mc, hdr: hdr}
-	s.evMu.RLock()
-	defer s.evMu.RUnlock()
-	if s.hardCtx.Err() != nil {
-		// The waiters are gone or going (select would pick either case
-		// when both are ready).
-		go s.settleInline(a, nil)
-		return
-	}
-	s.evWait <- a // room for it: evSem holds a place
+	// The claim is released once the evidence is settled too: the
+	// archive above may still read the claimed body.
+	s.unrefInline(ie)
 }
 
-// expectEvidence is the publish option of every inline evidence record,
-// built once.
+// expectEvidence is the publish option of the evidence records published
+// through the JetStream context (shadow records), built once.
 var expectEvidence = jetstream.WithExpectStream(wire.StreamEvidence)
 
-// inlineAck is an inline message whose evidence acknowledgement is awaited
-// (fut is nil when the publish failed at once).
-type inlineAck struct {
-	fut jetstream.PubAckFuture
-	mc  *msgContext
-	hdr nats.Header
-}
-
-// inlineAckWaiter settles inline messages, one at a time, until the
-// service stops: as long-lived as the slots, for the same reason, and
-// with one timer for all its waits.
-func (s *Service) inlineAckWaiter() {
-	t := time.NewTimer(time.Hour)
-	t.Stop()
-	for {
-		select {
-		case a := <-s.evWait:
-			s.settleInline(a, t)
-		case <-s.hardCtx.Done():
-			// No hand-off is under way once the lock is held, and later
-			// ones see the hard stop: what is left is settled here.
-			s.evMu.Lock()
-			defer s.evMu.Unlock()
-			for {
-				select {
-				case a := <-s.evWait:
-					go s.settleInline(a, nil)
-				default:
-					return
-				}
-			}
-		}
-	}
-}
-
-// settleInline waits for the evidence acknowledgement of an inline
-// message, then counts it as processed and releases its claim. t is the
-// stopped timer of the wait (nil: a timer of its own).
-func (s *Service) settleInline(a inlineAck, t *time.Timer) {
-	defer func() { <-s.evSem; s.inWG.Done() }()
-	if a.fut != nil {
-		if err := s.waitAck(a.fut, t); err != nil {
-			s.publishFailed(wire.StreamEvidence, a.mc, err)
-		}
-	}
-	s.processed.Add(1)
-	s.releaseClaim(a.hdr)
-}
-
 // inlineAckBudget is how many inline evidence acknowledgements may be
-// outstanding: two per slot. With the durable path's two publishes per
-// slot it stays under the JetStream context's limit of pending
-// asynchronous publishes (4 x concurrency + 64, NewService), so a publish
-// never stalls on that limit.
+// outstanding: two per slot, so a slot runs the next pass while the
+// stream stores the last record, and the records waiting in the server
+// stay bounded.
 func inlineAckBudget(concurrency int) int { return 2 * concurrency }
-
-// waitAck waits for a publish acknowledgement, bounded by the publish
-// timeout (the JetStream context also times the future out). t, when not
-// nil, is a stopped timer that waitAck runs and leaves stopped; a timer
-// that is stopped or has fired can be reset without draining its channel
-// (Go 1.23 timers).
-func (s *Service) waitAck(f jetstream.PubAckFuture, t *time.Timer) error {
-	d := s.cfg.publishTimeout + time.Second
-	if t == nil {
-		t = time.NewTimer(d)
-	} else {
-		t.Reset(d)
-	}
-	defer t.Stop()
-	select {
-	case <-f.Ok():
-		return nil
-	case err := <-f.Err():
-		return err
-	case <-t.C:
-		return context.DeadlineExceeded
-	case <-s.hardCtx.Done():
-		// Stopping gave up waiting (or the connection is gone for good).
-		return context.Canceled
-	}
-}
 
 // publishFailed counts and logs a failed publish. The error text comes from
 // the client or the server (no payload); only its class is logged.

@@ -68,13 +68,32 @@ func main() {
 	encoding := flag.String("encoding", "", "Content-Encoding of the worker's outputs above 256 KiB: zstd, s2 or identity (default: payload.DefaultEncoding)")
 	rounds := flag.Int("rounds", 3, "turns per size: echo and worker alternate, each measured d/rounds per turn")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	profTarget := flag.String("profile-target", "", "with -cpuprofile: profile only the measured turns of this target (echo or worker), not the whole run")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of the whole run to this file")
 	mix := flag.Int("mix", 0, "first send `N` documents of the realistic mix (bench.Mix: 1-64 KiB, median about 8 KiB), reported as size \"mix\"")
 	durable := flag.Bool("durable", false, "measure the durable path instead: publish to MCP_RAW (JetStream), wait for the result on MCP_CLEAN; the echo side is a plain JetStream consumer that republishes each input unchanged")
 	workers := flag.Int("workers", 1, "worker services (each with its own connection), as a fleet of N on one machine")
 	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
 	flag.Parse()
-	if *cpuprofile != "" {
+	if *cpuprofile != "" && *profTarget != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "natsbench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		var started, stopped bool
+		profileTurn = func(name string, on bool) {
+			switch {
+			case name != *profTarget || stopped:
+			case on && !started:
+				started = pprof.StartCPUProfile(f) == nil
+			case !on && started:
+				pprof.StopCPUProfile()
+				stopped = true
+			}
+		}
+	} else if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "natsbench:", err)
@@ -104,6 +123,12 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// profileTurn starts (on) and stops the CPU profile around the measured
+// load of one target's turn (-profile-target); a no-op without it. Only
+// the first turn is profiled: a profile cannot be started twice into
+// one file.
+var profileTurn = func(name string, on bool) {}
 
 // target is one responder: start subscribes it, stop ends it.
 type target struct {
@@ -250,7 +275,9 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 					return fmt.Errorf("%s warm-up: %w", tg.name, err)
 				}
 				cpu0 := cpuTime()
+				profileTurn(tg.name, true)
 				s, err := loadFn(reqConns, conc, dur/time.Duration(rounds), msgs)
+				profileTurn(tg.name, false)
 				s.cpu = cpuTime() - cpu0
 				tg.stop()
 				if err != nil {

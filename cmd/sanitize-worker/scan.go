@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/mcp-sanitize/mcp-sanitize/internal/startgc"
 	"github.com/mcp-sanitize/mcp-sanitize/pipeline"
 	"github.com/mcp-sanitize/mcp-sanitize/records"
 	"github.com/mcp-sanitize/mcp-sanitize/schema"
@@ -46,6 +47,10 @@ flags:
 `
 
 func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// No collection while the policy, schema and engine are built: all of
+	// it lives until the process exits (package startgc).
+	releaseGC := startgc.Hold()
+	defer releaseGC()
 	var f scanFlags
 	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -147,6 +152,7 @@ func runScan(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "sanitize-worker scan: %v\n", err)
 		return exitUsage
 	}
+	releaseGC()
 
 	in := stdin
 	if f.in != "" {
