@@ -39,6 +39,23 @@ type rawScratch struct {
 	chain []*fnode // schemas entered at the current location
 	keys  []byte   // decoded member names of the open objects
 	ends  []int    // end offset in keys of each name
+	// orders holds, per object depth, the numbers of the first members
+	// of the last object walked there with a property index: the object
+	// after it (the next item of a listing) is tried against them before
+	// the index is asked.
+	orders [maxOrderDepth]nameOrder
+}
+
+// maxOrderDepth and maxOrderMembers bound what orders remembers.
+const (
+	maxOrderDepth   = 8
+	maxOrderMembers = 16
+)
+
+type nameOrder struct {
+	ix  *propIndex
+	n   int
+	num [maxOrderMembers]int8
 }
 
 // ValidRaw reports whether data is a value that Decode(data, maxDepth)
@@ -65,6 +82,7 @@ func (s *Schema) ValidRaw(data []byte, maxDepth int, sc *Scratch) bool {
 	// Keep the buffers, not what they point at, for the next call.
 	clear(w.nodes[:cap(w.nodes)])
 	clear(w.chain[:cap(w.chain)])
+	clear(w.orders[:])
 	w.nodes, w.chain, w.keys, w.ends = w.nodes[:0], w.chain[:0], w.keys[:0], w.ends[:0]
 	return ok
 }
@@ -264,6 +282,16 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 	defer func() { w.keys, w.ends = w.keys[:keyBase], w.ends[:endBase] }()
 	var set map[string]struct{}
 	var met uint64
+	// The numbers of the last object at this depth with the same index
+	// are guesses for this one's, and are overwritten by them as they come
+	// (each is read before it is written; a wrong one costs a compare).
+	var order *nameOrder
+	if ix != nil && depth < maxOrderDepth {
+		order = &w.orders[depth]
+		if order.ix != ix {
+			order.ix, order.n = ix, 0
+		}
+	}
 	count := 0
 	if w.sc.Space() == '}' {
 		w.sc.Skip()
@@ -278,7 +306,17 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 			}
 			num := -1
 			if ix != nil {
-				num = ix.find(k)
+				if order != nil && count < order.n {
+					if g := int(order.num[count]); g >= 0 && ix.names[g] == string(k) {
+						num = g
+					}
+				}
+				if num < 0 {
+					num = ix.find(k)
+				}
+				if order != nil && count < maxOrderMembers {
+					order.num[count] = int8(num)
+				}
 			}
 			if num >= 0 {
 				if met&(1<<num) != 0 {
@@ -342,6 +380,9 @@ func (w *rawWalker) object(app, end, depth, frames int) bool {
 				break
 			}
 		}
+	}
+	if order != nil {
+		order.n = min(count, maxOrderMembers)
 	}
 	for _, n := range nodes {
 		if n.minProps >= 0 && count < n.minProps || n.maxProps >= 0 && count > n.maxProps {

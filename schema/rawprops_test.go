@@ -138,6 +138,17 @@ func TestValidRawMembers(t *testing.T) {
 		{"two schemas, required undeclared by both, missing", `{"properties":{` + props("a") + `},"allOf":[{"properties":{` + props("b") + `},"required":["z"]}],"additionalProperties":true}`, obj("a", "b"), false},
 		{"empty name", `{"properties":{` + props("", "a") + `},"required":[""]}`, obj("a", ""), true},
 		{"escaped names", `{"properties":{` + props("a\"b", "é", "tab\t") + `}}`, `{"a\"b":1,"\u00e9":2,"tab\t":3}`, true},
+		// Items of a listing: the numbers of one item's members are the
+		// guesses for the next's (rawScratch.orders), right or wrong.
+		{"items, same order", `{"items":{"properties":{` + props("a", "b", "c") + `},"required":["c"]}}`, `[{"a":1,"b":2,"c":3},{"a":1,"b":2,"c":3}]`, true},
+		{"items, other orders", `{"items":{"properties":{` + props("a", "b", "c") + `},"required":["c"]}}`, `[{"a":1,"b":2,"c":3},{"c":1,"a":2},{"b":1,"c":2,"a":3},{"c":1}]`, true},
+		{"items, duplicate after a guess", `{"items":{"properties":{` + props("a", "b", "c") + `}}}`, `[{"a":1,"b":2},{"a":1,"a":2}]`, false},
+		{"items, required missing after a guess", `{"items":{"properties":{` + props("a", "b", "c") + `},"required":["c"]}}`, `[{"a":1,"b":2,"c":3},{"a":1,"b":2}]`, false},
+		{"items, undeclared after a guess", `{"items":{"properties":{` + props("a", "b") + `}}}`, `[{"a":1,"b":2},{"a":1,"bb":2}]`, false},
+		{"items, two schemas by turns", `{"items":{"anyOf":[{}]},"prefixItems":[{"properties":{` + props("a", "b") + `}},{"properties":{` + props("b", "c") + `},"additionalProperties":false}]}`, `[{"a":1,"b":2},{"b":1,"c":2}]`, true},
+		{"items, two schemas by turns, undeclared", `{"items":{"anyOf":[{}]},"prefixItems":[{"properties":{` + props("a", "b") + `}},{"properties":{` + props("b", "c") + `},"additionalProperties":false}]}`, `[{"a":1,"b":2},{"b":1,"a":2}]`, false},
+		{"nested objects at one depth", `{"properties":{"x":{"properties":{` + props("a", "b") + `}},"y":{"properties":{` + props("b", "c") + `},"additionalProperties":false}}}`, `{"x":{"a":1,"b":2},"y":{"b":1,"c":2}}`, true},
+		{"nested objects at one depth, undeclared", `{"properties":{"x":{"properties":{` + props("a", "b") + `}},"y":{"properties":{` + props("b", "c") + `},"additionalProperties":false}}}`, `{"x":{"a":1,"b":2},"y":{"b":1,"a":2}}`, false},
 		{"escaped names, duplicate", `{"properties":{` + props("a\"b", "é") + `}}`, `{"é":1,"\u00e9":2}`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
