@@ -96,6 +96,7 @@ func (r *Redactor) ResetWithContext(name []byte) bool {
 	} else if !r.c.contextName(name) {
 		return false
 	}
+	r.fresh = false
 	r.pre = append(append(append(r.pre[:0], '"'), name...), `": "`...)
 	n := int64(len(r.pre))
 	r.ctxLo = n

@@ -42,9 +42,12 @@ type candidate struct {
 type Redactor struct {
 	c    *Catalog
 	memo nameMemo // answers for the member names seen last (namememo.go)
-	mac  hash.Hash
-	sum  [sha256.Size]byte
-	key  []byte
+	// fresh: the state is what Reset leaves (set by Reset, cleared by
+	// Append and by a member-name context), so Reset has nothing to do.
+	fresh bool
+	mac   hash.Hash
+	sum   [sha256.Size]byte
+	key   []byte
 
 	// Encoded runs (decode.go): the open run starts at rs (-1: none), has
 	// rpad '=' so far, and rlong once it is longer than the catalog's
@@ -126,6 +129,14 @@ func (c *Catalog) newRedactorNoKey() *Redactor { return c.NewRedactor(nil) }
 
 // Reset starts a new string. Buffers are kept; no allocation.
 func (r *Redactor) Reset() {
+	if r.fresh {
+		// Nothing changed since the last Reset (only Append and a
+		// context change what it resets): the pipeline resets before
+		// every string, and most strings (short ones the redactor passed
+		// without an Append, strings whose final Append ended in a
+		// Reset) leave it as it was.
+		return
+	}
 	// Field by field: a whole-struct copy costs write barriers on every
 	// pointer field, and Reset runs once per string.
 	r.off, r.bufBase, r.scan, r.hint, r.out, r.lastEnd = 0, 0, 0, 0, 0, 0
@@ -140,6 +151,9 @@ func (r *Redactor) Reset() {
 	r.ctxLo, r.ctxHi = 0, maxOffset
 	r.reps = r.reps[:0]
 	r.vw.reset()
+	// Inside a final Append whose view is kept for restoring, the view is
+	// not reset: the next Reset does it.
+	r.fresh = !r.vw.keep
 }
 
 // Append consumes src (normalized UTF-8 text; it may be split at any byte,
@@ -150,6 +164,7 @@ func (r *Redactor) Reset() {
 // are replaced by markers and reported by appending to fs, in order of
 // offset.
 func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
+	r.fresh = false
 	w := &r.vw
 	if r.c.noView {
 		w.ascii = false
