@@ -16,20 +16,18 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/wire"
 )
 
-// JetStream publishes of the sanitize paths and their acknowledgements.
-// Each message is published with a reply subject, as a JetStream
-// asynchronous publish does, and the stream's acknowledgement is read on
-// the reply subscription's goroutine: there it settles an inline message
-// (its evidence record stored, the message finished) or is handed to the
-// durable handler that waits for it. The JetStream context's
-// PublishMsgAsync did the same with a future (two channels), a timer per
-// publish, a reflective decoding of every acknowledgement and, inline, a
-// hand-off to a waiter goroutine: about 11 µs of CPU a message inline, a
-// twentieth of an inline 4 KiB message's whole cost (docs/benchmarks.md,
-// "Issue 35, worker"). What a reader of the streams sees is unchanged:
-// same subjects, headers (Nats-Expected-Stream included) and bodies;
-// failures have the same errors, hence the same classes
-// (publishErrorClass) and retries (transientPublish):
+// The inline path's evidence publishes and their acknowledgements. Each
+// record is published with a reply subject, as a JetStream asynchronous
+// publish does, and the stream's acknowledgement settles the inline
+// message (its evidence record stored, the message finished) on the reply
+// subscription's goroutine. The JetStream context's PublishMsgAsync did
+// the same with a future (two channels), a timer per publish, a
+// reflective decoding of every acknowledgement and a hand-off to a waiter
+// goroutine: about 11 µs of CPU a message, a twentieth of an inline 4 KiB
+// message's whole cost (docs/benchmarks.md, "Issue 35, worker"). What a
+// reader of MCP_EVIDENCE sees is unchanged: same subject, headers
+// (Nats-Expected-Stream included) and body; failures have the same
+// errors, hence the same classes (publishErrorClass):
 //
 //   - the stream's error answer (an APIError), an acknowledgement that is
 //     not one (jetstream.ErrInvalidJSAck);
@@ -61,18 +59,16 @@ type pubAck struct {
 	err error
 }
 
-// ackWait is one publish awaited: exactly one of ie (an inline message's
-// evidence record) and ch (a waiting publisher; buffered, one outcome).
+// ackWait is one publish awaited: an inline message's evidence record.
 // msg is kept for a publish again after no responders.
 type ackWait struct {
 	ie       *inlineEv
-	ch       chan pubAck
 	msg      *nats.Msg
 	deadline time.Time
 	retries  int
 }
 
-// evAcks publishes to the streams and settles the acknowledgements.
+// evAcks publishes evidence records and settles their acknowledgements.
 type evAcks struct {
 	s       *Service
 	prefix  string // reply subjects: prefix + base-36 id
@@ -102,7 +98,7 @@ func (s *Service) startEvAcks() (*evAcks, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Bounded by the paths: inlineAckBudget inline, two a durable slot.
+	// Bounded by evSem (inlineAckBudget).
 	if err := sub.SetPendingLimits(-1, -1); err != nil {
 		_ = sub.Unsubscribe()
 		return nil, err
@@ -119,17 +115,6 @@ func (e *evAcks) publish(ie *inlineEv, m *nats.Msg) {
 	if _, err := e.send(&ackWait{ie: ie}, m, wire.StreamEvidence); err != nil {
 		e.settle(&ackWait{ie: ie}, pubAck{err: err})
 	}
-}
-
-// publishWait sends m to stream and returns the channel of its outcome and
-// the function that stops waiting for it (the outcome is then dropped).
-func (e *evAcks) publishWait(m *nats.Msg, stream string) (<-chan pubAck, func(), error) {
-	w := &ackWait{ch: make(chan pubAck, 1)}
-	id, err := e.send(w, m, stream)
-	if err != nil {
-		return nil, nil, err
-	}
-	return w.ch, func() { e.take(id) }, nil
 }
 
 // send registers w and publishes m to stream with a reply subject of its
@@ -340,13 +325,9 @@ func (e *evAcks) failAll(err error, now time.Time) {
 	}
 }
 
-// settle hands the outcome of w's publish to its publisher, or records
-// it for an inline message and drops the acknowledgement's reference.
+// settle records the outcome of w's publish for its inline message and
+// drops the acknowledgement's reference.
 func (e *evAcks) settle(w *ackWait, a pubAck) {
-	if w.ch != nil {
-		w.ch <- a // buffered: settled once
-		return
-	}
 	w.ie.err = a.err
 	e.s.unrefInline(w.ie)
 }

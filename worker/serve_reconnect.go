@@ -154,23 +154,29 @@ func transientPublish(err error) bool {
 	return false
 }
 
-// waitPub waits for the outcome of a publish (pubacks.go), or reports
-// errReconnected when the client reconnects first; a stored message that
-// the stream already held (its Nats-Msg-Id) is a duplicate. m is the
-// message, whose chain record (if sealed) a duplicate voids. stop ends
-// the wait for an outcome that did not come.
-func (s *Service) waitPub(m *nats.Msg, ch <-chan pubAck, stop func(), reconnected <-chan struct{}) (dup bool, err error) {
+// waitAckOrReconnect waits for a publish acknowledgement, or reports
+// errReconnected when the client reconnects first.
+func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-chan struct{}) error {
+	_, err := s.waitAckDup(f, reconnected)
+	return err
+}
+
+// waitAckDup is waitAckOrReconnect that also says whether the stream stored
+// nothing because it already had the message (its Nats-Msg-Id).
+func (s *Service) waitAckDup(f jetstream.PubAckFuture, reconnected <-chan struct{}) (dup bool, err error) {
+	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
+	defer t.Stop()
 	select {
-	case a := <-ch:
-		if a.err == nil && a.dup {
-			s.chainDup(m)
-		}
-		return a.dup, a.err
+	case a := <-f.Ok():
+		s.chainAcked(f, a)
+		return a != nil && a.Duplicate, nil
+	case err := <-f.Err():
+		return false, err
 	case <-reconnected:
-		stop()
 		return false, errReconnected
+	case <-t.C:
+		return false, context.DeadlineExceeded
 	case <-s.hardCtx.Done():
-		stop()
 		return false, context.Canceled
 	}
 }
@@ -188,17 +194,16 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 // twice for one input: by its last delivery and by the max-deliveries
 // advisory of that delivery, when it outlived its AckWait).
 func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgContext) (firstDup bool, _ error) {
-	chs := make([]<-chan pubAck, len(msgs))
-	stops := make([]func(), len(msgs))
+	futs := make([]jetstream.PubAckFuture, len(msgs))
 	errs := make([]error, len(msgs))
 	rc := s.health.reconnectCh()
 	for i, pm := range msgs {
-		chs[i], stops[i], errs[i] = s.pubs.publishWait(pm, streams[i])
+		futs[i], errs[i] = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(streams[i]))
 	}
-	for i, ch := range chs {
+	for i, f := range futs {
 		if errs[i] == nil {
 			var dup bool
-			dup, errs[i] = s.waitPub(msgs[i], ch, stops[i], rc)
+			dup, errs[i] = s.waitAckDup(f, rc)
 			if i == 0 {
 				firstDup = dup
 			}
@@ -237,10 +242,9 @@ func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
 		}
 		s.m.PublishRetries.WithLabelValues(stream).Inc()
 		rc := s.health.reconnectCh()
-		var ch <-chan pubAck
-		var stop func()
-		if ch, stop, err = s.pubs.publishWait(pm, stream); err == nil {
-			_, err = s.waitPub(pm, ch, stop, rc)
+		var f jetstream.PubAckFuture
+		if f, err = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(stream)); err == nil {
+			err = s.waitAckOrReconnect(f, rc)
 		}
 	}
 	return err
