@@ -80,6 +80,8 @@ func (s *Session) putPending(key string, pr pending) {
 	}
 	s.paramBytes += len(pr.params)
 	s.addToken(pr.token)
+	s.pendingSeq++
+	pr.seq = s.pendingSeq
 	s.pending[key] = pr
 }
 

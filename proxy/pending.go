@@ -78,11 +78,12 @@ func (s *Session) unmarkGone(key string) {
 
 // evictExpired evicts the oldest request in flight when it has waited
 // longer than PendingTimeout (s.mu held), and returns it. The scan is over
-// the whole map, and only when it is full.
+// the whole map, and only when it is full. Requests of the same time are
+// ordered by when they were put (seq), not by the map's random order.
 func (s *Session) evictExpired(now time.Time) (key string, p pending, ok bool) {
 	first := true
 	for k, v := range s.pending {
-		if first || v.at.Before(p.at) {
+		if first || v.at.Before(p.at) || v.at.Equal(p.at) && v.seq < p.seq {
 			key, p, first = k, v, false
 		}
 	}

@@ -49,7 +49,9 @@ type Session struct {
 	p       *Proxy
 	mu      sync.Mutex
 	pending map[string]pending
-	tools   map[string][]byte
+	// pendingSeq numbers the requests put in pending, in order.
+	pendingSeq uint64
+	tools      map[string][]byte
 	// paramBytes counts the params kept in pending (guards.go).
 	paramBytes int
 	// gone holds the keys of requests the client cancelled or the proxy
@@ -71,7 +73,10 @@ type pending struct {
 	id     []byte // the request's id as the client wrote it
 	params []byte // the params of a guarded request (guards.go)
 	at     time.Time
-	token  []byte // params._meta.progressToken, raw (progress.go)
+	// seq orders requests put in the same clock tick (putPending), so
+	// the oldest is well defined whatever the clock's resolution.
+	seq   uint64
+	token []byte // params._meta.progressToken, raw (progress.go)
 }
 
 // NewSession starts the state of one conversation.
