@@ -220,10 +220,13 @@ func readPubAck(data []byte) pubAck {
 	if pubAckPlain(data) {
 		return pubAck{}
 	}
+	// The shape the JetStream context decodes (its pubAckResponse: the
+	// API response's type and error, and the PubAck), so that what it
+	// refuses (a member of the wrong type included) is refused here.
 	var r struct {
-		Error     *jetstream.APIError `json:"error"`
-		Stream    string              `json:"stream"`
-		Duplicate bool                `json:"duplicate"`
+		Type  string              `json:"type"`
+		Error *jetstream.APIError `json:"error,omitempty"`
+		*jetstream.PubAck
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		return pubAck{err: jetstream.ErrInvalidJSAck}
@@ -231,7 +234,7 @@ func readPubAck(data []byte) pubAck {
 	if r.Error != nil {
 		return pubAck{err: r.Error}
 	}
-	if r.Stream == "" {
+	if r.PubAck == nil || r.Stream == "" {
 		return pubAck{err: jetstream.ErrInvalidJSAck}
 	}
 	return pubAck{dup: r.Duplicate}

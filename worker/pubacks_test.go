@@ -229,13 +229,17 @@ func FuzzReadPubAck(f *testing.F) {
 		`{"stream":"A","seq":1,"Error":{"code":1}}`,
 		`{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}`,
 		`{"stream":"","seq":1}`,
+		`{"streAm":"000000000000","domAin":0}`,
+		`{"type":0,"stream":"A","seq":1}`,
 		``,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a := readPubAck(data)
+		// jetstream's pubAckResponse: apiResponse{Type, Error} and *PubAck.
 		var pa struct {
+			Type  string              `json:"type"`
 			Error *jetstream.APIError `json:"error,omitempty"`
 			*jetstream.PubAck
 		}
