@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -134,29 +133,7 @@ func TestInlineEvidenceAckFailures(t *testing.T) {
 			if tc.breakIt != nil {
 				tc.breakIt(t, ctx, js, nc)
 			}
-			var wg sync.WaitGroup
-			errs := make(chan error, n)
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					m := nats.NewMsg("mcp.sanitize.tool-result")
-					m.Header.Set(wire.HeaderTenant, "acme")
-					m.Data = testMessage(i)
-					r, err := nc.RequestMsg(m, 10*time.Second)
-					if err == nil && r.Header.Get(wire.HeaderOutcome) != "sanitized" {
-						err = fmt.Errorf("outcome %q", r.Header.Get(wire.HeaderOutcome))
-					}
-					errs <- err
-				}()
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
+			requestSanitized(t, nc, n, 10*time.Second)
 			if err := svc.Stop(ctx); err != nil {
 				t.Fatal(err)
 			}

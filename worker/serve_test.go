@@ -722,6 +722,25 @@ func TestInlineStopSettlesEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 60
+	requestSanitized(t, nc, n, 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := svc.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := svc.Processed(); got != n {
+		t.Errorf("processed %d after Stop, want %d", got, n)
+	}
+	if got, err := streamCount(js, wire.StreamEvidence); err != nil || got != n {
+		t.Errorf("%d evidence records right after Stop (%v), want %d", got, err, n)
+	}
+}
+
+// requestSanitized sends n tool results (testMessage) to the inline path
+// at once and fails the test unless each is answered "sanitized" within
+// timeout.
+func requestSanitized(t *testing.T, nc *nats.Conn, n int, timeout time.Duration) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
@@ -731,7 +750,7 @@ func TestInlineStopSettlesEvidence(t *testing.T) {
 			m := nats.NewMsg("mcp.sanitize.tool-result")
 			m.Header.Set(wire.HeaderTenant, "acme")
 			m.Data = testMessage(i)
-			r, err := nc.RequestMsg(m, 20*time.Second)
+			r, err := nc.RequestMsg(m, timeout)
 			if err == nil && r.Header.Get(wire.HeaderOutcome) != "sanitized" {
 				err = fmt.Errorf("outcome %q", r.Header.Get(wire.HeaderOutcome))
 			}
@@ -744,16 +763,5 @@ func TestInlineStopSettlesEvidence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := svc.Stop(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got := svc.Processed(); got != n {
-		t.Errorf("processed %d after Stop, want %d", got, n)
-	}
-	if got, err := streamCount(js, wire.StreamEvidence); err != nil || got != n {
-		t.Errorf("%d evidence records right after Stop (%v), want %d", got, err, n)
 	}
 }
