@@ -152,3 +152,45 @@ func FuzzNameMemo(f *testing.F) {
 		}
 	})
 }
+
+// TestShortCleanAs checks that ShortCleanAs, given the answer an earlier
+// ShortCleanName gave for a name, answers the same and leaves the
+// Redactor as ShortCleanName leaves it: the same spans, and the same
+// output for the value that follows, as the pipeline's shape memo uses it.
+func TestShortCleanAs(t *testing.T) {
+	c := shortCleanCatalog(t)
+	as, ref := c.NewRedactor(testKey), c.NewRedactor(testKey)
+	for _, s := range memoNames {
+		for range 2 {
+			ref.Reset()
+			want := ref.ShortCleanName([]byte(s))
+			as.Reset()
+			if got := as.ShortCleanAs(len(s), want); got != want {
+				t.Fatalf("ShortCleanAs(%q) = %v, want %v", s, got, want)
+			}
+			if a, b := as.Spans(), ref.Spans(); !reflect.DeepEqual(a, b) {
+				t.Fatalf("ShortCleanAs(%q): spans %v, want %v", s, a, b)
+			}
+			if !want {
+				// The caller appends the name itself.
+				as.HintASCII()
+				ref.HintASCII()
+				o1, f1 := as.Append(nil, []byte(s), true, nil)
+				o2, f2 := ref.Append(nil, []byte(s), true, nil)
+				if string(o1) != string(o2) || !reflect.DeepEqual(f1, f2) {
+					t.Fatalf("name %q: %q %v, want %q %v", s, o1, f1, o2, f2)
+				}
+			}
+			v := []byte("hunter2hunter2hunter2")
+			as.ResetWithContext([]byte(s))
+			ref.ResetWithContext([]byte(s))
+			as.HintASCII()
+			ref.HintASCII()
+			o1, f1 := as.Append(nil, v, true, nil)
+			o2, f2 := ref.Append(nil, v, true, nil)
+			if string(o1) != string(o2) || !reflect.DeepEqual(f1, f2) {
+				t.Fatalf("value of %q: %q %v, want %q %v", s, o1, f1, o2, f2)
+			}
+		}
+	}
+}
