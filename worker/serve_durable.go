@@ -40,8 +40,6 @@ const dlqSuffix = ":dlq"
 func (s *Service) handleDurable(m jetstream.Msg) {
 	start := time.Now()
 	s.m.inFlightDurable.Inc()
-	s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
 	defer s.m.inFlightDurable.Dec()
 	defer s.processed.Add(1)
 	meta, err := m.Metadata()
