@@ -160,29 +160,23 @@ func transientPublish(err error) bool {
 	return false
 }
 
-// waitAckOrReconnect waits for a publish acknowledgement, or reports
-// errReconnected when the client reconnects first.
-func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-chan struct{}) error {
-	_, err := s.waitAckDup(f, reconnected)
-	return err
-}
-
-// waitAckDup is waitAckOrReconnect that also says whether the stream stored
-// nothing because it already had the message (its Nats-Msg-Id).
-func (s *Service) waitAckDup(f jetstream.PubAckFuture, reconnected <-chan struct{}) (dup bool, err error) {
-	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
-	defer t.Stop()
+// waitPub waits for the outcome of a publish (pubacks.go), or reports
+// errReconnected when the client reconnects first; a stored message that
+// the stream already held (its Nats-Msg-Id) is a duplicate. m is the
+// message, whose chain record (if sealed) a duplicate voids. stop ends
+// the wait for an outcome that did not come.
+func (s *Service) waitPub(m *nats.Msg, ch <-chan pubAck, stop func(), reconnected <-chan struct{}) (dup bool, err error) {
 	select {
-	case a := <-f.Ok():
-		s.chainAcked(f, a)
-		return a != nil && a.Duplicate, nil
-	case err := <-f.Err():
-		return false, err
+	case a := <-ch:
+		if a.err == nil && a.dup {
+			s.chainDup(m)
+		}
+		return a.dup, a.err
 	case <-reconnected:
+		stop()
 		return false, errReconnected
-	case <-t.C:
-		return false, context.DeadlineExceeded
 	case <-s.hardCtx.Done():
+		stop()
 		return false, context.Canceled
 	}
 }
@@ -200,16 +194,17 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 // twice for one input: by its last delivery and by the max-deliveries
 // advisory of that delivery, when it outlived its AckWait).
 func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgContext) (firstDup bool, _ error) {
-	futs := make([]jetstream.PubAckFuture, len(msgs))
+	chs := make([]<-chan pubAck, len(msgs))
+	stops := make([]func(), len(msgs))
 	errs := make([]error, len(msgs))
 	rc := s.health.reconnectCh()
 	for i, pm := range msgs {
-		futs[i], errs[i] = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(streams[i]))
+		chs[i], stops[i], errs[i] = s.pubs.publishWait(pm, streams[i])
 	}
-	for i, f := range futs {
+	for i, ch := range chs {
 		if errs[i] == nil {
 			var dup bool
-			dup, errs[i] = s.waitAckDup(f, rc)
+			dup, errs[i] = s.waitPub(msgs[i], ch, stops[i], rc)
 			if i == 0 {
 				firstDup = dup
 			}
@@ -248,9 +243,10 @@ func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
 		}
 		s.m.PublishRetries.WithLabelValues(stream).Inc()
 		rc := s.health.reconnectCh()
-		var f jetstream.PubAckFuture
-		if f, err = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(stream)); err == nil {
-			err = s.waitAckOrReconnect(f, rc)
+		var ch <-chan pubAck
+		var stop func()
+		if ch, stop, err = s.pubs.publishWait(pm, stream); err == nil {
+			_, err = s.waitPub(pm, ch, stop, rc)
 		}
 	}
 	return err
@@ -327,8 +323,13 @@ func (s *Service) moveOffLameDuck(from string) {
 	wait(s.pulling.Load, s.cfg.fetchWait+pullGrace+time.Second)
 	wait(func() bool { return s.inFlight.Load() > 0 }, lameDuckDrain)
 	if !on() {
+		if s.hardCtx.Err() != nil {
+			return
+		}
+		s.log.Info("lame-duck server closed the connection before the drain ended; not moved again", "pulling", s.pulling.Load(), "inFlight", s.inFlight.Load())
 		return
 	}
+	s.log.Info("moving off the lame-duck server", "pulling", s.pulling.Load(), "inFlight", s.inFlight.Load())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	_ = s.nc.FlushWithContext(ctx)
 	cancel()
