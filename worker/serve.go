@@ -440,6 +440,7 @@ type Service struct {
 	// lame-duck mode during the handling (serve_reconnect.go).
 	ldmMu      sync.Mutex
 	ldmServers map[string]bool
+	ldmNC      lameDuckConn // nil: nc (tests set a fake)
 	pulling    atomic.Bool  // a pull request is outstanding
 	inFlight   atomic.Int64 // durable messages received and not yet finished (queued or processed)
 	// reackSince (UnixNano, 0: none) asks the pull loop to send the

@@ -261,7 +261,7 @@ func (s *Service) LameDuck() {
 	if !s.cfg.durable {
 		return
 	}
-	id := s.nc.ConnectedServerId()
+	id := s.ldmConn().ConnectedServerId()
 	s.ldmMu.Lock()
 	if s.ldmServers == nil {
 		s.ldmServers = make(map[string]bool)
@@ -277,6 +277,22 @@ func (s *Service) LameDuck() {
 	go s.handleLameDuck()
 }
 
+// lameDuckConn is what the lame-duck handling uses of the connection.
+type lameDuckConn interface {
+	ConnectedServerId() string
+	FlushWithContext(context.Context) error
+	ForceReconnect() error
+}
+
+// ldmConn returns the connection the lame-duck handling works on: the
+// service's own, or the one a test set in ldmNC.
+func (s *Service) ldmConn() lameDuckConn {
+	if s.ldmNC != nil {
+		return s.ldmNC
+	}
+	return s.nc
+}
+
 // handleLameDuck moves the connection off servers in lame-duck mode, then
 // lets the pull loop resume. It alone clears lameDuck, so no pull request
 // is outstanding while it moves the connection: a pull's deliveries on
@@ -284,7 +300,7 @@ func (s *Service) LameDuck() {
 // nobody, and come back only after their AckWait.
 func (s *Service) handleLameDuck() {
 	for range 3 {
-		from := s.nc.ConnectedServerId()
+		from := s.ldmConn().ConnectedServerId()
 		s.ldmMu.Lock()
 		again := s.ldmServers[from]
 		if !again {
@@ -314,7 +330,8 @@ func (s *Service) handleLameDuck() {
 // the drain; the client then reconnected elsewhere by itself, and moving
 // it again is not needed).
 func (s *Service) moveOffLameDuck(from string) {
-	on := func() bool { return s.hardCtx.Err() == nil && s.nc.ConnectedServerId() == from }
+	nc := s.ldmConn()
+	on := func() bool { return s.hardCtx.Err() == nil && nc.ConnectedServerId() == from }
 	wait := func(busy func() bool, d time.Duration) {
 		for until := time.Now().Add(d); busy() && on() && time.Now().Before(until); {
 			time.Sleep(10 * time.Millisecond)
@@ -331,10 +348,10 @@ func (s *Service) moveOffLameDuck(from string) {
 	}
 	s.log.Info("moving off the lame-duck server", "pulling", s.pulling.Load(), "inFlight", s.inFlight.Load())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	_ = s.nc.FlushWithContext(ctx)
+	_ = nc.FlushWithContext(ctx)
 	cancel()
 	rc := s.health.reconnectCh()
-	if err := s.nc.ForceReconnect(); err != nil {
+	if err := nc.ForceReconnect(); err != nil {
 		return
 	}
 	t := time.NewTimer(lameDuckPause)
