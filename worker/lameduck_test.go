@@ -82,6 +82,7 @@ func ldmService(t *testing.T) (*Service, *fakeLDMConn) {
 	s := &Service{cfg: serveConfig{durable: true, fetchWait: time.Hour}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	s.hardCtx, s.hardStop = context.WithCancel(context.Background())
 	s.stopDur = make(chan struct{})
+	s.ready.Store(true)
 	t.Cleanup(s.hardStop)
 	f := &fakeLDMConn{s: s, id: "A"}
 	s.ldmNC = f
@@ -167,6 +168,17 @@ func TestLameDuckHandling(t *testing.T) {
 				t.Errorf("moved with %v outstanding", busy)
 			}
 		})
+	}
+}
+
+// TestLameDuckNotStarted: a notice before the service is ready (serve
+// hands notices on from the connection's creation) is ignored.
+func TestLameDuckNotStarted(t *testing.T) {
+	s := &Service{cfg: serveConfig{durable: true}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	s.ldmNC = &fakeLDMConn{s: s, id: "A"}
+	s.LameDuck()
+	if s.lameDuck.Load() {
+		t.Error("a service not started handles lame-duck mode")
 	}
 }
 

@@ -258,7 +258,10 @@ func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
 // serves the connection, the connection moves to another server, and
 // pulling resumes there (moveOffLameDuck).
 func (s *Service) LameDuck() {
-	if !s.cfg.durable {
+	// Before Start has finished (serve hands the notice on from the
+	// connection's creation) and after Stop there is no pull loop to
+	// pause, and the handling needs the service's stop context.
+	if !s.cfg.durable || !s.ready.Load() {
 		return
 	}
 	id := s.ldmConn().ConnectedServerId()
