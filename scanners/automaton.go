@@ -202,6 +202,9 @@ func newAutomaton(keywords []string) (*automaton, error) {
 		newID[s] = uint16(i)
 	}
 	a.trans = make([]uint16, len(nodes)<<8)
+	// Every row is written below: its pages are backed in one call, not
+	// one fault each.
+	prefault(unsafe.Pointer(unsafe.SliceData(a.trans)), len(a.trans)*2)
 	a.outputs = make([][]int32, len(nodes))
 	a.depth = make([]uint8, len(nodes))
 	// The bytes of each class (a letter and its upper case share one).
