@@ -129,6 +129,10 @@ type Engine struct {
 	// the whole-string path off (wholestring.go); for the differential
 	// tests.
 	noShadow bool
+	// noMembers turns the member path (member.go) and the shape memo
+	// (shapememo.go) off, as noShadow does too; for the differential
+	// tests.
+	noMembers bool
 	// noRawSchema turns finishRaw off (structured.go): every structured
 	// result is decoded; for the differential tests.
 	noRawSchema bool

@@ -10,6 +10,16 @@ func WithoutShadow(e *Engine) *Engine {
 	return &c
 }
 
+// WithoutMemberPath returns an engine like e without the member path
+// (member.go) and the shape memo (shapememo.go), for the differential
+// tests. It has a free list of its own.
+func WithoutMemberPath(e *Engine) *Engine {
+	c := *e
+	c.free = make(chan *pass, cap(e.free))
+	c.noMembers = true
+	return &c
+}
+
 // WithoutRawSchema returns an engine like e whose structured path always
 // decodes, validates and projects the tree (no schema.ValidRaw), for the
 // differential tests.

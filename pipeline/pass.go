@@ -82,6 +82,9 @@ type frame struct {
 	mimeState int8  // 0 none, 1 allowed, -1 not allowed
 	cut       bool  // a text in this block was truncated
 	labelled  int64 // text blocks labelled (result level)
+
+	shape   objShape // the member names of the last object read at this depth (shapememo.go)
+	shapeOn bool     // this object's names are looked up in shape and recorded there
 }
 
 // next describes the value that comes after a key or array comma.
@@ -281,6 +284,12 @@ type chain struct {
 	valBase int64
 	redFed  int64
 	spTmp   []scanners.Span // scratch for joinPlanSpans
+
+	// The shape memo (shapememo.go) and the member path's switch (member.go).
+	shapeHit  *shapeEnt // the key is the one the object's memo holds at its place
+	shapeRec  bool      // the key was read whole and the redactor passed it: it may be recorded
+	shapeEnt  *shapeEnt // the memo's entry of the last key, for its value's context
+	noMembers bool      // no member path, no shape memo (a test switch)
 }
 
 func newPass(e *Engine) *pass {
@@ -296,6 +305,7 @@ func newPass(e *Engine) *pass {
 	p.norm.RecordEdits = e.pol.Normalization == NormalizationLossless
 	p.ls.on = p.norm.RecordEdits
 	p.noShadow = e.noShadow
+	p.noMembers = e.noMembers || e.noShadow
 	return p
 }
 

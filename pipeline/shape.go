@@ -27,7 +27,14 @@ func (k *keySet) reset() {
 
 // add reports false when key was already present.
 func (k *keySet) add(key []byte) bool {
-	h := maphash.Bytes(keySeed, key)
+	return k.addHash(keyHash(key))
+}
+
+// keyHash is the hash a keySet keeps of key.
+func keyHash(key []byte) uint64 { return maphash.Bytes(keySeed, key) }
+
+// addHash is add for a key whose keyHash is h.
+func (k *keySet) addHash(h uint64) bool {
 	if k.big != nil && len(k.big) > 0 {
 		if _, ok := k.big[h]; ok {
 			return false
@@ -77,9 +84,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 		p.stack = append(p.stack, frame{})
 	}
 	f := &p.stack[len(p.stack)-1]
-	key, keys := f.key[:0], f.keys
+	key, keys, shape := f.key[:0], f.keys, f.shape
 	keys.reset()
-	*f = frame{obj: obj, skip: nx.drop, role: nx.role, region: nx.region, deferM: nx.deferM, key: key, keys: keys}
+	*f = frame{obj: obj, skip: nx.drop, role: nx.role, region: nx.region, deferM: nx.deferM, key: key, keys: keys, shape: shape}
 	if !obj && nx.role == roleBlock {
 		f.role = roleGeneric
 		if p.rk == rkSampling {
@@ -90,6 +97,9 @@ func (p *pass) openContainer(obj bool, nx next, off int64) {
 	}
 	if obj && nx.role == roleTop {
 		f.envelope = p.framing == framingJSONRPC
+	}
+	if obj {
+		p.shapeOpen(f) // shapememo.go
 	}
 	if obj && f.role == roleBlock && !f.skip {
 		p.binOpen() // before its '{': the block is held until its binary data is kept
@@ -390,14 +400,32 @@ func (p *pass) keyDone(off int64) {
 		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return
 	}
-	if !f.keys.add(key) {
+	// A name the object's shape memo holds at this place (shapememo.go):
+	// its hash and its value's role as computed when it was recorded.
+	hit := p.shapeHit
+	var h uint64
+	if hit != nil {
+		h = hit.h
+	} else {
+		h = keyHash(key)
+	}
+	if !f.keys.addHash(h) {
 		// Not one well-formed JSON value for every reader (RFC 8259 leaves
 		// which member wins open; I-JSON, RFC 7493, forbids it).
 		p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
 		return
 	}
 	f.key = append(f.key[:0], key...)
-	nx := p.memberNext(f, key)
+	var nx next
+	if hit != nil {
+		nx = hit.nx
+		p.shapeEnt = hit
+	} else {
+		nx = p.memberNext(f, key)
+		if f.shapeOn {
+			p.shapeRecord(f, key, h, nx)
+		}
+	}
 	if nx.mixed {
 		p.failf(CodeInvalidContent, string(wire.ReasonEnvelopeMixed), off)
 		return

@@ -32,6 +32,7 @@ func (p *pass) beginKey(off int64) {
 	top := &p.stack[len(p.stack)-1]
 	p.startString(off)
 	p.isKey = true
+	p.shapeHit, p.shapeRec, p.shapeEnt = nil, false, nil
 	if top.skip {
 		p.sm = smSkip
 		p.nameCtx = false
@@ -80,7 +81,7 @@ func (p *pass) beginValueString(nx next, off int64) {
 		// A member's value: its sanitized key is the context of the
 		// name-based rules (scanners.Redactor.ResetWithContext).
 		if nx.role != roleText || !p.joinContinue() {
-			p.red.ResetWithContext(p.stack[n-1].key)
+			p.resetForValue(p.stack[n-1].key) // shapememo.go
 		}
 	} else {
 		p.red.Reset()

@@ -37,17 +37,9 @@ func (p *pass) feed(b []byte) {
 			p.nameCtx = p.lx.Object()
 		case jsonlex.BeginName:
 			p.beginKey(p.lx.Off())
+			i = p.members(b, i) // member.go
 		case jsonlex.Number:
-			if p.numEmit {
-				seg := p.lx.Seg()
-				p.em.raw(seg)
-				if p.nx.role == roleEnvelopeID {
-					p.envID = append(p.envID, seg...)
-				}
-			}
-			if p.lx.Ended() {
-				p.endNumber()
-			}
+			p.number()
 		case jsonlex.EndNumber:
 			p.endNumber()
 		case jsonlex.EndLiteral:
@@ -64,6 +56,20 @@ func (p *pass) feed(b []byte) {
 		// The rest of this chunk may hold the envelope's id (envelope_id.go).
 		p.idScanBegin()
 		p.idScanChunk(b, i)
+	}
+}
+
+// number takes a Number token: its bytes are written as they are.
+func (p *pass) number() {
+	if p.numEmit {
+		seg := p.lx.Seg()
+		p.em.raw(seg)
+		if p.nx.role == roleEnvelopeID {
+			p.envID = append(p.envID, seg...)
+		}
+	}
+	if p.lx.Ended() {
+		p.endNumber()
 	}
 }
 

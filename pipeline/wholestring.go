@@ -85,9 +85,16 @@ func (p *pass) wholeString(b []byte, i int) int {
 	rb, fs, same := src, p.fs[:0], true
 	var clean bool
 	if p.sm == smKey {
-		// Member names repeat: the redactor remembers its answer for the
-		// names it saw last.
-		clean = p.red.ShortCleanName(src)
+		// Member names repeat: the object's shape memo holds the names
+		// of the last object read at this depth (shapememo.go), the
+		// redactor its answer for the names it saw last.
+		if e := p.shapeLookup(src); e != nil {
+			clean = p.red.ShortCleanAs(n, true) // only names it passed are recorded
+			p.shapeHit = e
+		} else {
+			clean = p.red.ShortCleanName(src)
+			p.shapeRec = clean
+		}
 	} else {
 		clean = p.red.ShortClean(src)
 	}

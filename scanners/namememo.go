@@ -101,3 +101,15 @@ func (r *Redactor) ShortCleanName(src []byte) bool {
 	r.shortDone(len(src))
 	return true
 }
+
+// ShortCleanAs is ShortCleanName for a name whose answer the caller kept
+// from an earlier ShortCleanName on the same bytes right after a Reset
+// (the pipeline's memo of repeated object shapes): called right after a
+// Reset with that answer, it leaves the Redactor as ShortCleanName would
+// and reports the same, without the lookup.
+func (r *Redactor) ShortCleanAs(n int, clean bool) bool {
+	if clean {
+		r.shortDone(n)
+	}
+	return clean
+}

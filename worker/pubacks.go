@@ -55,6 +55,9 @@ type inlineEv struct {
 	// reference is dropped.
 	err  error
 	refs atomic.Int32
+	// w is the evidence record's publish: held here, so that a message
+	// allocates one object for its acknowledgement, not three.
+	w ackWait
 }
 
 // pubAck is the outcome of one publish: stored (dup: the stream had the
@@ -66,11 +69,12 @@ type pubAck struct {
 
 // ackWait is one publish awaited: exactly one of ie (an inline message's
 // evidence record) and ch (a waiting publisher; buffered, one outcome).
-// msg is kept for a publish again after no responders.
+// msg is what is published (with its reply subject), kept for a publish
+// again after no responders.
 type ackWait struct {
 	ie       *inlineEv
 	ch       chan pubAck
-	msg      *nats.Msg
+	msg      nats.Msg
 	deadline time.Time
 	retries  int
 }
@@ -119,8 +123,9 @@ func (s *Service) startEvAcks() (*evAcks, error) {
 // publish sends the evidence record m of ie. A publish that fails at once
 // settles ie's acknowledgement with the error.
 func (e *evAcks) publish(ie *inlineEv, m *nats.Msg) {
-	if _, err := e.send(&ackWait{ie: ie}, m, wire.StreamEvidence); err != nil {
-		e.settle(&ackWait{ie: ie}, pubAck{err: err})
+	ie.w.ie = ie
+	if _, err := e.send(&ie.w, m, wire.StreamEvidence); err != nil {
+		e.settle(&ie.w, pubAck{err: err})
 	}
 }
 
@@ -153,12 +158,11 @@ func (e *evAcks) send(w *ackWait, m *nats.Msg, stream string) (uint64, error) {
 	}
 	id := e.next
 	e.next++
-	pm := &nats.Msg{Subject: m.Subject, Reply: e.prefix + strconv.FormatUint(id, 36), Header: m.Header, Data: m.Data}
-	w.msg = pm
+	w.msg = nats.Msg{Subject: m.Subject, Reply: e.prefix + strconv.FormatUint(id, 36), Header: m.Header, Data: m.Data}
 	w.deadline = time.Now().Add(e.timeout)
 	e.pending[id] = w
 	e.mu.Unlock()
-	if err := e.s.nc.PublishMsg(pm); err != nil {
+	if err := e.s.nc.PublishMsg(&w.msg); err != nil {
 		e.take(id)
 		return 0, err
 	}
@@ -210,7 +214,7 @@ func (e *evAcks) noResponders(id uint64) {
 	}
 	w.retries++
 	w.deadline = time.Now().Add(evRetryWait + e.timeout)
-	m := w.msg
+	m := &w.msg
 	e.mu.Unlock()
 	time.AfterFunc(evRetryWait, func() {
 		e.mu.Lock()

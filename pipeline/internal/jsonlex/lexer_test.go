@@ -16,6 +16,13 @@ func record(doc []byte, cuts []int) []string { return recordWith(doc, cuts, fals
 // recordWith is record; with closeQuote it ends strings with CloseQuote
 // where it can, as a caller's fast path does.
 func recordWith(doc []byte, cuts []int, closeQuote bool) []string {
+	return recordSteps(doc, cuts, closeQuote, false)
+}
+
+// recordSteps is recordWith; with steps it reads a member's tokens with
+// the steps (steps.go) wherever they take them, as the pipeline's member
+// path does, and Next elsewhere.
+func recordSteps(doc []byte, cuts []int, closeQuote, steps bool) []string {
 	var l Lexer
 	var out []string
 	var str, num []byte
@@ -88,6 +95,28 @@ func recordWith(doc []byte, cuts []int, closeQuote bool) []string {
 				i++
 				continue
 			}
+			if steps {
+				if k, j := l.ColonValue(c, i); k != More {
+					i = j
+					handle(k)
+					continue
+				}
+				if k, j := l.ShortNumber(c, i); k != More {
+					i = j
+					handle(k)
+					continue
+				}
+				if ok, j := l.Comma(c, i); ok {
+					i = j
+					handle(Comma)
+					continue
+				}
+				if ok, j := l.Name(c, i); ok {
+					i = j
+					handle(BeginName)
+					continue
+				}
+			}
 			k, j := l.Next(c, i)
 			if j < i || j > len(c) || k == More && j != len(c) {
 				return append(out, fmt.Sprintf("bad index %d -> %d of %d (%d)", i, j, len(c), k))
@@ -158,6 +187,16 @@ var lexTable = []struct {
 	{"trailing data", `{} {}`, "{@0 | }@1 | fail trailing-data@3"},
 	{"unclosed", `{"a":[1`, `{@0 | str"a"@1-3[] | [@5 | num 1@6-7 | fail unexpected-eof@7`},
 	{"expected value", `[,]`, "[@0 | fail expected-value@1"},
+	// Members as the steps (steps.go) read them, and what they leave to Next.
+	{"members", `{"a":"x","b" : -12.5 ,"c":0,"d":[1],"e":true,"f":{"g":2}}`, `{@0 | str"a"@1-3[] | str"x"@5-7[] | ,true@8 | str"b"@9-11[] | num -12.5@15-20 | ,true@21 | str"c"@22-24[] | num 0@26-27 | ,true@27 | str"d"@28-30[] | [@32 | num 1@33-34 | ]@34 | ,true@35 | str"e"@36-38[] | lit true@40 | ,true@44 | str"f"@45-47[] | {@49 | str"g"@50-52[] | num 2@54-55 | }@55 | }@56 | done`},
+	{"member numbers", `[{"a":1e5,"b":0.25E-1,"c":-0}]`, `[@0 | {@1 | str"a"@2-4[] | num 1e5@6-9 | ,true@9 | str"b"@10-12[] | num 0.25E-1@14-21 | ,true@21 | str"c"@22-24[] | num -0@26-28 | }@28 | ]@29 | done`},
+	{"member leading zero", `{"a":01}`, `{@0 | str"a"@1-3[] | num 0@5-6 | fail expected-comma-or-close@6`},
+	{"member bare fraction", `{"a":1.}`, `{@0 | str"a"@1-3[] | fail bad-number@7`},
+	{"member minus alone", `{"a":-}`, `{@0 | str"a"@1-3[] | fail bad-number@6`},
+	{"member minus letter", `{"a":-x}`, `{@0 | str"a"@1-3[] | fail bad-number@6`},
+	{"member number then letter", `{"a":12a}`, `{@0 | str"a"@1-3[] | num 12@5-7 | fail expected-comma-or-close@7`},
+	{"member trailing comma", `{"a":1,}`, `{@0 | str"a"@1-3[] | num 1@5-6 | ,true@6 | fail expected-key@7`},
+	{"member no comma", `{"a":1 "b":2}`, `{@0 | str"a"@1-3[] | num 1@5-6 | fail expected-comma-or-close@7`},
 	{"deep", strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.TrimSuffix(strings.Repeat("[@X | ", 70), " | ") + " | " + strings.Repeat("]@X | ", 70) + "done"},
 }
 
@@ -205,6 +244,9 @@ func TestEverySplit(t *testing.T) {
 				check([]int{k})
 				if got := strings.Join(recordWith(doc, []int{k}, true), " | "); got != whole {
 					t.Fatalf("cut %d, with CloseQuote:\ngot   %s\nwhole %s", k, got, whole)
+				}
+				if got := strings.Join(recordSteps(doc, []int{k}, true, true), " | "); got != whole {
+					t.Fatalf("cut %d, with the steps:\ngot   %s\nwhole %s", k, got, whole)
 				}
 			}
 			if len(doc) <= 40 {
@@ -286,6 +328,32 @@ func TestNumberTooLong(t *testing.T) {
 	}
 }
 
+// TestShortNumberBound checks that ShortNumber leaves a number over the
+// bound to Next, which fails it where it crosses the bound.
+func TestShortNumberBound(t *testing.T) {
+	for _, tc := range []struct {
+		max  int
+		doc  string
+		want Kind
+	}{
+		{3, `{"a":123}`, Number},
+		{3, `{"a":1234}`, More},
+		{4, `{"a":-1.25}`, More},
+		{5, `{"a":-1.25}`, Number},
+	} {
+		l := Lexer{MaxNumber: tc.max}
+		doc := []byte(tc.doc)
+		i := 0
+		var k Kind
+		for k != BeginNumber {
+			k, i = l.Next(doc, i)
+		}
+		if k, _ = l.ShortNumber(doc, i); k != tc.want {
+			t.Fatalf("max %d, %s: got %d, want %d", tc.max, tc.doc, k, tc.want)
+		}
+	}
+}
+
 func TestErrorNames(t *testing.T) {
 	seen := map[string]bool{}
 	for e := ErrNone + 1; e < numErrors; e++ {
@@ -320,6 +388,9 @@ func FuzzSplit(f *testing.F) {
 		a, b := strings.Join(whole, " | "), strings.Join(record(doc, cuts), " | ")
 		if a != b {
 			t.Fatalf("cuts %v:\ngot   %s\nwhole %s", cuts, b, a)
+		}
+		if s := strings.Join(recordSteps(doc, cuts, true, true), " | "); s != a {
+			t.Fatalf("cuts %v, with the steps:\ngot   %s\nwhole %s", cuts, s, a)
 		}
 	})
 }
