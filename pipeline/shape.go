@@ -467,7 +467,16 @@ func (p *pass) keyDone(off int64) {
 		p.beginHold(nx.hold) // the key is written with the value, on close
 		return
 	}
-	p.em.member(f.emitted > 0, key, p.keyPlain)
+	if hit != nil && p.keyPlain {
+		// What emitter.member writes for this plain key, kept by the memo.
+		w := hit.w
+		if f.emitted == 0 {
+			w = w[1:]
+		}
+		p.em.raw(w)
+	} else {
+		p.em.member(f.emitted > 0, key, p.keyPlain)
+	}
 	f.emitted++
 }
 

@@ -29,6 +29,7 @@ const (
 // shapeEnt is the memo's entry for one member name.
 type shapeEnt struct {
 	key []byte
+	w   []byte // `,"key":`, what emitter.member writes for the plain key after a comma
 	h   uint64 // keyHash(key)
 	nx  next   // memberNext's answer
 	ctx uint8  // ctxUnknown, ctxNo or ctxYes: ResetWithContext's answer
@@ -94,12 +95,13 @@ func (p *pass) shapeRecord(f *frame, key []byte, h uint64, nx next) {
 	}
 	if m < cap(s.ents) {
 		s.ents = s.ents[:m+1]
-		e := &s.ents[m]
-		e.key, e.h, e.nx, e.ctx = append(e.key[:0], key...), h, nx, ctxUnknown
 	} else {
-		s.ents = append(s.ents, shapeEnt{key: append([]byte(nil), key...), h: h, nx: nx})
+		s.ents = append(s.ents, shapeEnt{})
 	}
-	p.shapeEnt = &s.ents[m]
+	e := &s.ents[m]
+	e.key, e.h, e.nx, e.ctx = append(e.key[:0], key...), h, nx, ctxUnknown
+	e.w = append(append(append(e.w[:0], ',', '"'), key...), '"', ':')
+	p.shapeEnt = e
 }
 
 // resetForValue resets the redactor for a member's value with the

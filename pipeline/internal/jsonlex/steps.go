@@ -19,18 +19,23 @@ func (l *Lexer) ColonValue(b []byte, i int) (Kind, int) {
 		return More, i
 	}
 	j, n := i, len(b)
-	for j < n && wsTable[b[j]] {
+	if j+1 < n && b[j] == ':' && !wsTable[b[j+1]] {
+		// Compact JSON: the colon, then the value.
 		j++
-	}
-	if j >= n || b[j] != ':' {
-		return More, i
-	}
-	j++
-	for j < n && wsTable[b[j]] {
+	} else {
+		for j < n && wsTable[b[j]] {
+			j++
+		}
+		if j >= n || b[j] != ':' {
+			return More, i
+		}
 		j++
-	}
-	if j >= n {
-		return More, i
+		for j < n && wsTable[b[j]] {
+			j++
+		}
+		if j >= n {
+			return More, i
+		}
 	}
 	switch c := b[j]; {
 	case c == '"':
@@ -120,8 +125,10 @@ func (l *Lexer) Comma(b []byte, i int) (bool, int) {
 		return false, i
 	}
 	j, n := i, len(b)
-	for j < n && wsTable[b[j]] {
-		j++
+	if j < n && b[j] != ',' {
+		for j < n && wsTable[b[j]] {
+			j++
+		}
 	}
 	if j >= n || b[j] != ',' {
 		return false, i
@@ -141,8 +148,10 @@ func (l *Lexer) Name(b []byte, i int) (bool, int) {
 		return false, i
 	}
 	j, n := i, len(b)
-	for j < n && wsTable[b[j]] {
-		j++
+	if j < n && b[j] != '"' {
+		for j < n && wsTable[b[j]] {
+			j++
+		}
 	}
 	if j >= n || b[j] != '"' {
 		return false, i
