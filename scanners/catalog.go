@@ -275,6 +275,19 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	kwRule := make([]int, 0, uses) // the last rule whose infos list keyword k, plus one
 	c.infos = make([]RuleInfo, 0, len(c.rules))
 	c.markers = make([][]byte, 0, len(c.rules))
+	// secretMarker holds exactly one %s and no other % (checked above): a
+	// secret rule's marker is fmt.Sprintf(secretMarker, r.id) without fmt,
+	// and every marker is carved from one array.
+	markPre, markPost, _ := strings.Cut(secretMarker, "%s")
+	markBytes := 0
+	for _, r := range c.rules {
+		if r.kind == KindSecret {
+			markBytes += len(markPre) + len(r.id) + len(markPost)
+		} else {
+			markBytes += len(tagMarker)
+		}
+	}
+	markBuf := make([]byte, 0, markBytes)
 	for id, r := range c.rules {
 		info := RuleInfo{ID: r.id, Provider: r.provider, Kind: r.kind, Confidence: r.confidence, Description: r.desc}
 		for fi := range r.forms {
@@ -300,13 +313,13 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 			}
 		}
 		c.infos = append(c.infos, info)
-		m := tagMarker
+		from := len(markBuf)
 		if r.kind == KindSecret {
-			// secretMarker holds exactly one %s and no other % (checked
-			// above): fmt.Sprintf(secretMarker, r.id) without fmt.
-			m = strings.Replace(secretMarker, "%s", r.id, 1)
+			markBuf = append(append(append(markBuf, markPre...), r.id...), markPost...)
+		} else {
+			markBuf = append(markBuf, tagMarker...)
 		}
-		c.markers = append(c.markers, []byte(m))
+		c.markers = append(c.markers, markBuf[from:len(markBuf):len(markBuf)])
 	}
 	if len(keywords) == 0 {
 		// An automaton needs one keyword; NUL never occurs in normalized text.
