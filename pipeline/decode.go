@@ -24,6 +24,101 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
+// textRun returns the end of a run of text that starts at b[i], a byte
+// outside ASCII: bytes that stand for themselves (strSafe) and whole, valid
+// UTF-8 sequences, up to the first other byte (a quote, a backslash, a
+// control, DEL, an invalid sequence or one the end of b cuts), the end of
+// b, or the start of a run of textRunASCII plain bytes (the vector
+// kernel's). It returns i when b[i] starts no valid sequence. The lexer's
+// Text segment from b[i] is the same text, perhaps longer: where the
+// string's text is cut into segments changes nothing written.
+func textRun(b []byte, i int) int {
+	n := len(b)
+	for i < n {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if !strSafe[c] {
+				return i
+			}
+			i++
+			// Eight bytes at a time; at a word that is not plain, to its
+			// first byte that is not (the first flagged lane is exact).
+			for w := i; i+8 <= n; i += 8 {
+				if m := specialLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				if i-w >= textRunASCII {
+					return w
+				}
+			}
+			continue
+		}
+		if i+2 < n && b[i+1]&0xC0 == 0x80 {
+			// Two bytes (Latin, Greek, Cyrillic), and three bytes with no
+			// overlong form or surrogate among them (CJK, punctuation):
+			// inline; the rest in utf8SeqLen.
+			if c >= 0xC2 && c < 0xE0 {
+				i += 2
+				continue
+			}
+			if c > 0xE0 && c < 0xF0 && c != 0xED && b[i+2]&0xC0 == 0x80 {
+				i += 3
+				continue
+			}
+		}
+		size := utf8SeqLen(b, i)
+		if size == 0 {
+			return i
+		}
+		i += size
+	}
+	return i
+}
+
+// textRunASCII is the longest run of plain ASCII textRun takes.
+const textRunASCII = 32
+
+// utf8SeqLen returns the length of the valid UTF-8 sequence of two to four
+// bytes that starts at b[i], or 0 when b[i:] does not start with one
+// (ASCII, an invalid or overlong sequence, a surrogate, one cut by the end
+// of b): exactly when utf8.DecodeRune(b[i:]) returns a rune from U+0080 up
+// and its size.
+func utf8SeqLen(b []byte, i int) int {
+	c := b[i]
+	switch {
+	case c < 0xC2 || c > 0xF4 || i+1 >= len(b):
+		return 0
+	case c < 0xE0:
+		if b[i+1]&0xC0 != 0x80 {
+			return 0
+		}
+		return 2
+	}
+	c1 := b[i+1]
+	lo, hi := byte(0x80), byte(0xBF)
+	switch c {
+	case 0xE0:
+		lo = 0xA0
+	case 0xED:
+		hi = 0x9F
+	case 0xF0:
+		lo = 0x90
+	case 0xF4:
+		hi = 0x8F
+	}
+	if c1 < lo || c1 > hi || i+2 >= len(b) || b[i+2]&0xC0 != 0x80 {
+		return 0
+	}
+	if c < 0xF0 {
+		return 3
+	}
+	if i+3 >= len(b) || b[i+3]&0xC0 != 0x80 {
+		return 0
+	}
+	return 4
+}
+
 // lexString consumes string bytes from b[i:] up to the closing quote or the
 // end of b, and hands decoded text to the string chain.
 func (p *pass) lexString(b []byte, i int) int {
@@ -52,6 +147,9 @@ func (p *pass) lexString(b []byte, i int) int {
 			// escaper writes the same way (\" \\ \n \r \t). The other
 			// escapes end a run and go in as the escaper writes them.
 			k0, run := k, i
+			// cut: a character outside ASCII does not fit in the batch;
+			// the batch ends before it, as fill ends it.
+			cut := false
 			for i < n && k < decodeFlushAt {
 				// The vector kernel takes plain runs and the escapes this
 				// loop decodes 32 bytes at a time, and writes their
@@ -178,6 +276,36 @@ func (p *pass) lexString(b []byte, i int) int {
 						}
 					}
 				}
+				if c >= 0xC2 {
+					// Text outside ASCII: the lexer's Text segment, found
+					// and added as the lexer and fill would (dirty: the
+					// normalizer's; the input is its escaped shadow), in
+					// one copy, without a call per segment.
+					if j := textRun(b, i); j > i {
+						seg := b[i:j]
+						if room := decodeFlushAt - k; len(seg) >= room {
+							// fill's cut: the batch ends at the last
+							// character boundary it holds. When even the
+							// first character does not fit, the lexer's
+							// path adds it as fill does.
+							w := room
+							for w > 0 && w < len(seg) && seg[w]&0xC0 == 0x80 {
+								w--
+							}
+							if w == 0 {
+								break
+							}
+							seg, cut = seg[:w], true
+						}
+						k += copy(d[k:], seg)
+						i += len(seg)
+						p.strDirty = true
+						if cut {
+							break
+						}
+						continue
+					}
+				}
 				break
 			}
 			d = d[:k]
@@ -186,7 +314,7 @@ func (p *pass) lexString(b []byte, i int) int {
 				p.sh = append(p.sh, b[run:i]...)
 				p.shD += k - k0
 			}
-			if len(d) >= decodeFlushAt {
+			if len(d) >= decodeFlushAt || cut {
 				p.flushChain(false)
 				continue
 			}

@@ -61,8 +61,9 @@
 // non-ASCII, a decoded u, a / of \/ or \u002f right after a decoded
 // backslash), or an escape of the table at R10 but \\ then u or /.
 // A \u escape the input cuts, bad hex, \u005c, DEL, a control and a
-// surrogate are left to the lexer. Its labels are local to each function
-// that uses it.
+// surrogate are left to the lexer. The escapes of the table (\" \\ \n \r
+// \t, most of those in text) are tested first. Its labels are local to
+// each function that uses it.
 #define ESCAPE_ONE(loop, done) \
 	CMPB (SI), $0x5c; \
 	JNE  done; \
@@ -70,13 +71,9 @@
 	CMPQ CX, R8; \
 	JAE  done; \
 	MOVBLZX 1(SI), BX; \
-	CMPL BX, $0x2f; \
-	JEQ  eo_slash; \
-	CMPL BX, $0x75; \
-	JEQ  eo_uesc; \
 	MOVBLZX (R10)(BX*1), CX; \
 	TESTL CX, CX; \
-	JZ   done; \
+	JZ   eo_other; \
 	CMPL BX, $0x5c; \
 	JNE  eo_canon; \
 	CMPB 2(SI), $0x75; \
@@ -90,6 +87,11 @@
 	INCQ DI; \
 	ADDQ $2, R11; \
 	JMP  loop; \
+	eo_other: CMPL BX, $0x2f; \
+	JEQ  eo_slash; \
+	CMPL BX, $0x75; \
+	JEQ  eo_uesc; \
+	JMP  done; \
 	eo_slash: CMPQ DI, dst+16(FP); \
 	JEQ  eo_slash1; \
 	CMPB -1(DI), $0x5c; \
@@ -280,11 +282,23 @@ eldone:
 //
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256); R13 dirty.
-TEXT ·decodeRunShAVX2(SB), NOSPLIT, $0-81
+TEXT ·decodeRunShAVX2(SB), NOSPLIT, $8-81
 	DECODE_ENTRY
+	// The room a block needs as three limits (DECODE_ROOM's test in three
+	// compares): src from its end less 32 (on the stack: R8, the end, is
+	// ESCAPE_ONE's), dst and sh less 40 (R9 and R12, read nowhere else).
+	LEAQ -32(R8), AX
+	MOVQ AX, srclim-8(SP)
+	SUBQ $40, R9
+	SUBQ $40, R12
 
 sloop:
-	DECODE_ROOM(sdone)
+	CMPQ SI, srclim-8(SP)
+	JHI  sdone
+	CMPQ DI, R9
+	JHI  sdone
+	CMPQ R11, R12
+	JHI  sdone
 	VMOVDQU (SI), Y0
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y0, (R11)

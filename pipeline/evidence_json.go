@@ -257,7 +257,16 @@ func optCounts(b []byte, member string, m map[string]int64) []byte {
 	return append(b, '}')
 }
 
-// appendJSONString appends s as a JSON string the way encoding/json does:
+// jsonPlain marks the bytes AppendJSONString copies as they are: printable
+// ASCII but '"', '\\' and the HTML characters <, > and &.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// AppendJSONString appends s as a JSON string the way encoding/json does:
 // '"' and '\\' escaped, \b \f \n \r \t short, other control characters and
 // the HTML characters <, > and & as \u00XX, U+2028 and U+2029 as \u2028 and
 // \u2029, invalid UTF-8 as \ufffd.
@@ -265,12 +274,16 @@ func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Most of a record's strings (digests, rule ids, pointers,
+		// fingerprints) are plain ASCII: one table load a byte.
+		for i < len(s) && jsonPlain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':

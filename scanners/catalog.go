@@ -271,42 +271,91 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	}
 	kwIndex := make(map[string]int, uses)
 	keywords := make([]string, 0, uses)
-	kwItems := make([][]hitItem, 0, uses)
 	kwRule := make([]int, 0, uses) // the last rule whose infos list keyword k, plus one
-	c.infos = make([]RuleInfo, 0, len(c.rules))
-	c.markers = make([][]byte, 0, len(c.rules))
+	// First pass: the keyword index of every keyword use, whether the use
+	// adds the keyword to its rule's info, and how many items each keyword
+	// and keywords each info get; the second pass carves the item lists and
+	// the infos' keyword lists from one array each (no list grows).
+	useK := make([]int32, 0, uses)
+	useNew := make([]bool, 0, uses)
+	kwCount := make([]int32, 0, uses)
+	infoKws := 0
 	for id, r := range c.rules {
-		info := RuleInfo{ID: r.id, Provider: r.provider, Kind: r.kind, Confidence: r.confidence, Description: r.desc}
 		for fi := range r.forms {
-			f := &r.forms[fi]
-			if f.back > c.maxBack {
-				c.maxBack = f.back
-			}
-			for _, kw := range f.keywords {
+			for _, kw := range r.forms[fi].keywords {
 				kw = strings.ToLower(kw)
 				k, ok := kwIndex[kw]
 				if !ok {
 					k = len(keywords)
 					kwIndex[kw] = k
 					keywords = append(keywords, kw)
-					kwItems = append(kwItems, nil)
+					kwCount = append(kwCount, 0)
 					kwRule = append(kwRule, 0)
 				}
-				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f, wsEnd: setSpace[kw[len(kw)-1]]})
-				if kwRule[k] != id+1 {
+				kwCount[k]++
+				isNew := kwRule[k] != id+1
+				if isNew {
 					kwRule[k] = id + 1
-					info.Keywords = append(info.Keywords, kw)
+					infoKws++
 				}
+				useK = append(useK, int32(k))
+				useNew = append(useNew, isNew)
 			}
 		}
-		c.infos = append(c.infos, info)
-		m := tagMarker
+	}
+	kwItems := make([][]hitItem, len(keywords))
+	kwItemBuf := make([]hitItem, len(useK))
+	at := 0
+	for k, n := range kwCount {
+		kwItems[k] = kwItemBuf[at : at : at+int(n)]
+		at += int(n)
+	}
+	infoKwBuf := make([]string, 0, infoKws)
+	use := 0
+	c.infos = make([]RuleInfo, 0, len(c.rules))
+	c.markers = make([][]byte, 0, len(c.rules))
+	// secretMarker holds exactly one %s and no other % (checked above): a
+	// secret rule's marker is fmt.Sprintf(secretMarker, r.id) without fmt,
+	// and every marker is carved from one array.
+	markPre, markPost, _ := strings.Cut(secretMarker, "%s")
+	markBytes := 0
+	for _, r := range c.rules {
 		if r.kind == KindSecret {
-			// secretMarker holds exactly one %s and no other % (checked
-			// above): fmt.Sprintf(secretMarker, r.id) without fmt.
-			m = strings.Replace(secretMarker, "%s", r.id, 1)
+			markBytes += len(markPre) + len(r.id) + len(markPost)
+		} else {
+			markBytes += len(tagMarker)
 		}
-		c.markers = append(c.markers, []byte(m))
+	}
+	markBuf := make([]byte, 0, markBytes)
+	for id, r := range c.rules {
+		info := RuleInfo{ID: r.id, Provider: r.provider, Kind: r.kind, Confidence: r.confidence, Description: r.desc}
+		from := len(infoKwBuf)
+		for fi := range r.forms {
+			f := &r.forms[fi]
+			if f.back > c.maxBack {
+				c.maxBack = f.back
+			}
+			for range f.keywords {
+				k := useK[use]
+				kw := keywords[k]
+				kwItems[k] = append(kwItems[k], hitItem{rule: RuleID(id), kwLen: int32(len(kw)), form: f, wsEnd: setSpace[kw[len(kw)-1]]})
+				if useNew[use] {
+					infoKwBuf = append(infoKwBuf, kw)
+				}
+				use++
+			}
+		}
+		if len(infoKwBuf) > from {
+			info.Keywords = infoKwBuf[from:len(infoKwBuf):len(infoKwBuf)]
+		}
+		c.infos = append(c.infos, info)
+		mFrom := len(markBuf)
+		if r.kind == KindSecret {
+			markBuf = append(append(append(markBuf, markPre...), r.id...), markPost...)
+		} else {
+			markBuf = append(markBuf, tagMarker...)
+		}
+		c.markers = append(c.markers, markBuf[mFrom:len(markBuf):len(markBuf)])
 	}
 	if len(keywords) == 0 {
 		// An automaton needs one keyword; NUL never occurs in normalized text.
@@ -320,15 +369,20 @@ func NewCatalog(opts CatalogOptions) (*Catalog, error) {
 	c.ac = ac
 	c.items = make([][]hitItem, len(ac.outputs))
 	c.ctxState = make([]bool, len(ac.outputs))
-	// The items of every state, carved from one array.
+	// The items of every state, carved from one array. Only states from
+	// matchMin on have outputs (and so items): c.items and ac.outputs are
+	// not read below it, so that their first pages, fresh memory at
+	// start-up, are never touched (a page fault costs microseconds in a
+	// virtual machine).
 	nItems := 0
-	for _, outs := range ac.outputs {
+	for _, outs := range ac.outputs[ac.matchMin:] {
 		for _, k := range outs {
 			nItems += len(kwItems[k])
 		}
 	}
 	itemBuf := make([]hitItem, 0, nItems)
-	for s, outs := range ac.outputs {
+	for s := int(ac.matchMin); s < len(ac.outputs); s++ {
+		outs := ac.outputs[s]
 		from := len(itemBuf)
 		for _, k := range outs {
 			itemBuf = append(itemBuf, kwItems[k]...)
@@ -506,7 +560,9 @@ func compileCustom(cr CustomRule, builtin, seen map[string]bool) (*ruleDef, erro
 // Provider rules come before generic ones so that, on identical spans, the
 // more specific id is reported.
 func builtinRules() []ruleDef {
-	var rs []ruleDef
+	// Sized for the built-in rules (375 on 2026-12-07) and some to come:
+	// the list is not copied as it grows.
+	rs := make([]ruleDef, 0, 400)
 	rs = append(rs, aiRules()...)
 	rs = append(rs, vcsRules()...)
 	rs = append(rs, cloudRules()...)

@@ -378,18 +378,45 @@ const afterSpaceLook = 64
 // afterSpaceOK reports whether the first byte after the whitespace that
 // follows the current hit may go on a match of a form with afterSpace set:
 // true when it is in the set, and when it is not there yet or the
-// whitespace runs on past afterSpaceLook (the check decides).
-func (r *Redactor) afterSpaceOK(set *byteSet, end int64) bool {
-	p, lim := r.scan, min(end, r.scan+afterSpaceLook)
+// whitespace runs on past afterSpaceLook (the check decides). *ws is the
+// end of that whitespace, or -1 when checkHit has not asked yet: the
+// items of one hit share it (indented JSON puts a dozen spaces after
+// every "key": that ends a keyword, and several forms ask).
+func (r *Redactor) afterSpaceOK(set *byteSet, end int64, ws *int64) bool {
+	lim := min(end, r.scan+afterSpaceLook)
+	if *ws < 0 {
+		*ws = r.spaceEnd(lim)
+	}
+	p := *ws
+	return p == lim || set[r.byteAt(p)]
+}
+
+// spaceEnd returns the offset of the first byte from r.scan on that is not
+// whitespace, or lim: a loop over src where the bytes are there, byteAt for
+// the held ones.
+func (r *Redactor) spaceEnd(lim int64) int64 {
+	p := r.scan
+	if p >= r.srcBase && lim > p {
+		s := r.src[p-r.srcBase : min(lim-r.srcBase, int64(len(r.src)))]
+		k := 0
+		for k < len(s) && setSpace[s[k]] {
+			k++
+		}
+		if k < len(s) {
+			return p + int64(k)
+		}
+		p += int64(k)
+	}
 	for p < lim && setSpace[r.byteAt(p)] {
 		p++
 	}
-	return p == lim || set[r.byteAt(p)]
+	return p
 }
 
 func (r *Redactor) checkHit(end int64) bool {
 	c := r.c
 	items := c.items[c.ac.stateIndex(r.state)]
+	ws := int64(-1)
 	for ; r.pendItem < len(items); r.pendItem++ {
 		it := &items[r.pendItem]
 		f := it.form
@@ -402,7 +429,7 @@ func (r *Redactor) checkHit(end int64) bool {
 				continue
 			}
 		}
-		if it.wsEnd && f.afterSpace != nil && !r.afterSpaceOK(f.afterSpace, end) {
+		if it.wsEnd && f.afterSpace != nil && !r.afterSpaceOK(f.afterSpace, end, &ws) {
 			continue
 		}
 		lo := max(0, ks-int64(f.back))

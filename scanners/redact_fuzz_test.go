@@ -11,7 +11,8 @@ import (
 func plants() []string {
 	var out []string
 	for _, r := range builtinRules() {
-		for _, tp := range r.tp {
+		tps, _ := r.exampleLists()
+		for _, tp := range tps {
 			out = append(out, tp)
 		}
 	}

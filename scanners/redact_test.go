@@ -119,17 +119,18 @@ func TestRuleExamples(t *testing.T) {
 	r := c.NewRedactor(testKey)
 	for _, rule := range builtinRules() {
 		t.Run(rule.id, func(t *testing.T) {
-			if len(rule.tp) < 3 || len(rule.fp) < 3 {
-				t.Fatalf("rule %s: want >= 3 true and >= 3 false positive examples, have %d and %d", rule.id, len(rule.tp), len(rule.fp))
+			tps, fps := rule.exampleLists()
+			if len(tps) < 3 || len(fps) < 3 {
+				t.Fatalf("rule %s: want >= 3 true and >= 3 false positive examples, have %d and %d", rule.id, len(tps), len(fps))
 			}
-			for i, s := range rule.tp {
+			for i, s := range tps {
 				out, fs := redactChunks(t, r, s, 0)
 				if !containsString(ruleNames(c, fs), rule.id) {
 					t.Errorf("tp[%d] %q: not found (findings %v, out %q)", i, s, ruleNames(c, fs), out)
 				}
 				checkAgainstReference(t, c, CatalogOptions{}, s, 1, 7)
 			}
-			for i, s := range rule.fp {
+			for i, s := range fps {
 				_, fs := redactChunks(t, r, s, 0)
 				if containsString(ruleNames(c, fs), rule.id) {
 					t.Errorf("fp[%d] %q: found", i, s)
@@ -227,8 +228,9 @@ func corpus() []string {
 	var out []string
 	var all []string
 	for _, r := range builtinRules() {
-		all = append(all, r.tp...)
-		all = append(all, r.fp...)
+		tp, fp := r.exampleLists()
+		all = append(all, tp...)
+		all = append(all, fp...)
 	}
 	out = append(out, all...)
 	out = append(out, strings.Join(all, " "), strings.Join(all, ""), strings.Join(all, "\n<user>"))

@@ -18,27 +18,33 @@ func ciRules() []ruleDef {
 	return []ruleDef{
 		provRule("circleci-pat", "CircleCI", "high", "CircleCI personal API token (CCIPAT_, 22 base62, _, 40 hex)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"CCIPAT_"}, body: setWord, min: 63, max: 63, validate: circleShape})},
-			[]string{
-				circle("CCIPAT_", 1),
-				"Circle-Token: " + circle("CCIPAT_", 3),
-				"export CIRCLECI_TOKEN=" + circle("CCIPAT_", 5),
-			},
-			[]string{
-				"CCIPAT_" + fakeChars(base62Alphabet, 40, 7),
-				circle("CCIPAT_", 8) + "0",
-				"ccipat_PLACEHOLDER_syncer_test_value",
+			func() (tp, fp []string) {
+				tp = []string{
+					circle("CCIPAT_", 1),
+					"Circle-Token: " + circle("CCIPAT_", 3),
+					"export CIRCLECI_TOKEN=" + circle("CCIPAT_", 5),
+				}
+				fp = []string{
+					"CCIPAT_" + fakeChars(base62Alphabet, 40, 7),
+					circle("CCIPAT_", 8) + "0",
+					"ccipat_PLACEHOLDER_syncer_test_value",
+				}
+				return
 			}),
 		provRule("circleci-project-token", "CircleCI", "high", "CircleCI project API token (CCIPRJ_, 22 base62, _, 40 hex)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"CCIPRJ_"}, body: setWord, min: 63, max: 63, validate: circleShape})},
-			[]string{
-				circle("CCIPRJ_", 11),
-				"main.svg?style=svg&circle-token=" + circle("CCIPRJ_", 13) + ")",
-				"token: '" + circle("CCIPRJ_", 15) + "'",
-			},
-			[]string{
-				"CCIPRJ_" + fakeChars(base62Alphabet, 22, 17) + "_" + fakeChars(hex, 39, 18),
-				"CCIPRJ_" + fakeChars(base62Alphabet, 22, 19) + "-" + fakeChars(hex, 40, 20),
-				"xCCIPRJ_" + circle("", 21),
+			func() (tp, fp []string) {
+				tp = []string{
+					circle("CCIPRJ_", 11),
+					"main.svg?style=svg&circle-token=" + circle("CCIPRJ_", 13) + ")",
+					"token: '" + circle("CCIPRJ_", 15) + "'",
+				}
+				fp = []string{
+					"CCIPRJ_" + fakeChars(base62Alphabet, 22, 17) + "_" + fakeChars(hex, 39, 18),
+					"CCIPRJ_" + fakeChars(base62Alphabet, 22, 19) + "-" + fakeChars(hex, 40, 20),
+					"xCCIPRJ_" + circle("", 21),
+				}
+				return
 			}),
 		provRule("buildkite-token", "Buildkite", "high", "Buildkite user API access token (bkua_ and 40 of [a-z0-9])",
 			[]form{strictForm(tokenSpec{
@@ -48,51 +54,63 @@ func ciRules() []ruleDef {
 					return l && d, ChecksumNone
 				},
 			})},
-			[]string{
-				"bkua_" + fakeChars(hex, 40, 1),
-				"BUILDKITE_API_TOKEN=bkua_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 40, 2),
-				"Authorization: Bearer bkua_" + fakeChars(hex, 40, 3),
-			},
-			[]string{
-				"bkua_" + fakeChars(hex, 39, 4),
-				"bkua_" + strings.Repeat("x", 40),
-				"bkua_" + fakeChars("ABCDEF0123456789", 40, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"bkua_" + fakeChars(hex, 40, 1),
+					"BUILDKITE_API_TOKEN=bkua_" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 40, 2),
+					"Authorization: Bearer bkua_" + fakeChars(hex, 40, 3),
+				}
+				fp = []string{
+					"bkua_" + fakeChars(hex, 39, 4),
+					"bkua_" + strings.Repeat("x", 40),
+					"bkua_" + fakeChars("ABCDEF0123456789", 40, 5),
+				}
+				return
 			}),
 		provRule("vercel-token", "Vercel", "medium", "Vercel personal access token (vcp_ and 24-64 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"vcp_"}, body: setAlnum, min: 24, max: 64, validate: mixes3})},
-			[]string{
-				"vcp_" + fakeChars(base62Alphabet, 40, 1),
-				"VERCEL_TOKEN=vcp_" + fakeChars(base62Alphabet, 48, 2),
-				"vercel deploy --token vcp_" + fakeChars(base62Alphabet, 32, 3),
-			},
-			[]string{
-				"VERCEL_TOKEN=vcp_your_token_here",
-				"vcp_" + fakeChars(base62Alphabet, 23, 4),
-				"vcp_" + fakeChars("abcdefghijklmnopqrstuvwxyz", 40, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"vcp_" + fakeChars(base62Alphabet, 40, 1),
+					"VERCEL_TOKEN=vcp_" + fakeChars(base62Alphabet, 48, 2),
+					"vercel deploy --token vcp_" + fakeChars(base62Alphabet, 32, 3),
+				}
+				fp = []string{
+					"VERCEL_TOKEN=vcp_your_token_here",
+					"vcp_" + fakeChars(base62Alphabet, 23, 4),
+					"vcp_" + fakeChars("abcdefghijklmnopqrstuvwxyz", 40, 5),
+				}
+				return
 			}),
 		provRule("netlify-token", "Netlify", "high", "Netlify personal access token (nfp_ and 36-64 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"nfp_"}, body: setAlnum, min: 36, max: 64, validate: mixes3})},
-			[]string{
-				"nfp_" + fakeChars(base62Alphabet, 40, 1),
-				"NETLIFY_AUTH_TOKEN=nfp_" + fakeChars(base62Alphabet, 36, 2),
-				"netlify deploy --auth nfp_" + fakeChars(base62Alphabet, 44, 3),
-			},
-			[]string{
-				"nfp_" + fakeChars(base62Alphabet, 35, 4),
-				"nfp_" + strings.Repeat("x", 40),
-				"infp_" + fakeChars(base62Alphabet, 40, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"nfp_" + fakeChars(base62Alphabet, 40, 1),
+					"NETLIFY_AUTH_TOKEN=nfp_" + fakeChars(base62Alphabet, 36, 2),
+					"netlify deploy --auth nfp_" + fakeChars(base62Alphabet, 44, 3),
+				}
+				fp = []string{
+					"nfp_" + fakeChars(base62Alphabet, 35, 4),
+					"nfp_" + strings.Repeat("x", 40),
+					"infp_" + fakeChars(base62Alphabet, 40, 5),
+				}
+				return
 			}),
 		provRule("heroku-api-key", "Heroku", "high", "Heroku API key (HRKU-AA and 58 of [A-Za-z0-9_-])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"HRKU-AA"}, body: setWordDash, min: 58, max: 58, validate: mixes2})},
-			[]string{
-				"HRKU-AA" + fakeChars(wd, 58, 1),
-				"HEROKU_API_KEY=HRKU-AA" + fakeChars(wd, 58, 2),
-				"heroku: 'HRKU-AA" + fakeChars(base62Alphabet, 58, 3) + "'",
-			},
-			[]string{
-				"HRKU-AA" + fakeChars(wd, 57, 4),
-				"HRKU-AB" + fakeChars(wd, 58, 5),
-				"HRKU-AA" + fakeChars(wd, 59, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"HRKU-AA" + fakeChars(wd, 58, 1),
+					"HEROKU_API_KEY=HRKU-AA" + fakeChars(wd, 58, 2),
+					"heroku: 'HRKU-AA" + fakeChars(base62Alphabet, 58, 3) + "'",
+				}
+				fp = []string{
+					"HRKU-AA" + fakeChars(wd, 57, 4),
+					"HRKU-AB" + fakeChars(wd, 58, 5),
+					"HRKU-AA" + fakeChars(wd, 59, 6),
+				}
+				return
 			}),
 		dopplerRule("doppler-personal-token", "dp.pt.", "personal token", 1),
 		dopplerRule("doppler-cli-token", "dp.ct.", "CLI token", 11),
@@ -101,198 +119,243 @@ func ciRules() []ruleDef {
 		dopplerRule("doppler-audit-token", "dp.audit.", "audit token", 41),
 		provRule("doppler-service-token", "Doppler", "high", "Doppler service token (dp.st., optionally a config slug and '.', then 40-44 base62)",
 			[]form{dopplerServiceForm()},
-			[]string{
-				"dp.st." + fakeChars(base62Alphabet, 43, 51),
-				"DOPPLER_TOKEN=dp.st.dev." + fakeChars(base62Alphabet, 43, 52),
-				"token: dp.st.prd_eu-1." + fakeChars(base62Alphabet, 40, 53) + ".",
-			},
-			[]string{
-				"DOPPLER_TOKEN=dp.st.dev.xxxxxx",
-				"dp.st.Dev." + fakeChars(base62Alphabet, 43, 54),
-				"dp.st." + fakeChars(base62Alphabet, 45, 55),
-				"hfdp.st.proxy",
+			func() (tp, fp []string) {
+				tp = []string{
+					"dp.st." + fakeChars(base62Alphabet, 43, 51),
+					"DOPPLER_TOKEN=dp.st.dev." + fakeChars(base62Alphabet, 43, 52),
+					"token: dp.st.prd_eu-1." + fakeChars(base62Alphabet, 40, 53) + ".",
+				}
+				fp = []string{
+					"DOPPLER_TOKEN=dp.st.dev.xxxxxx",
+					"dp.st.Dev." + fakeChars(base62Alphabet, 43, 54),
+					"dp.st." + fakeChars(base62Alphabet, 45, 55),
+					"hfdp.st.proxy",
+				}
+				return
 			}),
 		provRule("terraform-cloud-token", "HashiCorp", "high", "Terraform Cloud / Enterprise API token (14 base62, .atlasv1., 60-70 of [A-Za-z0-9_=-])",
 			[]form{terraformForm()},
-			[]string{
-				tfc(1),
-				"token = \"" + tfc(3) + "\"",
-				"TF_TOKEN_app_terraform_io=" + tfc(5),
-			},
-			[]string{
-				fakeChars(base62Alphabet, 13, 7) + ".atlasv1." + fakeChars(wd, 67, 8),
-				fakeChars(base62Alphabet, 14, 9) + ".ATLASV1." + fakeChars(wd, 67, 10),
-				fakeChars(base62Alphabet, 14, 11) + ".atlasv1." + fakeChars(wd, 59, 12),
-				"x-" + tfc(13),
+			func() (tp, fp []string) {
+				tp = []string{
+					tfc(1),
+					"token = \"" + tfc(3) + "\"",
+					"TF_TOKEN_app_terraform_io=" + tfc(5),
+				}
+				fp = []string{
+					fakeChars(base62Alphabet, 13, 7) + ".atlasv1." + fakeChars(wd, 67, 8),
+					fakeChars(base62Alphabet, 14, 9) + ".ATLASV1." + fakeChars(wd, 67, 10),
+					fakeChars(base62Alphabet, 14, 11) + ".atlasv1." + fakeChars(wd, 59, 12),
+					"x-" + tfc(13),
+				}
+				return
 			}),
 		provRule("pulumi-token", "Pulumi", "high", "Pulumi access token (pul- and 40 hex)",
 			[]form{tokenSpec{prefixes: []string{"pul-"}, body: setHexLower, min: 40, max: 40, notBefore: setWordDash, notAfter: setWordDash}.form()},
-			[]string{
-				"pul-" + fakeChars(hex, 40, 1),
-				"PULUMI_ACCESS_TOKEN=pul-" + fakeChars(hex, 40, 2),
-				"\"pul-" + fakeChars(hex, 40, 3) + "\"",
-			},
-			[]string{
-				"pul-" + fakeChars(hex, 39, 4),
-				"pul-" + fakeChars(hex, 41, 5),
-				"pull-request-" + fakeChars(hex, 40, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"pul-" + fakeChars(hex, 40, 1),
+					"PULUMI_ACCESS_TOKEN=pul-" + fakeChars(hex, 40, 2),
+					"\"pul-" + fakeChars(hex, 40, 3) + "\"",
+				}
+				fp = []string{
+					"pul-" + fakeChars(hex, 39, 4),
+					"pul-" + fakeChars(hex, 41, 5),
+					"pull-request-" + fakeChars(hex, 40, 6),
+				}
+				return
 			}),
 		provRule("flyio-token", "Fly.io", "high", "Fly.io organization token (fo1_ and 43 of [A-Za-z0-9_-])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"fo1_"}, body: setWordDash, min: 43, max: 43, validate: mixes2})},
-			[]string{
-				"fo1_" + fakeChars(wd, 43, 1),
-				"FLY_API_TOKEN=fo1_" + fakeChars(wd, 43, 2),
-				"flyctl deploy -t fo1_" + fakeChars(wd, 43, 3),
-			},
-			[]string{
-				"fo1_" + fakeChars(wd, 42, 4),
-				"fo1_" + fakeChars(wd, 44, 5),
-				"info1_" + fakeChars(wd, 43, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"fo1_" + fakeChars(wd, 43, 1),
+					"FLY_API_TOKEN=fo1_" + fakeChars(wd, 43, 2),
+					"flyctl deploy -t fo1_" + fakeChars(wd, 43, 3),
+				}
+				fp = []string{
+					"fo1_" + fakeChars(wd, 42, 4),
+					"fo1_" + fakeChars(wd, 44, 5),
+					"info1_" + fakeChars(wd, 43, 6),
+				}
+				return
 			}),
 		provRule("flyio-macaroon", "Fly.io", "high", "Fly.io macaroon token (fm1a_, fm1r_, fm2_ and 100+ base64), as in \"FlyV1 fm2_...\"",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"fm1a_", "fm1r_", "fm2_"}, body: setBase64Pad, min: 100, max: 4096,
 				validate: func(b []byte) (bool, ChecksumResult) { return paddedBase64(b), ChecksumNone },
 			})},
-			[]string{
-				"FlyV1 fm2_" + fakeChars(b64, 400, 1) + "==",
-				"FLY_API_TOKEN=\"FlyV1 fm2_" + fakeChars(b64, 300, 2) + ",fm2_" + fakeChars(b64, 200, 3) + "\"",
-				"fm1r_" + fakeChars(b64, 120, 4),
-			},
-			[]string{
-				"fm2_" + fakeChars(b64, 99, 5),
-				"fm2_" + fakeChars(b64, 150, 6) + "====",
-				"fm2_" + fakeChars(b64, 100, 7) + "=" + fakeChars(b64, 10, 8),
-				"xfm1a_" + fakeChars(b64, 120, 9),
+			func() (tp, fp []string) {
+				tp = []string{
+					"FlyV1 fm2_" + fakeChars(b64, 400, 1) + "==",
+					"FLY_API_TOKEN=\"FlyV1 fm2_" + fakeChars(b64, 300, 2) + ",fm2_" + fakeChars(b64, 200, 3) + "\"",
+					"fm1r_" + fakeChars(b64, 120, 4),
+				}
+				fp = []string{
+					"fm2_" + fakeChars(b64, 99, 5),
+					"fm2_" + fakeChars(b64, 150, 6) + "====",
+					"fm2_" + fakeChars(b64, 100, 7) + "=" + fakeChars(b64, 10, 8),
+					"xfm1a_" + fakeChars(b64, 120, 9),
+				}
+				return
 			}),
 		provRule("render-api-key", "Render", "medium", "Render API key (rnd_ and 24-48 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"rnd_"}, body: setAlnum, min: 24, max: 48, validate: mixes3})},
-			[]string{
-				"rnd_" + fakeChars(base62Alphabet, 32, 1),
-				"RENDER_API_KEY=rnd_" + fakeChars(base62Alphabet, 28, 2),
-				"Authorization: Bearer rnd_" + fakeChars(base62Alphabet, 32, 3),
-			},
-			[]string{
-				"rnd_generatorStateForSimulation",
-				"rnd_" + fakeChars(base62Alphabet, 23, 4),
-				"x_rnd_" + fakeChars(base62Alphabet, 32, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"rnd_" + fakeChars(base62Alphabet, 32, 1),
+					"RENDER_API_KEY=rnd_" + fakeChars(base62Alphabet, 28, 2),
+					"Authorization: Bearer rnd_" + fakeChars(base62Alphabet, 32, 3),
+				}
+				fp = []string{
+					"rnd_generatorStateForSimulation",
+					"rnd_" + fakeChars(base62Alphabet, 23, 4),
+					"x_rnd_" + fakeChars(base62Alphabet, 32, 5),
+				}
+				return
 			}),
 		provRule("linear-api-key", "Linear", "high", "Linear personal API key (lin_api_ and 40 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"lin_api_"}, body: setAlnum, min: 40, max: 40, validate: mixes2})},
-			[]string{
-				"lin_api_" + fakeChars(base62Alphabet, 40, 1),
-				"LINEAR_API_KEY=lin_api_" + fakeChars(base62Alphabet, 40, 2),
-				"Authorization: lin_api_" + fakeChars(base62Alphabet, 40, 3),
-			},
-			[]string{
-				"lin_api_" + fakeChars(base62Alphabet, 39, 4),
-				"lin_api_" + fakeChars(base62Alphabet, 41, 5),
-				"berlin_api_" + fakeChars(base62Alphabet, 40, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"lin_api_" + fakeChars(base62Alphabet, 40, 1),
+					"LINEAR_API_KEY=lin_api_" + fakeChars(base62Alphabet, 40, 2),
+					"Authorization: lin_api_" + fakeChars(base62Alphabet, 40, 3),
+				}
+				fp = []string{
+					"lin_api_" + fakeChars(base62Alphabet, 39, 4),
+					"lin_api_" + fakeChars(base62Alphabet, 41, 5),
+					"berlin_api_" + fakeChars(base62Alphabet, 40, 6),
+				}
+				return
 			}),
 		provRule("notion-token", "Notion", "high", "Notion integration token (ntn_, 11 digits, 35 base62)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"ntn_"}, body: setAlnum, min: 46, max: 46,
 				validate: bodyShape(bodySeg{set: setDigits, n: 11}, bodySeg{set: setAlnum, n: 35}),
 			})},
-			[]string{
-				"ntn_" + fakeChars("0123456789", 11, 1) + fakeChars(base62Alphabet, 35, 2),
-				"NOTION_TOKEN=ntn_" + fakeChars("0123456789", 11, 3) + fakeChars(base62Alphabet, 35, 4),
-				"new Client({ auth: \"ntn_" + fakeChars("0123456789", 11, 5) + fakeChars(base62Alphabet, 35, 6) + "\" })",
-			},
-			[]string{
-				"ntn_" + fakeChars(base62Alphabet, 46, 7),
-				"ntn_" + fakeChars("0123456789", 11, 8) + fakeChars(base62Alphabet, 34, 9),
-				"ntn_" + fakeChars("0123456789", 11, 10) + fakeChars(base62Alphabet, 36, 11),
+			func() (tp, fp []string) {
+				tp = []string{
+					"ntn_" + fakeChars("0123456789", 11, 1) + fakeChars(base62Alphabet, 35, 2),
+					"NOTION_TOKEN=ntn_" + fakeChars("0123456789", 11, 3) + fakeChars(base62Alphabet, 35, 4),
+					"new Client({ auth: \"ntn_" + fakeChars("0123456789", 11, 5) + fakeChars(base62Alphabet, 35, 6) + "\" })",
+				}
+				fp = []string{
+					"ntn_" + fakeChars(base62Alphabet, 46, 7),
+					"ntn_" + fakeChars("0123456789", 11, 8) + fakeChars(base62Alphabet, 34, 9),
+					"ntn_" + fakeChars("0123456789", 11, 10) + fakeChars(base62Alphabet, 36, 11),
+				}
+				return
 			}),
 		provRule("postman-api-key", "Postman", "high", "Postman API key (PMAK-, 24 hex, -, 34 hex)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"PMAK-"}, body: makeSet("0-9a-fA-F-"), min: 59, max: 59, notBefore: setWordDash, notAfter: setWordDash,
 				validate: bodyShape(bodySeg{set: makeSet("0-9a-fA-F"), n: 24}, bodySeg{lit: "-"}, bodySeg{set: makeSet("0-9a-fA-F"), n: 34}),
 			})},
-			[]string{
-				"PMAK-" + fakeChars(hex, 24, 1) + "-" + fakeChars(hex, 34, 2),
-				"X-Api-Key: PMAK-" + fakeChars(hex, 24, 3) + "-" + fakeChars(hex, 34, 4),
-				"POSTMAN_API_KEY='PMAK-" + fakeChars("0123456789ABCDEF", 24, 5) + "-" + fakeChars(hex, 34, 6) + "'",
-			},
-			[]string{
-				"PMAK-" + fakeChars(hex, 24, 7) + "-" + fakeChars(hex, 33, 8),
-				"PMAK-" + fakeChars(hex, 59, 9),
-				"PMAK-" + fakeChars(base62Alphabet, 24, 10) + "-" + fakeChars(base62Alphabet, 34, 11),
+			func() (tp, fp []string) {
+				tp = []string{
+					"PMAK-" + fakeChars(hex, 24, 1) + "-" + fakeChars(hex, 34, 2),
+					"X-Api-Key: PMAK-" + fakeChars(hex, 24, 3) + "-" + fakeChars(hex, 34, 4),
+					"POSTMAN_API_KEY='PMAK-" + fakeChars("0123456789ABCDEF", 24, 5) + "-" + fakeChars(hex, 34, 6) + "'",
+				}
+				fp = []string{
+					"PMAK-" + fakeChars(hex, 24, 7) + "-" + fakeChars(hex, 33, 8),
+					"PMAK-" + fakeChars(hex, 59, 9),
+					"PMAK-" + fakeChars(base62Alphabet, 24, 10) + "-" + fakeChars(base62Alphabet, 34, 11),
+				}
+				return
 			}),
 		provRule("figma-token", "Figma", "high", "Figma personal access token (figd_ and 36-64 of [A-Za-z0-9_-])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"figd_"}, body: setWordDash, min: 36, max: 64, validate: mixes2})},
-			[]string{
-				"figd_" + fakeChars(wd, 40, 1),
-				"FIGMA_TOKEN=figd_" + fakeChars(wd, 43, 2),
-				"X-Figma-Token: figd_" + fakeChars(wd, 38, 3),
-			},
-			[]string{
-				"figd_" + fakeChars(wd, 35, 4),
-				"figd_" + strings.Repeat("x", 40),
-				"configd_" + fakeChars(wd, 40, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"figd_" + fakeChars(wd, 40, 1),
+					"FIGMA_TOKEN=figd_" + fakeChars(wd, 43, 2),
+					"X-Figma-Token: figd_" + fakeChars(wd, 38, 3),
+				}
+				fp = []string{
+					"figd_" + fakeChars(wd, 35, 4),
+					"figd_" + strings.Repeat("x", 40),
+					"configd_" + fakeChars(wd, 40, 5),
+				}
+				return
 			}),
 		provRule("sonarqube-token", "SonarSource", "high", "SonarQube / SonarCloud token (squ_ user, sqp_ project, sqa_ global analysis, and 40 hex)",
 			[]form{tokenSpec{prefixes: []string{"squ_", "sqp_", "sqa_"}, body: setHexLower, min: 40, max: 40}.form()},
-			[]string{
-				"squ_" + fakeChars(hex, 40, 1),
-				"sonar.token=sqp_" + fakeChars(hex, 40, 2),
-				"SONAR_TOKEN: sqa_" + fakeChars(hex, 40, 3),
-			},
-			[]string{
-				"squ_" + fakeChars(hex, 39, 4),
-				"sqx_" + fakeChars(hex, 40, 5),
-				"squ_" + fakeChars("0123456789ABCDEF", 40, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"squ_" + fakeChars(hex, 40, 1),
+					"sonar.token=sqp_" + fakeChars(hex, 40, 2),
+					"SONAR_TOKEN: sqa_" + fakeChars(hex, 40, 3),
+				}
+				fp = []string{
+					"squ_" + fakeChars(hex, 39, 4),
+					"sqx_" + fakeChars(hex, 40, 5),
+					"squ_" + fakeChars("0123456789ABCDEF", 40, 6),
+				}
+				return
 			}),
 		provRule("harness-token", "Harness", "high", "Harness personal or service account token (pat. / sat., 22, ., 24, ., 20)",
 			[]form{strictForm(tokenSpec{
 				prefixes: []string{"pat.", "sat."}, body: setWordDashDot, min: 68, max: 68,
 				validate: bodyShape(bodySeg{set: setWordDash, n: 22}, bodySeg{lit: "."}, bodySeg{set: setAlnum, n: 24}, bodySeg{lit: "."}, bodySeg{set: setAlnum, n: 20}),
 			})},
-			[]string{
-				"pat." + fakeChars(wd, 22, 1) + "." + fakeChars(base62Alphabet, 24, 2) + "." + fakeChars(base62Alphabet, 20, 3),
-				"HARNESS_API_KEY=sat." + fakeChars(wd, 22, 4) + "." + fakeChars(base62Alphabet, 24, 5) + "." + fakeChars(base62Alphabet, 20, 6),
-				"x-api-key: pat." + fakeChars(wd, 22, 7) + "." + fakeChars(base62Alphabet, 24, 8) + "." + fakeChars(base62Alphabet, 20, 9) + "\n",
-			},
-			[]string{
-				"pat." + fakeChars(wd, 22, 10) + "." + fakeChars(base62Alphabet, 24, 11),
-				"compat." + fakeChars(wd, 22, 12) + "." + fakeChars(base62Alphabet, 24, 13) + "." + fakeChars(base62Alphabet, 20, 14),
-				"see pat.md and sat.txt",
+			func() (tp, fp []string) {
+				tp = []string{
+					"pat." + fakeChars(wd, 22, 1) + "." + fakeChars(base62Alphabet, 24, 2) + "." + fakeChars(base62Alphabet, 20, 3),
+					"HARNESS_API_KEY=sat." + fakeChars(wd, 22, 4) + "." + fakeChars(base62Alphabet, 24, 5) + "." + fakeChars(base62Alphabet, 20, 6),
+					"x-api-key: pat." + fakeChars(wd, 22, 7) + "." + fakeChars(base62Alphabet, 24, 8) + "." + fakeChars(base62Alphabet, 20, 9) + "\n",
+				}
+				fp = []string{
+					"pat." + fakeChars(wd, 22, 10) + "." + fakeChars(base62Alphabet, 24, 11),
+					"compat." + fakeChars(wd, 22, 12) + "." + fakeChars(base62Alphabet, 24, 13) + "." + fakeChars(base62Alphabet, 20, 14),
+					"see pat.md and sat.txt",
+				}
+				return
 			}),
 		provRule("infracost-api-key", "Infracost", "high", "Infracost API key (ico- and 32 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"ico-"}, body: setAlnum, min: 32, max: 32, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
-			[]string{
-				"ico-" + fakeChars(base62Alphabet, 32, 1),
-				"INFRACOST_API_KEY=ico-" + fakeChars(base62Alphabet, 32, 2),
-				"api_key: \"ico-" + fakeChars(base62Alphabet, 32, 3) + "\"",
-			},
-			[]string{
-				"favico-" + fakeChars(base62Alphabet, 32, 4),
-				"ico-" + fakeChars(base62Alphabet, 31, 5),
-				"ico-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 32, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"ico-" + fakeChars(base62Alphabet, 32, 1),
+					"INFRACOST_API_KEY=ico-" + fakeChars(base62Alphabet, 32, 2),
+					"api_key: \"ico-" + fakeChars(base62Alphabet, 32, 3) + "\"",
+				}
+				fp = []string{
+					"favico-" + fakeChars(base62Alphabet, 32, 4),
+					"ico-" + fakeChars(base62Alphabet, 31, 5),
+					"ico-" + fakeChars("abcdefghijklmnopqrstuvwxyz", 32, 6),
+				}
+				return
 			}),
 		provRule("prefect-api-key", "Prefect", "high", "Prefect Cloud API key (pnu_ and 36 base62)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"pnu_"}, body: setAlnum, min: 36, max: 36, validate: mixes2})},
-			[]string{
-				"pnu_" + fakeChars(base62Alphabet, 36, 1),
-				"PREFECT_API_KEY=pnu_" + fakeChars(base62Alphabet, 36, 2),
-				"prefect cloud login -k pnu_" + fakeChars(base62Alphabet, 36, 3),
-			},
-			[]string{
-				"pnu_" + fakeChars(base62Alphabet, 35, 4),
-				"pnu_" + fakeChars(base62Alphabet, 37, 5),
-				"gpnu_" + fakeChars(base62Alphabet, 36, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"pnu_" + fakeChars(base62Alphabet, 36, 1),
+					"PREFECT_API_KEY=pnu_" + fakeChars(base62Alphabet, 36, 2),
+					"prefect cloud login -k pnu_" + fakeChars(base62Alphabet, 36, 3),
+				}
+				fp = []string{
+					"pnu_" + fakeChars(base62Alphabet, 35, 4),
+					"pnu_" + fakeChars(base62Alphabet, 37, 5),
+					"gpnu_" + fakeChars(base62Alphabet, 36, 6),
+				}
+				return
 			}),
 		provRule("scalingo-api-token", "Scalingo", "high", "Scalingo API token (tk-us- and 48 of [A-Za-z0-9_-])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"tk-us-"}, body: setWordDash, min: 48, max: 48, validate: mixes2})},
-			[]string{
-				"tk-us-" + fakeChars(wd, 48, 1),
-				"SCALINGO_API_TOKEN=tk-us-" + fakeChars(wd, 48, 2),
-				"scalingo login --api-token tk-us-" + fakeChars(wd, 48, 3),
-			},
-			[]string{
-				"tk-us-" + fakeChars(wd, 47, 4),
-				"tk-us-east-1-cluster-configuration-for-production-workloads",
-				"atk-us-" + fakeChars(wd, 48, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"tk-us-" + fakeChars(wd, 48, 1),
+					"SCALINGO_API_TOKEN=tk-us-" + fakeChars(wd, 48, 2),
+					"scalingo login --api-token tk-us-" + fakeChars(wd, 48, 3),
+				}
+				fp = []string{
+					"tk-us-" + fakeChars(wd, 47, 4),
+					"tk-us-east-1-cluster-configuration-for-production-workloads",
+					"atk-us-" + fakeChars(wd, 48, 5),
+				}
+				return
 			}),
 		provRule("octopus-deploy-api-key", "Octopus Deploy", "medium", "Octopus Deploy API key (API- and 26 of [A-Z0-9] with letters and digits)",
 			[]form{strictForm(tokenSpec{
@@ -302,16 +365,19 @@ func ciRules() []ruleDef {
 					return u && d, ChecksumNone
 				},
 			})},
-			[]string{
-				"API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 1),
-				"X-Octopus-ApiKey: API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 2),
-				"OCTOPUS_API_KEY=API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 3),
-			},
-			[]string{
-				"API-ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-				"API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 25, 4),
-				"my-API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 5),
-				"api-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 26, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 1),
+					"X-Octopus-ApiKey: API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 2),
+					"OCTOPUS_API_KEY=API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 3),
+				}
+				fp = []string{
+					"API-ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+					"API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 25, 4),
+					"my-API-" + fakeChars("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 26, 5),
+					"api-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 26, 6),
+				}
+				return
 			}),
 	}
 }
@@ -338,16 +404,19 @@ func paddedBase64(b []byte) bool {
 func dopplerRule(id, prefix, what string, seed uint32) ruleDef {
 	return provRule(id, "Doppler", "high", "Doppler "+what+" ("+prefix+" and 40-44 base62)",
 		[]form{strictForm(tokenSpec{prefixes: []string{prefix}, body: setAlnum, min: 40, max: 44, notBefore: setWordDashDot, notAfter: setWordDash, validate: mixes3})},
-		[]string{
-			prefix + fakeChars(base62Alphabet, 43, seed),
-			"DOPPLER_TOKEN=" + prefix + fakeChars(base62Alphabet, 43, seed+1),
-			"doppler secrets --token " + prefix + fakeChars(base62Alphabet, 40, seed+2) + ".",
-		},
-		[]string{
-			prefix + fakeChars(base62Alphabet, 39, seed+3),
-			prefix + "example",
-			"x" + prefix + fakeChars(base62Alphabet, 43, seed+4),
-			prefix + fakeChars(base62Alphabet, 43, seed+5) + "_x",
+		func() (tp, fp []string) {
+			tp = []string{
+				prefix + fakeChars(base62Alphabet, 43, seed),
+				"DOPPLER_TOKEN=" + prefix + fakeChars(base62Alphabet, 43, seed+1),
+				"doppler secrets --token " + prefix + fakeChars(base62Alphabet, 40, seed+2) + ".",
+			}
+			fp = []string{
+				prefix + fakeChars(base62Alphabet, 39, seed+3),
+				prefix + "example",
+				"x" + prefix + fakeChars(base62Alphabet, 43, seed+4),
+				prefix + fakeChars(base62Alphabet, 43, seed+5) + "_x",
+			}
+			return
 		})
 }
 

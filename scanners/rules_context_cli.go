@@ -19,57 +19,66 @@ func cliRules() []ruleDef {
 			id: "cli-password-flag", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "password on a command line: mysql, mariadb, mysqldump, mysqladmin -pPASSWORD (glued), psexec -p PASSWORD or -pPASSWORD, net use … PASSWORD /user:…; the password is replaced",
 			forms: []form{cliPasswordForm()},
-			tp: []string{
-				"mysql -u root -p" + mixed(14, 1) + " -h db.internal",
-				"mysqldump -uadmin -p'" + mixed(12, 2) + "' shop > shop.sql",
-				"psexec \\\\srv01 -u CORP\\admin -p " + mixed(12, 3) + " cmd.exe",
-				"PsExec.exe \\\\10.1.2.3 -u Administrator -p" + mixed(16, 7) + " -i cmd",
-				"net use \\\\srv01\\share " + mixed(20, 4) + " /user:CORP\\admin",
-				"NET USE Z: \\\\files\\c$ /user:admin " + mixed(20, 5),
-				"mariadb --host=db -p" + mixed(16, 6),
-			},
-			fp: []string{
-				"mysql -u root -p shop",
-				"mysql -u root -p",
-				"mysql -p$MYSQL_PWD -h db",
-				"psexec \\\\srv01 -s -i cmd.exe",
-				"net use Z: \\\\files\\share /persistent:yes",
-				"net use \\\\srv01\\share * /user:admin",
-				"the mysql -p flag prompts for a password",
-				"mysql -uroot -p<password>",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"mysql -u root -p" + mixed(14, 1) + " -h db.internal",
+					"mysqldump -uadmin -p'" + mixed(12, 2) + "' shop > shop.sql",
+					"psexec \\\\srv01 -u CORP\\admin -p " + mixed(12, 3) + " cmd.exe",
+					"PsExec.exe \\\\10.1.2.3 -u Administrator -p" + mixed(16, 7) + " -i cmd",
+					"net use \\\\srv01\\share " + mixed(20, 4) + " /user:CORP\\admin",
+					"NET USE Z: \\\\files\\c$ /user:admin " + mixed(20, 5),
+					"mariadb --host=db -p" + mixed(16, 6),
+				}
+				fp = []string{
+					"mysql -u root -p shop",
+					"mysql -u root -p",
+					"mysql -p$MYSQL_PWD -h db",
+					"psexec \\\\srv01 -s -i cmd.exe",
+					"net use Z: \\\\files\\share /persistent:yes",
+					"net use \\\\srv01\\share * /user:admin",
+					"the mysql -p flag prompts for a password",
+					"mysql -uroot -p<password>",
+				}
+				return
 			},
 		},
 		{
 			id: "netrc-password", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  ".netrc entry (machine HOST login USER password PASSWORD, on one line or several); the password is replaced",
 			forms: []form{netrcForm()},
-			tp: []string{
-				"machine api.example.com login alice password " + mixed(20, 1),
-				"machine github.com\n  login deploy\n  password " + fakeChars(base62Alphabet, 40, 2) + "\n",
-				"cat ~/.netrc\nmachine ftp.example.org login anonymous password " + mixed(20, 3) + " account x",
-			},
-			fp: []string{
-				"machine api.example.com login alice",
-				"the machine learning password reset flow",
-				"machine x login y password $NETRC_PASSWORD",
-				"machine example.com login user password changeme",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"machine api.example.com login alice password " + mixed(20, 1),
+					"machine github.com\n  login deploy\n  password " + fakeChars(base62Alphabet, 40, 2) + "\n",
+					"cat ~/.netrc\nmachine ftp.example.org login anonymous password " + mixed(20, 3) + " account x",
+				}
+				fp = []string{
+					"machine api.example.com login alice",
+					"the machine learning password reset flow",
+					"machine x login y password $NETRC_PASSWORD",
+					"machine example.com login user password changeme",
+				}
+				return
 			},
 		},
 		{
 			id: "pgpass-entry", provider: "PostgreSQL", kind: KindSecret, confidence: "high",
 			desc:  ".pgpass line (host:port:database:user:password with port 5432, 6432 or *); the password is replaced",
 			forms: []form{pgpassForm()},
-			tp: []string{
-				"db.example.com:5432:app:appuser:" + mixed(12, 1),
-				"$ cat ~/.pgpass\nlocalhost:5432:*:postgres:" + mixed(14, 2) + "\n*:*:*:replicator:" + mixed(16, 3),
-				"  10.0.0.5:6432:billing:svc:" + mixed(10, 4),
-			},
-			fp: []string{
-				"listening on 0.0.0.0:5432:",
-				"postgres:5432:db:user",
-				"db.example.com:5432:app:appuser:*",
-				"at 12:30:*: ok",
-				"host:5432:app:user:$PGPASS",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"db.example.com:5432:app:appuser:" + mixed(12, 1),
+					"$ cat ~/.pgpass\nlocalhost:5432:*:postgres:" + mixed(14, 2) + "\n*:*:*:replicator:" + mixed(16, 3),
+					"  10.0.0.5:6432:billing:svc:" + mixed(10, 4),
+				}
+				fp = []string{
+					"listening on 0.0.0.0:5432:",
+					"postgres:5432:db:user",
+					"db.example.com:5432:app:appuser:*",
+					"at 12:30:*: ok",
+					"host:5432:app:user:$PGPASS",
+				}
+				return
 			},
 		},
 	}

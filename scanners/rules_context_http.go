@@ -21,51 +21,60 @@ func httpAuthRules() []ruleDef {
 			id: "basic-auth", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  "HTTP Basic credentials: Basic and base64 of user:password (Authorization, Proxy-Authorization, curl -H); the base64 is replaced",
 			forms: []form{basicForm()},
-			tp: []string{
-				"Authorization: Basic " + basic("deploy:"+mixed(16, 1)),
-				`curl -H "Proxy-Authorization: Basic ` + basic("proxyuser:"+mixed(12, 2)) + `" http://x`,
-				`{"headers": {"Authorization": "Basic ` + basic("api:"+fakeChars(base62Alphabet, 32, 3)) + `"}}`,
-			},
-			fp: []string{
-				"Authorization: Basic " + basic("username:password"),
-				"Basic " + basic("no colon in this text at all"),
-				"Basic instructions follow",
-				"Authorization: Basic <base64(user:pass)>",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Authorization: Basic " + basic("deploy:"+mixed(16, 1)),
+					`curl -H "Proxy-Authorization: Basic ` + basic("proxyuser:"+mixed(12, 2)) + `" http://x`,
+					`{"headers": {"Authorization": "Basic ` + basic("api:"+fakeChars(base62Alphabet, 32, 3)) + `"}}`,
+				}
+				fp = []string{
+					"Authorization: Basic " + basic("username:password"),
+					"Basic " + basic("no colon in this text at all"),
+					"Basic instructions follow",
+					"Authorization: Basic <base64(user:pass)>",
+				}
+				return
 			},
 		},
 		{
 			id: "bearer-token", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "Bearer token (Authorization: Bearer, and Bearer followed by a random-looking token anywhere); the token is replaced",
 			forms: []form{bearerForm()},
-			tp: []string{
-				"Authorization: Bearer " + fakeChars(base62Alphabet, 40, 1),
-				`curl -H 'Authorization: Bearer ` + fakeChars(base62Alphabet+"._-", 60, 2) + `' https://api.example.com/v1`,
-				"Proxy-Authorization: bearer " + fakeChars(b64, 32, 3) + "==",
-			},
-			fp: []string{
-				"Authorization: Bearer ${TOKEN}",
-				"Bearer tokens are sent in the Authorization header",
-				"Authorization: Bearer YOUR_ACCESS_TOKEN_HERE",
-				"Bearer abcdefghijklmnopqrstuvwxyz0123456789",
-				"Authorization: Bearer <token>",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Authorization: Bearer " + fakeChars(base62Alphabet, 40, 1),
+					`curl -H 'Authorization: Bearer ` + fakeChars(base62Alphabet+"._-", 60, 2) + `' https://api.example.com/v1`,
+					"Proxy-Authorization: bearer " + fakeChars(b64, 32, 3) + "==",
+				}
+				fp = []string{
+					"Authorization: Bearer ${TOKEN}",
+					"Bearer tokens are sent in the Authorization header",
+					"Authorization: Bearer YOUR_ACCESS_TOKEN_HERE",
+					"Bearer abcdefghijklmnopqrstuvwxyz0123456789",
+					"Authorization: Bearer <token>",
+				}
+				return
 			},
 		},
 		{
 			id: "authorization-header", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "credential of an Authorization header with another scheme (token, Bot, SSWS, ApiKey) or none; the credential is replaced",
 			forms: []form{authHeaderForm()},
-			tp: []string{
-				"Authorization: token " + fakeChars(hex, 40, 1),
-				`{"Authorization": "Bot ` + fakeChars(base62Alphabet+".-_", 59, 2) + `"}`,
-				"-H 'Authorization: " + fakeChars(base62Alphabet, 32, 3) + "'",
-				"Authorization: SSWS " + fakeChars(base62Alphabet+"_-", 42, 4),
-			},
-			fp: []string{
-				"Authorization: Bearer " + fakeChars(base62Alphabet, 40, 5), // bearer-token's
-				"Authorization: Digest username=\"x\", realm=\"y\"",
-				"Authorization: token ${GITHUB_TOKEN}",
-				"authorization: required",
-				"The Authorization header carries the credentials.",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Authorization: token " + fakeChars(hex, 40, 1),
+					`{"Authorization": "Bot ` + fakeChars(base62Alphabet+".-_", 59, 2) + `"}`,
+					"-H 'Authorization: " + fakeChars(base62Alphabet, 32, 3) + "'",
+					"Authorization: SSWS " + fakeChars(base62Alphabet+"_-", 42, 4),
+				}
+				fp = []string{
+					"Authorization: Bearer " + fakeChars(base62Alphabet, 40, 5), // bearer-token's
+					"Authorization: Digest username=\"x\", realm=\"y\"",
+					"Authorization: token ${GITHUB_TOKEN}",
+					"authorization: required",
+					"The Authorization header carries the credentials.",
+				}
+				return
 			},
 		},
 	}

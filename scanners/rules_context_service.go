@@ -64,26 +64,29 @@ func serviceRules() []ruleDef {
 		id: "service-credential", provider: "generic", kind: KindSecret, confidence: "low",
 		desc:  "a random value in single quotes right after a word, with or without = or : (mailgun '…', railway = '…'): 12 or more bytes of letters and two or more digits, no space, word, hex digest, UUID or path; the value is replaced",
 		forms: []form{serviceForm()},
-		tp: []string{
-			"mailgun '" + mixed(40, 1) + "'",
-			"config loaded: kanban '" + mixed(12, 3) + "' kanban 'acme.io'",
-			"railway = '" + mixed(36, 5) + "'",
-			"mattermost '" + lowDig(26, 7) + "'",
-			`{"content": "vouchery '` + lowDig(36, 9) + `'\nother '` + "x" + `'"}`,
-			`\nkeenio '` + mixed(64, 11) + `'`,
-		},
-		fp: []string{
-			"mailgun is a service",
-			"the '" + mixed(24, 13) + "'",
-			"file 'report2024final'",
-			"branch 'feature-1234-login-page'",
-			"commit '" + fakeChars("0123456789abcdef", 40, 15) + "'",
-			"request '" + fakeUUID(17) + "'",
-			"svc 'abcdefgh'",
-			"svc '" + fakeChars(base62Alphabet, 20, 19) + " x'",
-			"svc 'config/" + mixed(20, 21) + ".yaml'",
-			"x.svc '" + mixed(24, 23) + "'",
-			"svc 'SomeLongerIdentifier'",
+		examples: func() (tp, fp []string) {
+			tp = []string{
+				"mailgun '" + mixed(40, 1) + "'",
+				"config loaded: kanban '" + mixed(12, 3) + "' kanban 'acme.io'",
+				"railway = '" + mixed(36, 5) + "'",
+				"mattermost '" + lowDig(26, 7) + "'",
+				`{"content": "vouchery '` + lowDig(36, 9) + `'\nother '` + "x" + `'"}`,
+				`\nkeenio '` + mixed(64, 11) + `'`,
+			}
+			fp = []string{
+				"mailgun is a service",
+				"the '" + mixed(24, 13) + "'",
+				"file 'report2024final'",
+				"branch 'feature-1234-login-page'",
+				"commit '" + fakeChars("0123456789abcdef", 40, 15) + "'",
+				"request '" + fakeUUID(17) + "'",
+				"svc 'abcdefgh'",
+				"svc '" + fakeChars(base62Alphabet, 20, 19) + " x'",
+				"svc 'config/" + mixed(20, 21) + ".yaml'",
+				"x.svc '" + mixed(24, 23) + "'",
+				"svc 'SomeLongerIdentifier'",
+			}
+			return
 		},
 	}}
 }

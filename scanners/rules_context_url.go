@@ -12,39 +12,45 @@ func urlCredRules() []ruleDef {
 			id: "cli-user-password", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "password of user:password after a -u or --user flag (curl -u user:password, --user=user:password); the password is replaced, the user stays",
 			forms: []form{cliUserForm()},
-			tp: []string{
-				"curl -u deploy:" + mixed(14, 31) + " https://x.io",
-				"curl -k --user elastic:" + mixed(12, 32) + " https://es:9200",
-				"wget --user=svc:" + mixed(16, 33) + " https://f.io/a",
-				`curl -u "api:` + mixed(18, 34) + `" https://x`,
-				`curl -u ":` + mixed(14, 35) + `" https://x`,
-				`curl -u "` + fakeChars(base62Alphabet, 24, 36) + `:" https://x`,
-			},
-			fp: []string{
-				"docker run -u 1000:1000 image",
-				"curl -u user:password https://x",
-				"curl -u <user:password> https://test.com/endpoint",
-				"curl -u $USER:$PASS https://x",
-				"ps -u root:root",
-				`curl -u "admin:" https://x`,
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"curl -u deploy:" + mixed(14, 31) + " https://x.io",
+					"curl -k --user elastic:" + mixed(12, 32) + " https://es:9200",
+					"wget --user=svc:" + mixed(16, 33) + " https://f.io/a",
+					`curl -u "api:` + mixed(18, 34) + `" https://x`,
+					`curl -u ":` + mixed(14, 35) + `" https://x`,
+					`curl -u "` + fakeChars(base62Alphabet, 24, 36) + `:" https://x`,
+				}
+				fp = []string{
+					"docker run -u 1000:1000 image",
+					"curl -u user:password https://x",
+					"curl -u <user:password> https://test.com/endpoint",
+					"curl -u $USER:$PASS https://x",
+					"ps -u root:root",
+					`curl -u "admin:" https://x`,
+				}
+				return
 			},
 		},
 		{
 			id: "url-credentials", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  "password in the user information of a URL (any scheme://user:password@host); the password is replaced, user and host stay",
 			forms: []form{urlCredForm()},
-			tp: []string{
-				"https://deploy:" + mixed(16, 1) + "@git.example.com/org/repo.git",
-				"wss://svc:" + fakeChars(base62Alphabet, 24, 2) + "@stream.internal:8443/feed",
-				"proxy=http://proxyuser:" + fakeChars(base62Alphabet, 12, 3) + "@10.0.0.1:3128",
-				"ftp://:" + fakeChars(base62Alphabet, 10, 4) + "@files.example.org",
-			},
-			fp: []string{
-				"https://user:password@example.com",
-				"https://example.com:8443/path@v2",
-				"postgres://app:${DB_PASSWORD}@db:5432/app",
-				"ssh://git@github.com/org/repo.git",
-				"https://admin:****@host",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"https://deploy:" + mixed(16, 1) + "@git.example.com/org/repo.git",
+					"wss://svc:" + fakeChars(base62Alphabet, 24, 2) + "@stream.internal:8443/feed",
+					"proxy=http://proxyuser:" + fakeChars(base62Alphabet, 12, 3) + "@10.0.0.1:3128",
+					"ftp://:" + fakeChars(base62Alphabet, 10, 4) + "@files.example.org",
+				}
+				fp = []string{
+					"https://user:password@example.com",
+					"https://example.com:8443/path@v2",
+					"postgres://app:${DB_PASSWORD}@db:5432/app",
+					"ssh://git@github.com/org/repo.git",
+					"https://admin:****@host",
+				}
+				return
 			},
 		},
 	}

@@ -14,12 +14,12 @@ import "bytes"
 func databaseRules() []ruleDef {
 	hex := "0123456789abcdef"
 	pw := func(seed uint32) string { return fakeChars(base62Alphabet+"!%^*-_.~", 20, seed) }
-	url := func(id, provider, desc string, schemes []string, drivers bool, tp, fp []string) ruleDef {
+	url := func(id, provider, desc string, schemes []string, drivers bool, examples func() (tp, fp []string)) ruleDef {
 		return ruleDef{
 			id: id, provider: provider, kind: KindSecret, confidence: "high",
-			desc:  desc + " connection URL with a password (scheme://user:password@host); only the password is redacted, template placeholders are not",
-			forms: []form{dbURLForm(schemes, drivers)},
-			tp:    tp, fp: fp,
+			desc:     desc + " connection URL with a password (scheme://user:password@host); only the password is redacted, template placeholders are not",
+			forms:    []form{dbURLForm(schemes, drivers)},
+			examples: examples,
 		}
 	}
 	return []ruleDef{
@@ -27,75 +27,90 @@ func databaseRules() []ruleDef {
 			id: "planetscale-api-token", provider: "PlanetScale", kind: KindSecret, confidence: "high",
 			desc:  "PlanetScale service token (pscale_tkn_ and 32-64 of [A-Za-z0-9_=.-])",
 			forms: []form{tokenSpec{prefixes: []string{"pscale_tkn_"}, body: setPscale, notBefore: setPscaleNB, min: 32, max: 64}.form()},
-			tp: []string{
-				"pscale_tkn_" + fakeChars(base62Alphabet+"_", 43, 35),
-				"PLANETSCALE_SERVICE_TOKEN=pscale_tkn_" + fakeChars(base62Alphabet, 32, 36),
-				"token: \"pscale_tkn_" + fakeChars(base62Alphabet+"-.", 64, 37) + "\"",
-			},
-			fp: []string{
-				"pscale_tkn_" + fakeChars(base62Alphabet, 31, 38),
-				"pscale_tkn_" + fakeChars(base62Alphabet, 65, 39),
-				"mypscale_tkn_" + fakeChars(base62Alphabet, 43, 40),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"pscale_tkn_" + fakeChars(base62Alphabet+"_", 43, 35),
+					"PLANETSCALE_SERVICE_TOKEN=pscale_tkn_" + fakeChars(base62Alphabet, 32, 36),
+					"token: \"pscale_tkn_" + fakeChars(base62Alphabet+"-.", 64, 37) + "\"",
+				}
+				fp = []string{
+					"pscale_tkn_" + fakeChars(base62Alphabet, 31, 38),
+					"pscale_tkn_" + fakeChars(base62Alphabet, 65, 39),
+					"mypscale_tkn_" + fakeChars(base62Alphabet, 43, 40),
+				}
+				return
 			},
 		},
 		{
 			id: "planetscale-password", provider: "PlanetScale", kind: KindSecret, confidence: "high",
 			desc:  "PlanetScale database password (pscale_pw_ and 32-64 of [A-Za-z0-9_=.-])",
 			forms: []form{tokenSpec{prefixes: []string{"pscale_pw_"}, body: setPscale, notBefore: setPscaleNB, min: 32, max: 64}.form()},
-			tp: []string{
-				"pscale_pw_" + fakeChars(base62Alphabet+"_", 43, 41),
-				"mysql://u:pscale_pw_" + fakeChars(base62Alphabet, 43, 42) + "@aws.connect.psdb.cloud/db",
-				"DATABASE_PASSWORD='pscale_pw_" + fakeChars(base62Alphabet, 40, 43) + "'",
-			},
-			fp: []string{
-				"pscale_pw_" + fakeChars(base62Alphabet, 20, 44),
-				"pscale_pw_<your password>",
-				"xpscale_pw_" + fakeChars(base62Alphabet, 43, 45),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"pscale_pw_" + fakeChars(base62Alphabet+"_", 43, 41),
+					"mysql://u:pscale_pw_" + fakeChars(base62Alphabet, 43, 42) + "@aws.connect.psdb.cloud/db",
+					"DATABASE_PASSWORD='pscale_pw_" + fakeChars(base62Alphabet, 40, 43) + "'",
+				}
+				fp = []string{
+					"pscale_pw_" + fakeChars(base62Alphabet, 20, 44),
+					"pscale_pw_<your password>",
+					"xpscale_pw_" + fakeChars(base62Alphabet, 43, 45),
+				}
+				return
 			},
 		},
 		{
 			id: "planetscale-oauth-token", provider: "PlanetScale", kind: KindSecret, confidence: "high",
 			desc:  "PlanetScale OAuth token (pscale_oauth_ and 32-64 of [A-Za-z0-9_=.-])",
 			forms: []form{tokenSpec{prefixes: []string{"pscale_oauth_"}, body: setPscale, notBefore: setPscaleNB, min: 32, max: 64}.form()},
-			tp: []string{
-				"pscale_oauth_" + fakeChars(base62Alphabet, 43, 46),
-				"Authorization: pscale_oauth_" + fakeChars(base62Alphabet+"_", 50, 47),
-				"{\"token\":\"pscale_oauth_" + fakeChars(base62Alphabet, 32, 48) + "\"}",
-			},
-			fp: []string{
-				"pscale_oauth_" + fakeChars(base62Alphabet, 16, 49),
-				"pscale_oauth_token",
-				"pscale_oauth_" + fakeChars(base62Alphabet, 70, 50),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"pscale_oauth_" + fakeChars(base62Alphabet, 43, 46),
+					"Authorization: pscale_oauth_" + fakeChars(base62Alphabet+"_", 50, 47),
+					"{\"token\":\"pscale_oauth_" + fakeChars(base62Alphabet, 32, 48) + "\"}",
+				}
+				fp = []string{
+					"pscale_oauth_" + fakeChars(base62Alphabet, 16, 49),
+					"pscale_oauth_token",
+					"pscale_oauth_" + fakeChars(base62Alphabet, 70, 50),
+				}
+				return
 			},
 		},
 		{
 			id: "supabase-access-token", provider: "Supabase", kind: KindSecret, confidence: "high",
 			desc:  "Supabase personal access token (sbp_ and 40 hex)",
 			forms: []form{tokenSpec{prefixes: []string{"sbp_"}, body: makeSet("a-f0-9"), min: 40, max: 40}.form()},
-			tp: []string{
-				"sbp_" + fakeChars(hex, 40, 51),
-				"SUPABASE_ACCESS_TOKEN=sbp_" + fakeChars(hex, 40, 52),
-				"supabase login --token sbp_" + fakeChars(hex, 40, 53),
-			},
-			fp: []string{
-				"sbp_" + fakeChars(hex, 39, 54),
-				"sbp_" + fakeChars(hex, 40, 55) + "0",
-				"sbp_" + fakeChars("ghijklmnopqrstuvwxyz", 40, 56),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"sbp_" + fakeChars(hex, 40, 51),
+					"SUPABASE_ACCESS_TOKEN=sbp_" + fakeChars(hex, 40, 52),
+					"supabase login --token sbp_" + fakeChars(hex, 40, 53),
+				}
+				fp = []string{
+					"sbp_" + fakeChars(hex, 39, 54),
+					"sbp_" + fakeChars(hex, 40, 55) + "0",
+					"sbp_" + fakeChars("ghijklmnopqrstuvwxyz", 40, 56),
+				}
+				return
 			},
 		},
 		{
 			id: "supabase-secret-key", provider: "Supabase", kind: KindSecret, confidence: "high",
 			desc:  "Supabase secret API key (sb_secret_ and 24-64 of [A-Za-z0-9_-]); sb_publishable_ keys are public",
 			forms: []form{tokenSpec{prefixes: []string{"sb_secret_"}, body: setWordDash, min: 24, max: 64}.form()},
-			tp: []string{
-				"sb_secret_" + fakeChars(base62Alphabet+"_-", 31, 57),
-				"SUPABASE_SECRET_KEY=sb_secret_" + fakeChars(base62Alphabet, 40, 58),
-				"'sb_secret_" + fakeChars(base62Alphabet, 24, 59) + "'",
-			},
-			fp: []string{
-				"sb_publishable_" + fakeChars(base62Alphabet, 31, 60),
-				"sb_secret_" + fakeChars(base62Alphabet, 12, 61),
-				"sb_secret_key_name",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"sb_secret_" + fakeChars(base62Alphabet+"_-", 31, 57),
+					"SUPABASE_SECRET_KEY=sb_secret_" + fakeChars(base62Alphabet, 40, 58),
+					"'sb_secret_" + fakeChars(base62Alphabet, 24, 59) + "'",
+				}
+				fp = []string{
+					"sb_publishable_" + fakeChars(base62Alphabet, 31, 60),
+					"sb_secret_" + fakeChars(base62Alphabet, 12, 61),
+					"sb_secret_key_name",
+				}
+				return
 			},
 		},
 		{
@@ -105,155 +120,194 @@ func databaseRules() []ruleDef {
 				u, l, d := hasClasses(b)
 				return d && (u || l), ChecksumNone
 			}})},
-			tp: []string{
-				"4b1d" + fakeChars(base62Alphabet, 38, 62),
-				"CLICKHOUSE_KEY_SECRET=4b1d" + fakeChars(base62Alphabet, 38, 63),
-				"key_secret: \"4b1d" + fakeChars(base62Alphabet, 38, 64) + "\"",
-			},
-			fp: []string{
-				"4b1d" + fakeChars(base62Alphabet, 37, 65),
-				"e3b04b1d" + fakeChars(hex, 38, 66),
-				"4b1d" + fakeChars("abcdefghijklmnopqrstuvwxyz", 38, 67),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"4b1d" + fakeChars(base62Alphabet, 38, 62),
+					"CLICKHOUSE_KEY_SECRET=4b1d" + fakeChars(base62Alphabet, 38, 63),
+					"key_secret: \"4b1d" + fakeChars(base62Alphabet, 38, 64) + "\"",
+				}
+				fp = []string{
+					"4b1d" + fakeChars(base62Alphabet, 37, 65),
+					"e3b04b1d" + fakeChars(hex, 38, 66),
+					"4b1d" + fakeChars("abcdefghijklmnopqrstuvwxyz", 38, 67),
+				}
+				return
 			},
 		},
 		url("postgres-url", "PostgreSQL", "PostgreSQL (postgres://, postgresql://, postgresql+driver://)", []string{"postgres", "postgresql"}, true,
-			[]string{
-				"DATABASE_URL=postgres://app:" + pw(1) + "@db.internal:5432/shop",
-				"postgresql+psycopg2://admin:password@localhost/test",
-				"jdbc:postgresql://report:" + pw(2) + "@10.0.0.5/warehouse?sslmode=require",
-				"postgres://svc:p@ss/w0rd@db:5432/x",
-			},
-			[]string{
-				"postgres://app:${DB_PASSWORD}@db.internal:5432/shop",
-				"postgres://app@db.internal:5432/shop",
-				"postgresql://<user>:<password>@<host>:<port>/<db>",
-				"postgres://db.internal:5432/shop?application_name=a@b",
-				"mypostgres://app:" + pw(3) + "@db/x",
+			func() (tp, fp []string) {
+				tp = []string{
+					"DATABASE_URL=postgres://app:" + pw(1) + "@db.internal:5432/shop",
+					"postgresql+psycopg2://admin:password@localhost/test",
+					"jdbc:postgresql://report:" + pw(2) + "@10.0.0.5/warehouse?sslmode=require",
+					"postgres://svc:p@ss/w0rd@db:5432/x",
+				}
+				fp = []string{
+					"postgres://app:${DB_PASSWORD}@db.internal:5432/shop",
+					"postgres://app@db.internal:5432/shop",
+					"postgresql://<user>:<password>@<host>:<port>/<db>",
+					"postgres://db.internal:5432/shop?application_name=a@b",
+					"mypostgres://app:" + pw(3) + "@db/x",
+				}
+				return
 			}),
 		url("mysql-url", "MySQL", "MySQL (mysql://, mysqlx://, mysql+driver://)", []string{"mysql", "mysqlx"}, true,
-			[]string{
-				"mysql://root:" + pw(4) + "@127.0.0.1:3306/app",
-				"SQLALCHEMY_DATABASE_URI = 'mysql+pymysql://web:changeme@mysql/web'",
-				"mysqlx://u:" + pw(5) + "@h:33060/db",
-			},
-			[]string{
-				"mysql://root:****@127.0.0.1:3306/app",
-				"mysql://root@localhost/app",
-				"mysql://user:$MYSQL_PASSWORD@db/app",
-				"mysql://host:3306/db@archive",
+			func() (tp, fp []string) {
+				tp = []string{
+					"mysql://root:" + pw(4) + "@127.0.0.1:3306/app",
+					"SQLALCHEMY_DATABASE_URI = 'mysql+pymysql://web:changeme@mysql/web'",
+					"mysqlx://u:" + pw(5) + "@h:33060/db",
+				}
+				fp = []string{
+					"mysql://root:****@127.0.0.1:3306/app",
+					"mysql://root@localhost/app",
+					"mysql://user:$MYSQL_PASSWORD@db/app",
+					"mysql://host:3306/db@archive",
+				}
+				return
 			}),
 		url("mariadb-url", "MariaDB", "MariaDB (mariadb://, mariadb+driver://)", []string{"mariadb"}, true,
-			[]string{
-				"mariadb://app:" + pw(6) + "@maria:3306/app",
-				"mariadb+mariadbconnector://u:" + pw(7) + "@h/db",
-				"url: \"mariadb://:" + pw(8) + "@h/db\"",
-			},
-			[]string{
-				"mariadb://app:{{ .Password }}@maria/app",
-				"mariadb://maria:3306/app",
-				"mariadb://app:[password]@maria/app",
+			func() (tp, fp []string) {
+				tp = []string{
+					"mariadb://app:" + pw(6) + "@maria:3306/app",
+					"mariadb+mariadbconnector://u:" + pw(7) + "@h/db",
+					"url: \"mariadb://:" + pw(8) + "@h/db\"",
+				}
+				fp = []string{
+					"mariadb://app:{{ .Password }}@maria/app",
+					"mariadb://maria:3306/app",
+					"mariadb://app:[password]@maria/app",
+				}
+				return
 			}),
 		url("mongodb-url", "MongoDB", "MongoDB (mongodb://, mongodb+srv://)", []string{"mongodb"}, true,
-			[]string{
-				"mongodb+srv://atlas:" + pw(9) + "@cluster0.ab1cd.mongodb.net/?retryWrites=true&w=majority",
-				"MONGO_URL=mongodb://root:example@mongo:27017,mongo2:27017/admin?replicaSet=rs0",
-				"mongodb://u%40corp:" + pw(10) + "@m1/db",
-			},
-			[]string{
-				"mongodb+srv://atlas:<password>@cluster0.ab1cd.mongodb.net/",
-				"mongodb://mongo:27017/admin",
-				"mongodb+srv://cluster0.ab1cd.mongodb.net/db --username atlas",
+			func() (tp, fp []string) {
+				tp = []string{
+					"mongodb+srv://atlas:" + pw(9) + "@cluster0.ab1cd.mongodb.net/?retryWrites=true&w=majority",
+					"MONGO_URL=mongodb://root:example@mongo:27017,mongo2:27017/admin?replicaSet=rs0",
+					"mongodb://u%40corp:" + pw(10) + "@m1/db",
+				}
+				fp = []string{
+					"mongodb+srv://atlas:<password>@cluster0.ab1cd.mongodb.net/",
+					"mongodb://mongo:27017/admin",
+					"mongodb+srv://cluster0.ab1cd.mongodb.net/db --username atlas",
+				}
+				return
 			}),
 		url("redis-url", "Redis", "Redis and Valkey (redis://, rediss://, redis+sentinel://, valkey://)", []string{"redis", "rediss", "valkey", "valkeys"}, true,
-			[]string{
-				"REDIS_URL=redis://:" + pw(11) + "@cache:6379/0",
-				"rediss://default:" + pw(12) + "@eu1-upstash.io:6379",
-				"redis+sentinel://:" + pw(13) + "@s1:26379/mymaster",
-			},
-			[]string{
-				"redis://cache:6379/0",
-				"redis://:%(redis_password)s@cache:6379",
-				"rediss://default:xxxxxxxx@host:6379",
+			func() (tp, fp []string) {
+				tp = []string{
+					"REDIS_URL=redis://:" + pw(11) + "@cache:6379/0",
+					"rediss://default:" + pw(12) + "@eu1-upstash.io:6379",
+					"redis+sentinel://:" + pw(13) + "@s1:26379/mymaster",
+				}
+				fp = []string{
+					"redis://cache:6379/0",
+					"redis://:%(redis_password)s@cache:6379",
+					"rediss://default:xxxxxxxx@host:6379",
+				}
+				return
 			}),
 		url("amqp-url", "RabbitMQ", "AMQP brokers (amqp://, amqps://)", []string{"amqp", "amqps"}, false,
-			[]string{
-				"amqp://guest:guest@localhost:5672/",
-				"CELERY_BROKER_URL=amqps://worker:" + pw(14) + "@b-1.mq.eu-west-1.amazonaws.com:5671",
-				"'amqp://svc:" + pw(15) + "@rabbit/vhost'",
-			},
-			[]string{
-				"amqp://localhost:5672/",
-				"amqp://guest:${RABBIT_PASS}@localhost:5672/",
-				"xamqp://guest:" + pw(16) + "@h/",
+			func() (tp, fp []string) {
+				tp = []string{
+					"amqp://guest:guest@localhost:5672/",
+					"CELERY_BROKER_URL=amqps://worker:" + pw(14) + "@b-1.mq.eu-west-1.amazonaws.com:5671",
+					"'amqp://svc:" + pw(15) + "@rabbit/vhost'",
+				}
+				fp = []string{
+					"amqp://localhost:5672/",
+					"amqp://guest:${RABBIT_PASS}@localhost:5672/",
+					"xamqp://guest:" + pw(16) + "@h/",
+				}
+				return
 			}),
 		url("sqlserver-url", "Microsoft SQL Server", "SQL Server (sqlserver://, mssql://, mssql+driver://)", []string{"sqlserver", "mssql"}, true,
-			[]string{
-				"sqlserver://sa:" + pw(17) + "@localhost:1433?database=master",
-				"mssql+pyodbc://sa:Passw0rd!@sql/db?driver=ODBC+Driver+18",
-				"mssql://app:" + pw(18) + "@sql.internal/app",
-			},
-			[]string{
-				"sqlserver://localhost:1433?database=master",
-				"mssql://sa:<YourStrong!Passw0rd>@localhost",
-				"sqlserver://sa:...@localhost",
+			func() (tp, fp []string) {
+				tp = []string{
+					"sqlserver://sa:" + pw(17) + "@localhost:1433?database=master",
+					"mssql+pyodbc://sa:Passw0rd!@sql/db?driver=ODBC+Driver+18",
+					"mssql://app:" + pw(18) + "@sql.internal/app",
+				}
+				fp = []string{
+					"sqlserver://localhost:1433?database=master",
+					"mssql://sa:<YourStrong!Passw0rd>@localhost",
+					"sqlserver://sa:...@localhost",
+				}
+				return
 			}),
 		url("clickhouse-url", "ClickHouse", "ClickHouse (clickhouse://, clickhouse+driver://)", []string{"clickhouse"}, true,
-			[]string{
-				"clickhouse://default:" + pw(19) + "@ch.example.internal:9000/default",
-				"clickhouse+native://u:" + pw(20) + "@ch/db",
-				"dsn: clickhouse://reader:" + pw(21) + "@10.1.2.3:8123",
-			},
-			[]string{
-				"clickhouse://ch.example.internal:9000/default",
-				"clickhouse://default:$CH_PASSWORD@ch:9000",
-				"clickhouse-client --host ch --password",
+			func() (tp, fp []string) {
+				tp = []string{
+					"clickhouse://default:" + pw(19) + "@ch.example.internal:9000/default",
+					"clickhouse+native://u:" + pw(20) + "@ch/db",
+					"dsn: clickhouse://reader:" + pw(21) + "@10.1.2.3:8123",
+				}
+				fp = []string{
+					"clickhouse://ch.example.internal:9000/default",
+					"clickhouse://default:$CH_PASSWORD@ch:9000",
+					"clickhouse-client --host ch --password",
+				}
+				return
 			}),
 		url("cockroachdb-url", "CockroachDB", "CockroachDB (cockroachdb://, cockroach://, cockroachdb+driver://)", []string{"cockroachdb", "cockroach"}, true,
-			[]string{
-				"cockroachdb://root:" + pw(22) + "@crdb:26257/defaultdb?sslmode=verify-full",
-				"cockroachdb+psycopg2://app:" + pw(23) + "@crdb/app",
-				"cockroach://u:" + pw(24) + "@h:26257/db",
-			},
-			[]string{
-				"cockroachdb://root@crdb:26257/defaultdb",
-				"cockroachdb://app:{password}@crdb/app",
-				"cockroach start --insecure",
+			func() (tp, fp []string) {
+				tp = []string{
+					"cockroachdb://root:" + pw(22) + "@crdb:26257/defaultdb?sslmode=verify-full",
+					"cockroachdb+psycopg2://app:" + pw(23) + "@crdb/app",
+					"cockroach://u:" + pw(24) + "@h:26257/db",
+				}
+				fp = []string{
+					"cockroachdb://root@crdb:26257/defaultdb",
+					"cockroachdb://app:{password}@crdb/app",
+					"cockroach start --insecure",
+				}
+				return
 			}),
 		url("snowflake-url", "Snowflake", "Snowflake (snowflake://)", []string{"snowflake"}, false,
-			[]string{
-				"snowflake://etl:" + pw(25) + "@xy12345.eu-central-1/analytics/public?warehouse=wh",
-				"SNOWFLAKE_URL=snowflake://svc:" + pw(26) + "@acct/db",
-				"\"snowflake://dbt:" + pw(27) + "@org-acct/raw\"",
-			},
-			[]string{
-				"snowflake://etl@xy12345/analytics?authenticator=externalbrowser",
-				"snowflake://etl:<password>@xy12345/analytics",
-				"snowflake://xy12345.snowflakecomputing.com",
+			func() (tp, fp []string) {
+				tp = []string{
+					"snowflake://etl:" + pw(25) + "@xy12345.eu-central-1/analytics/public?warehouse=wh",
+					"SNOWFLAKE_URL=snowflake://svc:" + pw(26) + "@acct/db",
+					"\"snowflake://dbt:" + pw(27) + "@org-acct/raw\"",
+				}
+				fp = []string{
+					"snowflake://etl@xy12345/analytics?authenticator=externalbrowser",
+					"snowflake://etl:<password>@xy12345/analytics",
+					"snowflake://xy12345.snowflakecomputing.com",
+				}
+				return
 			}),
 		url("neo4j-url", "Neo4j", "Neo4j (neo4j://, neo4j+s://, bolt://, bolt+s://)", []string{"neo4j", "bolt"}, true,
-			[]string{
-				"neo4j+s://neo4j:" + pw(28) + "@abcd1234.databases.neo4j.io",
-				"bolt://neo4j:test@localhost:7687",
-				"NEO4J_URI=neo4j://app:" + pw(29) + "@graph:7687",
-			},
-			[]string{
-				"neo4j+s://abcd1234.databases.neo4j.io",
-				"bolt://localhost:7687",
-				"neo4j://neo4j:${NEO4J_PASSWORD}@graph:7687",
+			func() (tp, fp []string) {
+				tp = []string{
+					"neo4j+s://neo4j:" + pw(28) + "@abcd1234.databases.neo4j.io",
+					"bolt://neo4j:test@localhost:7687",
+					"NEO4J_URI=neo4j://app:" + pw(29) + "@graph:7687",
+				}
+				fp = []string{
+					"neo4j+s://abcd1234.databases.neo4j.io",
+					"bolt://localhost:7687",
+					"neo4j://neo4j:${NEO4J_PASSWORD}@graph:7687",
+				}
+				return
 			}),
 		{
 			id: "oracle-jdbc-password", provider: "Oracle", kind: KindSecret, confidence: "high",
 			desc:  "Oracle JDBC URL with user/password (jdbc:oracle:thin:user/password@host); only the password is redacted",
 			forms: []form{oracleForm()},
-			tp: []string{
-				"jdbc:oracle:thin:scott/tiger@db.example.com:1521/ORCL",
-				"url=jdbc:oracle:thin:app/" + pw(30) + "@//ora:1521/svc",
-				"jdbc:oracle:oci:hr/" + pw(31) + "@orcl",
-			},
-			fp: []string{
-				"jdbc:oracle:thin:@db.example.com:1521/ORCL",
-				"jdbc:oracle:thin:app/${ORACLE_PASSWORD}@ora:1521/svc",
-				"jdbc:oracle:thin:@//ora:1521/svc user/pass in properties",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"jdbc:oracle:thin:scott/tiger@db.example.com:1521/ORCL",
+					"url=jdbc:oracle:thin:app/" + pw(30) + "@//ora:1521/svc",
+					"jdbc:oracle:oci:hr/" + pw(31) + "@orcl",
+				}
+				fp = []string{
+					"jdbc:oracle:thin:@db.example.com:1521/ORCL",
+					"jdbc:oracle:thin:app/${ORACLE_PASSWORD}@ora:1521/svc",
+					"jdbc:oracle:thin:@//ora:1521/svc user/pass in properties",
+				}
+				return
 			},
 		},
 		{
@@ -261,18 +315,21 @@ func databaseRules() []ruleDef {
 			desc: "Password inside an ADO.NET, ODBC or JDBC connection string: ;Password= or ;Pwd= " +
 				"(a {braced} or 'quoted' value is read to its closing brace or quote); only the value is redacted, template placeholders are not",
 			forms: []form{connStringForm()},
-			tp: []string{
-				"Server=tcp:sql.database.windows.net,1433;Initial Catalog=app;User ID=app;Password=" + pw(32) + ";Encrypt=True;",
-				"Driver={ODBC Driver 18 for SQL Server};Server=sql;Uid=sa;Pwd={" + pw(33) + ";x};",
-				"jdbc:sqlserver://sql:1433;databaseName=app;user=app;password=" + pw(34) + ";encrypt=true",
-				"Data Source=ora;User Id=hr; Password = '" + pw(35) + "';",
-			},
-			fp: []string{
-				"Server=sql;Database=app;Password=${SQL_PASSWORD};",
-				"Server=sql;Database=app;Integrated Security=true;",
-				"Server=sql;Database=app;Password=;",
-				"see the docs; password reset is self-service",
-				"Server=sql;Password Expiry=30;",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Server=tcp:sql.database.windows.net,1433;Initial Catalog=app;User ID=app;Password=" + pw(32) + ";Encrypt=True;",
+					"Driver={ODBC Driver 18 for SQL Server};Server=sql;Uid=sa;Pwd={" + pw(33) + ";x};",
+					"jdbc:sqlserver://sql:1433;databaseName=app;user=app;password=" + pw(34) + ";encrypt=true",
+					"Data Source=ora;User Id=hr; Password = '" + pw(35) + "';",
+				}
+				fp = []string{
+					"Server=sql;Database=app;Password=${SQL_PASSWORD};",
+					"Server=sql;Database=app;Integrated Security=true;",
+					"Server=sql;Database=app;Password=;",
+					"see the docs; password reset is self-service",
+					"Server=sql;Password Expiry=30;",
+				}
+				return
 			},
 		},
 	}

@@ -18,16 +18,19 @@ func facebookRules() []ruleDef {
 	return []ruleDef{
 		provRule("facebook-app-token", "Facebook", "medium", "Facebook app access token (app id of 15 or 16 digits, '|', 27 to 40 bytes) after a facebook name",
 			[]form{{keywords: []string{"facebook"}, back: 1, ahead: len("facebook") + fbMaxName + 1 + fbMaxSep + 1 + 16 + 1 + fbMaxTail + 1 + ctxMargin, check: facebookAppToken}},
-			[]string{
-				"facebook " + fakeChars(digits, 16, 1) + "|" + fakeChars(wd, 27, 2),
-				"FACEBOOK_APP_TOKEN=" + fakeChars(digits, 15, 3) + "|" + fakeChars(wd, 32, 4),
-				`"facebook_access_token": "` + fakeChars(digits, 16, 5) + "|" + fakeChars(wd, 40, 6) + `"`,
-			},
-			[]string{
-				"facebook " + fakeChars(digits, 14, 7) + "|" + fakeChars(wd, 27, 8),
-				"facebook " + fakeChars(digits, 16, 9) + "|" + fakeChars(wd, 26, 10),
-				"facebook " + fakeChars(digits, 16, 11) + "|" + fakeChars("abcdefghijklmnopqrstuvwxyz", 30, 12),
-				fakeChars(digits, 16, 13) + "|" + fakeChars(wd, 30, 14) + " has no facebook name before it",
+			func() (tp, fp []string) {
+				tp = []string{
+					"facebook " + fakeChars(digits, 16, 1) + "|" + fakeChars(wd, 27, 2),
+					"FACEBOOK_APP_TOKEN=" + fakeChars(digits, 15, 3) + "|" + fakeChars(wd, 32, 4),
+					`"facebook_access_token": "` + fakeChars(digits, 16, 5) + "|" + fakeChars(wd, 40, 6) + `"`,
+				}
+				fp = []string{
+					"facebook " + fakeChars(digits, 14, 7) + "|" + fakeChars(wd, 27, 8),
+					"facebook " + fakeChars(digits, 16, 9) + "|" + fakeChars(wd, 26, 10),
+					"facebook " + fakeChars(digits, 16, 11) + "|" + fakeChars("abcdefghijklmnopqrstuvwxyz", 30, 12),
+					fakeChars(digits, 16, 13) + "|" + fakeChars(wd, 30, 14) + " has no facebook name before it",
+				}
+				return
 			}),
 	}
 }

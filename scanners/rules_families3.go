@@ -13,30 +13,36 @@ func familyRules3() []ruleDef {
 			`TrueNAS API key (a key id, '-', 64 of [A-Za-z0-9]) as the parameter of a JSON call, "params": ["<id>-<key>"] (auth.login_with_api_key); in an Authorization header or an assignment the header and assignment rules take it`,
 			[]form{checkedForm(regexForm([]string{"params"},
 				`params\\?"[\t\n\r ]{0,16}:[\t\n\r ]{0,16}\[[\t\n\r ]{0,16}\\?"([0-9]{1,6}-[A-Za-z0-9]{64})\\?"`, setWord, nil, 120), mixedCaseDigit)},
-			[]string{
-				`{"id":"` + fakeUUID(1) + `", "msg":"method", "method":"auth.login_with_api_key", "params":["` + fakeChars(dig, 1, 2) + "-" + fakeChars(base62Alphabet, 64, 3) + `"]}`,
-				"{\n  \"method\": \"auth.login_with_api_key\",\n  \"params\": [\n    \"12-" + fakeChars(base62Alphabet, 64, 4) + "\"\n  ]\n}",
-				`{\"params\" : [ \"7-` + fakeChars(base62Alphabet, 64, 5) + `\" ]}`,
-			},
-			[]string{
-				`"params": ["8-` + fakeChars(hex, 64, 6) + `"]`,
-				`"params": ["8-` + fakeChars(base62Alphabet, 63, 7) + `"]`,
-				`"params": ["build-` + fakeChars(base62Alphabet, 64, 8) + `"]`,
-				`"query_params": ["8-` + fakeChars(base62Alphabet, 64, 9) + `", 2]`,
+			func() (tp, fp []string) {
+				tp = []string{
+					`{"id":"` + fakeUUID(1) + `", "msg":"method", "method":"auth.login_with_api_key", "params":["` + fakeChars(dig, 1, 2) + "-" + fakeChars(base62Alphabet, 64, 3) + `"]}`,
+					"{\n  \"method\": \"auth.login_with_api_key\",\n  \"params\": [\n    \"12-" + fakeChars(base62Alphabet, 64, 4) + "\"\n  ]\n}",
+					`{\"params\" : [ \"7-` + fakeChars(base62Alphabet, 64, 5) + `\" ]}`,
+				}
+				fp = []string{
+					`"params": ["8-` + fakeChars(hex, 64, 6) + `"]`,
+					`"params": ["8-` + fakeChars(base62Alphabet, 63, 7) + `"]`,
+					`"params": ["build-` + fakeChars(base62Alphabet, 64, 8) + `"]`,
+					`"query_params": ["8-` + fakeChars(base62Alphabet, 64, 9) + `", 2]`,
+				}
+				return
 			}),
 		provRule("softlayer-api-key", "IBM SoftLayer", "high",
 			"SoftLayer API key (64 letters and digits) in the path of its SOAP or REST API URL (api.softlayer.com/soap/v3/<key>)",
 			[]form{checkedForm(regexForm([]string{"api.softlayer.com/"},
 				`(?i:api\.softlayer\.com)/(?:soap|rest)/v3(?:\.1)?/([A-Za-z0-9]{64})\b`, nil, nil, 90), hasLetterDigit64)},
-			[]string{
-				"https://api.softlayer.com/soap/v3/" + fakeChars(hex, 64, 10),
-				"endpoint = 'https://api.softlayer.com/soap/v3.1/" + fakeChars(hex, 64, 11) + "'",
-				"GET https://API.SOFTLAYER.COM/rest/v3/" + fakeChars(base62Alphabet, 64, 12) + "/SoftLayer_Account.json",
-			},
-			[]string{
-				"https://api.softlayer.com/soap/v3/SoftLayer_Account",
-				"https://api.softlayer.com/rest/v3/" + fakeChars(hex, 63, 13),
-				"https://api.softlayer.com/soap/v3/" + fakeChars("abcdefghij", 64, 14),
+			func() (tp, fp []string) {
+				tp = []string{
+					"https://api.softlayer.com/soap/v3/" + fakeChars(hex, 64, 10),
+					"endpoint = 'https://api.softlayer.com/soap/v3.1/" + fakeChars(hex, 64, 11) + "'",
+					"GET https://API.SOFTLAYER.COM/rest/v3/" + fakeChars(base62Alphabet, 64, 12) + "/SoftLayer_Account.json",
+				}
+				fp = []string{
+					"https://api.softlayer.com/soap/v3/SoftLayer_Account",
+					"https://api.softlayer.com/rest/v3/" + fakeChars(hex, 63, 13),
+					"https://api.softlayer.com/soap/v3/" + fakeChars("abcdefghij", 64, 14),
+				}
+				return
 			}),
 	}
 }

@@ -103,21 +103,24 @@ func hashRules() []ruleDef {
 			desc: "password hash in modular crypt format (MD5-crypt $1$ and $apr1$, bcrypt $2a/b/x/y$, SHA-crypt $5$ and $6$, Cisco type 8 $8$ and type 9 $9$, yescrypt $y$, Argon2): crackable offline, as secret as the password",
 			forms: []form{regexForm([]string{"$1$", "$apr1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$8$", "$9$", "$y$", "$argon2id$", "$argon2i$", "$argon2d$"},
 				cryptRe, setCrypt, setCrypt, 200)},
-			tp: []string{
-				"root:$6$" + fakeChars(c, 16, 1) + "$" + fakeChars(c, 86, 2) + ":19700:0:99999:7:::",
-				`{"password_hash": "$2b$12$` + fakeChars(c, 53, 3) + `"}`,
-				"admin:$apr1$" + fakeChars(c, 8, 4) + "$" + fakeChars(c, 22, 5),
-				"username admin secret 9 $9$" + fakeChars(c, 14, 6) + "$" + fakeChars(c, 43, 7),
-				"alice:$y$j9T$" + fakeChars(c, 22, 8) + "$" + fakeChars(c, 43, 9) + ":19000::::::",
-				"hash=$argon2id$v=19$m=65536,t=3,p=4$" + fakeChars(b64, 22, 10) + "$" + fakeChars(b64, 43, 11),
-				"$5$rounds=5000$" + fakeChars(c, 16, 12) + "$" + fakeChars(c, 43, 13),
-			},
-			fp: []string{
-				"echo $1$2$3",
-				"price: $5$ per unit",
-				"root:*:19700:0:99999:7:::",
-				"$2b$12$tooshort",
-				"awk '{print $1$2}'",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"root:$6$" + fakeChars(c, 16, 1) + "$" + fakeChars(c, 86, 2) + ":19700:0:99999:7:::",
+					`{"password_hash": "$2b$12$` + fakeChars(c, 53, 3) + `"}`,
+					"admin:$apr1$" + fakeChars(c, 8, 4) + "$" + fakeChars(c, 22, 5),
+					"username admin secret 9 $9$" + fakeChars(c, 14, 6) + "$" + fakeChars(c, 43, 7),
+					"alice:$y$j9T$" + fakeChars(c, 22, 8) + "$" + fakeChars(c, 43, 9) + ":19000::::::",
+					"hash=$argon2id$v=19$m=65536,t=3,p=4$" + fakeChars(b64, 22, 10) + "$" + fakeChars(b64, 43, 11),
+					"$5$rounds=5000$" + fakeChars(c, 16, 12) + "$" + fakeChars(c, 43, 13),
+				}
+				fp = []string{
+					"echo $1$2$3",
+					"price: $5$ per unit",
+					"root:*:19700:0:99999:7:::",
+					"$2b$12$tooshort",
+					"awk '{print $1$2}'",
+				}
+				return
 			},
 		},
 		{
@@ -125,15 +128,18 @@ func hashRules() []ruleDef {
 			desc: "Kerberos AS-REP or TGS hash as roasting tools print it ($krb5asrep$, $krb5tgs$, $krb5pa$ with etype 17, 18 or 23): crackable offline",
 			forms: []form{regexForm([]string{"$krb5asrep$", "$krb5tgs$", "$krb5pa$"},
 				`\$krb5(?:asrep|tgs|pa)\$(?:17|18|23)\$[^\s"'<>]{40,}`, setWord, nil, 4000)},
-			tp: []string{
-				"$krb5asrep$23$svc_backup@CORP.LOCAL:" + fakeChars(hex, 32, 1) + "$" + fakeChars(hex, 240, 2),
-				"$krb5tgs$23$*sqlsvc$CORP.LOCAL$MSSQLSvc/db01.corp.local:1433*$" + fakeChars(hex, 32, 3) + "$" + fakeChars(hex, 600, 4),
-				"hash: $krb5tgs$18$web$CORP.LOCAL$*HTTP/web*$" + fakeChars(hex, 24, 5) + "$" + fakeChars(hex, 300, 6) + "\n",
-			},
-			fp: []string{
-				"the $krb5tgs$ prefix marks a TGS hash",
-				"$krb5asrep$23$short",
-				"$krb5tgs$99$" + fakeChars(hex, 60, 7),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"$krb5asrep$23$svc_backup@CORP.LOCAL:" + fakeChars(hex, 32, 1) + "$" + fakeChars(hex, 240, 2),
+					"$krb5tgs$23$*sqlsvc$CORP.LOCAL$MSSQLSvc/db01.corp.local:1433*$" + fakeChars(hex, 32, 3) + "$" + fakeChars(hex, 600, 4),
+					"hash: $krb5tgs$18$web$CORP.LOCAL$*HTTP/web*$" + fakeChars(hex, 24, 5) + "$" + fakeChars(hex, 300, 6) + "\n",
+				}
+				fp = []string{
+					"the $krb5tgs$ prefix marks a TGS hash",
+					"$krb5asrep$23$short",
+					"$krb5tgs$99$" + fakeChars(hex, 60, 7),
+				}
+				return
 			},
 		},
 		{
@@ -141,15 +147,18 @@ func hashRules() []ruleDef {
 			desc: "NTLM hash in a secretsdump or pwdump line, after the empty LM hash (aad3b435b51404ee…:NT): the LM:NT pair is replaced",
 			forms: []form{regexForm([]string{"aad3b435b51404eeaad3b435b51404ee:"},
 				`(?i:aad3b435b51404eeaad3b435b51404ee):[0-9A-Fa-f]{32}`, setAlnum, setAlnum, 40)},
-			tp: []string{
-				"Administrator:500:aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 32, 1) + ":::",
-				"CORP\\svc_sql:1104:AAD3B435B51404EEAAD3B435B51404EE:" + strings.ToUpper(fakeChars(hex, 32, 2)) + ":::",
-				"krbtgt:502:aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 32, 3) + ":::\nGuest:501:…",
-			},
-			fp: []string{
-				"the empty LM hash is aad3b435b51404eeaad3b435b51404ee",
-				"aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 31, 4),
-				"aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 34, 5),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Administrator:500:aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 32, 1) + ":::",
+					"CORP\\svc_sql:1104:AAD3B435B51404EEAAD3B435B51404EE:" + strings.ToUpper(fakeChars(hex, 32, 2)) + ":::",
+					"krbtgt:502:aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 32, 3) + ":::\nGuest:501:…",
+				}
+				fp = []string{
+					"the empty LM hash is aad3b435b51404eeaad3b435b51404ee",
+					"aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 31, 4),
+					"aad3b435b51404eeaad3b435b51404ee:" + fakeChars(hex, 34, 5),
+				}
+				return
 			},
 		},
 		{
@@ -159,40 +168,49 @@ func hashRules() []ruleDef {
 				regexForm([]string{"xoxc-"}, `xoxc-[0-9]{6,16}-[0-9]{6,16}-[0-9]{6,16}-[0-9a-f]{64}`, setWordDash, setWordDash, 120),
 				regexForm([]string{"xoxd-"}, `xoxd-[A-Za-z0-9%/+=]{40,512}`, setWordDash, setWordDash, 520),
 			},
-			tp: []string{
-				"xoxc-" + fakeChars("0123456789", 12, 1) + "-" + fakeChars("0123456789", 13, 2) + "-" + fakeChars("0123456789", 13, 3) + "-" + fakeChars(hex, 64, 4),
-				"cookie: d=xoxd-" + fakeChars(base62Alphabet+"%", 120, 5) + ";",
-				`slack web client xoxc-` + fakeChars("0123456789", 11, 6) + "-" + fakeChars("0123456789", 12, 7) + "-" + fakeChars("0123456789", 12, 8) + "-" + fakeChars(hex, 64, 9) + ` (expired)`,
-			},
-			fp: []string{
-				"xoxc-123-456",
-				"xoxd-short",
-				"the xoxc- and xoxd- prefixes",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"xoxc-" + fakeChars("0123456789", 12, 1) + "-" + fakeChars("0123456789", 13, 2) + "-" + fakeChars("0123456789", 13, 3) + "-" + fakeChars(hex, 64, 4),
+					"cookie: d=xoxd-" + fakeChars(base62Alphabet+"%", 120, 5) + ";",
+					`slack web client xoxc-` + fakeChars("0123456789", 11, 6) + "-" + fakeChars("0123456789", 12, 7) + "-" + fakeChars("0123456789", 12, 8) + "-" + fakeChars(hex, 64, 9) + ` (expired)`,
+				}
+				fp = []string{
+					"xoxc-123-456",
+					"xoxd-short",
+					"the xoxc- and xoxd- prefixes",
+				}
+				return
 			},
 		},
 		provRule("django-secret-key", "Django", "high", "Django SECRET_KEY as startproject generates it (django-insecure- and 40-60 of its alphabet)",
 			[]form{regexForm([]string{"django-insecure-"}, `django-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}`, setWordDash, nil, 64)},
-			[]string{
-				"settings.py:23: 'django-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50, 1) + "'",
-				"django-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50, 2),
-				`["django-insecure-` + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 50, 3) + `"]`,
-			},
-			[]string{
-				"the django-insecure- prefix warns you",
-				"django-insecure-" + fakeChars("abcdefghij", 20, 4),
-				"mydjango-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 50, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"settings.py:23: 'django-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50, 1) + "'",
+					"django-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50, 2),
+					`["django-insecure-` + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 50, 3) + `"]`,
+				}
+				fp = []string{
+					"the django-insecure- prefix warns you",
+					"django-insecure-" + fakeChars("abcdefghij", 20, 4),
+					"mydjango-insecure-" + fakeChars("abcdefghijklmnopqrstuvwxyz0123456789", 50, 5),
+				}
+				return
 			}),
 		provRule("dependency-track-api-key", "OWASP Dependency-Track", "high", "Dependency-Track API key (odt_ and 32-64 of [A-Za-z0-9_] mixing two classes)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"odt_"}, body: setWord, min: 32, max: 64, validate: mixes2})},
-			[]string{
-				"odt_" + fakeChars(base62Alphabet, 32, 1),
-				"team automation: odt_" + fakeChars(base62Alphabet, 8, 2) + "_" + fakeChars(base62Alphabet, 32, 3),
-				"[odt_" + fakeChars(base62Alphabet, 40, 4) + "]",
-			},
-			[]string{
-				"odt_" + fakeChars(base62Alphabet, 20, 5),
-				"modt_" + fakeChars(base62Alphabet, 32, 6),
-				"odt_" + strings.Repeat("settings", 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"odt_" + fakeChars(base62Alphabet, 32, 1),
+					"team automation: odt_" + fakeChars(base62Alphabet, 8, 2) + "_" + fakeChars(base62Alphabet, 32, 3),
+					"[odt_" + fakeChars(base62Alphabet, 40, 4) + "]",
+				}
+				fp = []string{
+					"odt_" + fakeChars(base62Alphabet, 20, 5),
+					"modt_" + fakeChars(base62Alphabet, 32, 6),
+					"odt_" + strings.Repeat("settings", 5),
+				}
+				return
 			}),
 		{
 			id: "vault-unseal-key", provider: "HashiCorp Vault", kind: KindSecret, confidence: "high",
@@ -201,15 +219,18 @@ func hashRules() []ruleDef {
 				regexForm([]string{"unseal key "}, `(?i:unseal key) [0-9]{1,2}: ([A-Za-z0-9+/]{43,88}={0,2}|[0-9a-f]{64})`, setWord, setBase64Pad, 100),
 				regexForm([]string{"initial root token: "}, `(?i:initial root token): ((?:hvs\.|s\.)[A-Za-z0-9_.-]{20,200})`, setWord, setWordDashDot, 210),
 			},
-			tp: []string{
-				"Unseal Key 1: " + fakeChars(b64, 44, 1),
-				"Unseal Key 5: " + fakeChars(b64, 43, 2) + "=\n\nInitial Root Token: hvs." + fakeChars(base62Alphabet, 24, 3),
-				"Initial Root Token: s." + fakeChars(base62Alphabet, 24, 4),
-			},
-			fp: []string{
-				"Unseal Key 1: <redacted>",
-				"unseal key shares: 5",
-				"Initial Root Token: (hidden)",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Unseal Key 1: " + fakeChars(b64, 44, 1),
+					"Unseal Key 5: " + fakeChars(b64, 43, 2) + "=\n\nInitial Root Token: hvs." + fakeChars(base62Alphabet, 24, 3),
+					"Initial Root Token: s." + fakeChars(base62Alphabet, 24, 4),
+				}
+				fp = []string{
+					"Unseal Key 1: <redacted>",
+					"unseal key shares: 5",
+					"Initial Root Token: (hidden)",
+				}
+				return
 			},
 		},
 	}

@@ -21,17 +21,20 @@ func identityRules() []ruleDef {
 				namedSpec{names: []string{"okta"}, tail: 32, nameHas: []string{"token", "key"}, body: setWordDash, min: 42, max: 42,
 					validate: func(b []byte) bool { ok, _ := oktaShape(b); return ok }}.form(),
 			},
-			tp: []string{
-				"Authorization: SSWS 00" + fakeChars(wd, 40, 1),
-				"OKTA_API_TOKEN=00" + fakeChars(wd, 40, 2),
-				"okta.token = \"00" + fakeChars(wd, 40, 3) + "\"",
-				"\"oktaApiKey\": \"00" + fakeChars(wd, 40, 13) + "\"",
-				"\tos.Setenv(\"OKTA_API_TOKEN\", \"00" + fakeChars(wd, 40, 78) + "\")",
-			},
-			fp: []string{
-				"Authorization: SSWS " + fakeChars(wd, 42, 4),
-				"OKTA_ORG_URL=00" + fakeChars(wd, 40, 5),
-				"OKTA_API_TOKEN=00" + fakeChars(wd, 39, 6),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Authorization: SSWS 00" + fakeChars(wd, 40, 1),
+					"OKTA_API_TOKEN=00" + fakeChars(wd, 40, 2),
+					"okta.token = \"00" + fakeChars(wd, 40, 3) + "\"",
+					"\"oktaApiKey\": \"00" + fakeChars(wd, 40, 13) + "\"",
+					"\tos.Setenv(\"OKTA_API_TOKEN\", \"00" + fakeChars(wd, 40, 78) + "\")",
+				}
+				fp = []string{
+					"Authorization: SSWS " + fakeChars(wd, 42, 4),
+					"OKTA_ORG_URL=00" + fakeChars(wd, 40, 5),
+					"OKTA_API_TOKEN=00" + fakeChars(wd, 39, 6),
+				}
+				return
 			},
 		},
 		{
@@ -39,60 +42,72 @@ func identityRules() []ruleDef {
 			desc: "Auth0 client secret: 64 of [A-Za-z0-9_-] mixing letters and digits, assigned to a name starting with auth0 and containing secret",
 			forms: []form{namedSpec{names: []string{"auth0"}, tail: 32, nameHas: []string{"secret"}, body: setWordDash, min: 64, max: 64,
 				validate: func(b []byte) bool { u, l, d := hasClasses(b); return d && (u || l) }}.form()},
-			tp: []string{
-				"AUTH0_CLIENT_SECRET=" + fakeChars(wd, 64, 7),
-				"auth0_secret: '" + fakeChars(wd, 64, 8) + "'",
-				"\"auth0ClientSecret\": \"" + fakeChars(wd, 64, 9) + "\"",
-			},
-			fp: []string{
-				"AUTH0_CLIENT_ID=" + fakeChars(wd, 32, 10),
-				"AUTH0_CLIENT_SECRET=" + fakeChars(wd, 63, 11),
-				"AUTH0_DOMAIN=" + fakeChars(wd, 64, 12),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"AUTH0_CLIENT_SECRET=" + fakeChars(wd, 64, 7),
+					"auth0_secret: '" + fakeChars(wd, 64, 8) + "'",
+					"\"auth0ClientSecret\": \"" + fakeChars(wd, 64, 9) + "\"",
+				}
+				fp = []string{
+					"AUTH0_CLIENT_ID=" + fakeChars(wd, 32, 10),
+					"AUTH0_CLIENT_SECRET=" + fakeChars(wd, 63, 11),
+					"AUTH0_DOMAIN=" + fakeChars(wd, 64, 12),
+				}
+				return
 			},
 		},
 		{
 			id: "vault-service-token", provider: "HashiCorp Vault", kind: KindSecret, confidence: "high",
 			desc:  "HashiCorp Vault service token (hvs. and 24-512 of [A-Za-z0-9_-] mixing two of upper, lower, digit)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"hvs."}, body: setWordDash, min: 24, max: 512, validate: twoOfThree})},
-			tp: []string{
-				"hvs." + fakeChars(base62Alphabet, 24, 14),
-				"VAULT_TOKEN=hvs.CAESI" + fakeChars(wd, 90, 15),
-				"X-Vault-Token: hvs." + fakeChars(wd, 91, 16),
-			},
-			fp: []string{
-				"hvs." + fakeChars(base62Alphabet, 23, 17),
-				"hvs.configuration_option_name_here",
-				"chvs." + fakeChars(base62Alphabet, 30, 18),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"hvs." + fakeChars(base62Alphabet, 24, 14),
+					"VAULT_TOKEN=hvs.CAESI" + fakeChars(wd, 90, 15),
+					"X-Vault-Token: hvs." + fakeChars(wd, 91, 16),
+				}
+				fp = []string{
+					"hvs." + fakeChars(base62Alphabet, 23, 17),
+					"hvs.configuration_option_name_here",
+					"chvs." + fakeChars(base62Alphabet, 30, 18),
+				}
+				return
 			},
 		},
 		{
 			id: "vault-batch-token", provider: "HashiCorp Vault", kind: KindSecret, confidence: "high",
 			desc:  "HashiCorp Vault batch token (hvb. and 24-512 of [A-Za-z0-9_-] mixing two of upper, lower, digit)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"hvb."}, body: setWordDash, min: 24, max: 512, validate: twoOfThree})},
-			tp: []string{
-				"hvb.AAAAAQ" + fakeChars(wd, 140, 19),
-				"token: hvb." + fakeChars(wd, 180, 20),
-				"\"client_token\":\"hvb." + fakeChars(wd, 150, 21) + "\"",
-			},
-			fp: []string{
-				"hvb." + fakeChars(base62Alphabet, 10, 22),
-				"hvb.lowercase_words_only_in_this_name",
-				"hvb." + fakeChars(wd, 513, 23),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"hvb.AAAAAQ" + fakeChars(wd, 140, 19),
+					"token: hvb." + fakeChars(wd, 180, 20),
+					"\"client_token\":\"hvb." + fakeChars(wd, 150, 21) + "\"",
+				}
+				fp = []string{
+					"hvb." + fakeChars(base62Alphabet, 10, 22),
+					"hvb.lowercase_words_only_in_this_name",
+					"hvb." + fakeChars(wd, 513, 23),
+				}
+				return
 			},
 		},
 		{
 			id: "vault-recovery-token", provider: "HashiCorp Vault", kind: KindSecret, confidence: "high",
 			desc:  "HashiCorp Vault recovery token (hvr. and 24-512 of [A-Za-z0-9_-] mixing two of upper, lower, digit)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"hvr."}, body: setWordDash, min: 24, max: 512, validate: twoOfThree})},
-			tp: []string{
-				"hvr." + fakeChars(base62Alphabet, 24, 24),
-				"recovery token: hvr." + fakeChars(wd, 60, 25),
-				"'hvr." + fakeChars(base62Alphabet, 90, 26) + "'",
-			},
-			fp: []string{
-				"hvr." + fakeChars(base62Alphabet, 20, 27),
-				"shvr." + fakeChars(base62Alphabet, 30, 28),
-				"hvr.ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"hvr." + fakeChars(base62Alphabet, 24, 24),
+					"recovery token: hvr." + fakeChars(wd, 60, 25),
+					"'hvr." + fakeChars(base62Alphabet, 90, 26) + "'",
+				}
+				fp = []string{
+					"hvr." + fakeChars(base62Alphabet, 20, 27),
+					"shvr." + fakeChars(base62Alphabet, 30, 28),
+					"hvr.ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+				}
+				return
 			},
 		},
 		{
@@ -102,30 +117,36 @@ func identityRules() []ruleDef {
 				validate: func(b []byte) bool {
 					return b[0] == 's' && b[1] == '.' && bytes.IndexByte(b[2:], '.') < 0 && twoOfThreeOK(b[2:])
 				}}.form()},
-			tp: []string{
-				"VAULT_TOKEN=s." + fakeChars(base62Alphabet, 24, 29),
-				"X-Vault-Token: s." + fakeChars(base62Alphabet, 24, 30),
-				"{\"vaultToken\": \"s." + fakeChars(base62Alphabet, 24, 31) + "\"}",
-			},
-			fp: []string{
-				"VAULT_TOKEN=s." + fakeChars(base62Alphabet, 23, 32),
-				"VAULT_TOKEN=b." + fakeChars(base62Alphabet, 24, 33),
-				"s." + fakeChars(base62Alphabet, 24, 34),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"VAULT_TOKEN=s." + fakeChars(base62Alphabet, 24, 29),
+					"X-Vault-Token: s." + fakeChars(base62Alphabet, 24, 30),
+					"{\"vaultToken\": \"s." + fakeChars(base62Alphabet, 24, 31) + "\"}",
+				}
+				fp = []string{
+					"VAULT_TOKEN=s." + fakeChars(base62Alphabet, 23, 32),
+					"VAULT_TOKEN=b." + fakeChars(base62Alphabet, 24, 33),
+					"s." + fakeChars(base62Alphabet, 24, 34),
+				}
+				return
 			},
 		},
 		{
 			id: "age-secret-key", provider: "age", kind: KindSecret, confidence: "high",
 			desc:  "age secret key (AGE-SECRET-KEY-1 and 58 upper-case bech32 characters); the bech32 checksum is verified and reported",
 			forms: []form{tokenSpec{prefixes: []string{"AGE-SECRET-KEY-1"}, body: makeSet(strings.ToUpper(bech32Charset)), min: 58, max: 58, validate: ageChecksum}.form()},
-			tp: []string{
-				ageKey(35),
-				"# created: 2025-01-01\n# public key: age1" + fakeChars(bech32Charset, 58, 36) + "\n" + ageKey(37),
-				"AGE_KEY='" + ageKey(38)[:40] + fakeChars(strings.ToUpper(bech32Charset), 34, 39) + "'",
-			},
-			fp: []string{
-				"age1" + fakeChars(bech32Charset, 58, 40),
-				"AGE-SECRET-KEY-1" + fakeChars(strings.ToUpper(bech32Charset), 57, 41),
-				"AGE-SECRET-KEY-1" + strings.ToLower(fakeChars(strings.ToUpper(bech32Charset), 58, 42)),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					ageKey(35),
+					"# created: 2025-01-01\n# public key: age1" + fakeChars(bech32Charset, 58, 36) + "\n" + ageKey(37),
+					"AGE_KEY='" + ageKey(38)[:40] + fakeChars(strings.ToUpper(bech32Charset), 34, 39) + "'",
+				}
+				fp = []string{
+					"age1" + fakeChars(bech32Charset, 58, 40),
+					"AGE-SECRET-KEY-1" + fakeChars(strings.ToUpper(bech32Charset), 57, 41),
+					"AGE-SECRET-KEY-1" + strings.ToLower(fakeChars(strings.ToUpper(bech32Charset), 58, 42)),
+				}
+				return
 			},
 		},
 		{
@@ -133,15 +154,18 @@ func identityRules() []ruleDef {
 			desc: "1Password service account token (ops_eyJ and 250+ base64 bytes)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"ops_eyJ"}, body: setBase64Pad, notBefore: setB64NB, min: 250, max: 4096,
 				validate: func(b []byte) (bool, ChecksumResult) { return padOnlyAtEnd(b), ChecksumNone }})},
-			tp: []string{
-				"ops_eyJ" + fakeChars(b64, 300, 43),
-				"OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ" + fakeChars(b64, 600, 44) + "==",
-				"token: \"ops_eyJ" + fakeChars(b64, 251, 45) + "\"",
-			},
-			fp: []string{
-				"ops_eyJ" + fakeChars(b64, 100, 46),
-				"ops_eyJ" + fakeChars(b64, 150, 47) + "=" + fakeChars(b64, 150, 48),
-				"devops_eyJ" + fakeChars(b64, 300, 49),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"ops_eyJ" + fakeChars(b64, 300, 43),
+					"OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ" + fakeChars(b64, 600, 44) + "==",
+					"token: \"ops_eyJ" + fakeChars(b64, 251, 45) + "\"",
+				}
+				fp = []string{
+					"ops_eyJ" + fakeChars(b64, 100, 46),
+					"ops_eyJ" + fakeChars(b64, 150, 47) + "=" + fakeChars(b64, 150, 48),
+					"devops_eyJ" + fakeChars(b64, 300, 49),
+				}
+				return
 			},
 		},
 		{
@@ -149,15 +173,18 @@ func identityRules() []ruleDef {
 			desc: "1Password account Secret Key (A3- then groups of 6, 6-5 or 11, 5, 5, 5 of [A-Z0-9])",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"A3-"}, body: makeSet("A-Z0-9-"), min: 36, max: 37,
 				validate: func(b []byte) (bool, ChecksumResult) { return opSecretKeyShape(b), ChecksumNone }})},
-			tp: []string{
-				"A3-" + up36(6, 50) + "-" + up36(6, 51) + "-" + up36(5, 52) + "-" + up36(5, 53) + "-" + up36(5, 54) + "-" + up36(5, 55),
-				"Secret Key: A3-" + up36(6, 56) + "-" + up36(11, 57) + "-" + up36(5, 58) + "-" + up36(5, 59) + "-" + up36(5, 60),
-				"\"secret_key\": \"A3-" + up36(6, 61) + "-" + up36(6, 62) + "-" + up36(5, 63) + "-" + up36(5, 64) + "-" + up36(5, 65) + "-" + up36(5, 66) + "\"",
-			},
-			fp: []string{
-				"A3-" + up36(6, 67) + "-" + up36(5, 68) + "-" + up36(5, 69) + "-" + up36(5, 70) + "-" + up36(5, 71) + "-" + up36(5, 72),
-				"A3-paper-size-and-other-lowercase-words",
-				"BA3-" + up36(6, 73) + "-" + up36(11, 74) + "-" + up36(5, 75) + "-" + up36(5, 76) + "-" + up36(5, 77),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"A3-" + up36(6, 50) + "-" + up36(6, 51) + "-" + up36(5, 52) + "-" + up36(5, 53) + "-" + up36(5, 54) + "-" + up36(5, 55),
+					"Secret Key: A3-" + up36(6, 56) + "-" + up36(11, 57) + "-" + up36(5, 58) + "-" + up36(5, 59) + "-" + up36(5, 60),
+					"\"secret_key\": \"A3-" + up36(6, 61) + "-" + up36(6, 62) + "-" + up36(5, 63) + "-" + up36(5, 64) + "-" + up36(5, 65) + "-" + up36(5, 66) + "\"",
+				}
+				fp = []string{
+					"A3-" + up36(6, 67) + "-" + up36(5, 68) + "-" + up36(5, 69) + "-" + up36(5, 70) + "-" + up36(5, 71) + "-" + up36(5, 72),
+					"A3-paper-size-and-other-lowercase-words",
+					"BA3-" + up36(6, 73) + "-" + up36(11, 74) + "-" + up36(5, 75) + "-" + up36(5, 76) + "-" + up36(5, 77),
+				}
+				return
 			},
 		},
 	}

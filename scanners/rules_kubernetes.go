@@ -35,18 +35,21 @@ func kubernetesRules() []ruleDef {
 			{keywords: []string{"kind:"}, back: 2, ahead: k8sKindLen + k8sLook + k8sValueLen + ctxMargin, check: k8sKindFirst},
 			{keywords: []string{"data:"}, back: 2, ahead: k8sValueLen + k8sLook + k8sKindLen + ctxMargin, check: k8sDataFirst},
 		},
-		tp: []string{
-			"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: " + fakeChars(b64, 24, 1) + "=\n",
-			"apiVersion: v1\ndata:\n  token: '" + fakeChars(b64, 40, 2) + "'\nkind: Secret\nmetadata:\n  name: api\n",
-			`apiVersion: v1\nkind: \"Secret\"\ndata:\n  .dockerconfigjson: |\n    ` + fakeChars(b64, 64, 3) + `==\n`,
-			"kind: secret\ndata:\n\tca.crt: >-\n\t\t" + fakeChars(b64, 120, 4) + "\n",
-		},
-		fp: []string{
-			"apiVersion: v1\nkind: ConfigMap\ndata:\n  config: " + fakeChars(b64, 24, 5) + "\n",
-			"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  password: plain\n",
-			"kind: Secret\ndata:\n  password: c2hvcnQ=\n",
-			"kind: Secret\ndata:\n  password: " + "xxxxxxxxxxxxxxxxxxxxxxxx" + "\n",
-			"data: {\"kind\": \"Secret\"}",
+		examples: func() (tp, fp []string) {
+			tp = []string{
+				"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: " + fakeChars(b64, 24, 1) + "=\n",
+				"apiVersion: v1\ndata:\n  token: '" + fakeChars(b64, 40, 2) + "'\nkind: Secret\nmetadata:\n  name: api\n",
+				`apiVersion: v1\nkind: \"Secret\"\ndata:\n  .dockerconfigjson: |\n    ` + fakeChars(b64, 64, 3) + `==\n`,
+				"kind: secret\ndata:\n\tca.crt: >-\n\t\t" + fakeChars(b64, 120, 4) + "\n",
+			}
+			fp = []string{
+				"apiVersion: v1\nkind: ConfigMap\ndata:\n  config: " + fakeChars(b64, 24, 5) + "\n",
+				"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  password: plain\n",
+				"kind: Secret\ndata:\n  password: c2hvcnQ=\n",
+				"kind: Secret\ndata:\n  password: " + "xxxxxxxxxxxxxxxxxxxxxxxx" + "\n",
+				"data: {\"kind\": \"Secret\"}",
+			}
+			return
 		},
 	}}
 }

@@ -28,15 +28,18 @@ func messagingRules() []ruleDef {
 			id: "slack-config-token", provider: "Slack", kind: KindSecret, confidence: "high",
 			desc:  "Slack app configuration access token (xoxe.xoxp- or xoxe.xoxb-, a digit, '-', and 38-253 of [A-Za-z0-9-])",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"xoxe.xoxp-", "xoxe.xoxb-"}, body: makeSet("A-Za-z0-9-"), min: 40, max: 255, validate: slackConfigShape})},
-			tp: []string{
-				"xoxe.xoxp-1-" + fakeChars(base62Alphabet, 163, 1),
-				"SLACK_CONFIG_TOKEN=xoxe.xoxb-1-" + fakeChars(base62Alphabet, 166, 2),
-				"\"token\": \"xoxe.xoxp-1-" + fakeChars(base62Alphabet, 120, 3) + "\"",
-			},
-			fp: []string{
-				"xoxe.xoxp-" + fakeChars(base62Alphabet, 60, 4),
-				"xoxe.xoxp-1-short",
-				"xoxe.xoxq-1-" + fakeChars(base62Alphabet, 163, 5),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"xoxe.xoxp-1-" + fakeChars(base62Alphabet, 163, 1),
+					"SLACK_CONFIG_TOKEN=xoxe.xoxb-1-" + fakeChars(base62Alphabet, 166, 2),
+					"\"token\": \"xoxe.xoxp-1-" + fakeChars(base62Alphabet, 120, 3) + "\"",
+				}
+				fp = []string{
+					"xoxe.xoxp-" + fakeChars(base62Alphabet, 60, 4),
+					"xoxe.xoxp-1-short",
+					"xoxe.xoxq-1-" + fakeChars(base62Alphabet, 163, 5),
+				}
+				return
 			},
 		},
 		{
@@ -45,16 +48,19 @@ func messagingRules() []ruleDef {
 			// The keyword includes the first hex digit so that words
 			// beginning with "sk" ("skip", "sky") never reach the check.
 			forms: []form{tokenSpec{prefixes: skHexPrefixes(), body: makeSet("a-f0-9"), min: 31, max: 31}.form()},
-			tp: []string{
-				"SK" + fakeChars(hex, 32, 6),
-				"TWILIO_API_KEY=SK" + fakeChars(hex, 32, 7),
-				"client = Client('SK" + fakeChars(hex, 32, 8) + "', secret)",
-			},
-			fp: []string{
-				"SK" + fakeChars(hex, 31, 9),
-				"ASK" + fakeChars(hex, 32, 10),
-				"sk" + fakeChars(hex, 32, 11),
-				"SK" + fakeChars(hex, 33, 12),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"SK" + fakeChars(hex, 32, 6),
+					"TWILIO_API_KEY=SK" + fakeChars(hex, 32, 7),
+					"client = Client('SK" + fakeChars(hex, 32, 8) + "', secret)",
+				}
+				fp = []string{
+					"SK" + fakeChars(hex, 31, 9),
+					"ASK" + fakeChars(hex, 32, 10),
+					"sk" + fakeChars(hex, 32, 11),
+					"SK" + fakeChars(hex, 33, 12),
+				}
+				return
 			},
 		},
 		{
@@ -62,15 +68,18 @@ func messagingRules() []ruleDef {
 			desc: "Twilio auth token or API key secret: 32 alphanumerics assigned to a name starting with twilio and containing token or secret",
 			forms: []form{namedSpec{names: []string{"twilio"}, tail: 24, nameHas: []string{"token", "secret"}, body: setAlnum, min: 32, max: 32,
 				validate: func(b []byte) bool { _, _, d := hasClasses(b); return d }}.form()},
-			tp: []string{
-				"TWILIO_AUTH_TOKEN=" + fakeChars(hex, 32, 13),
-				"twilio_api_secret: " + fakeChars(base62Alphabet, 32, 14),
-				"\"twilioAuthToken\": \"" + fakeChars(hex, 32, 15) + "\"",
-			},
-			fp: []string{
-				"TWILIO_ACCOUNT_SID=AC" + fakeChars(hex, 32, 16),
-				"TWILIO_AUTH_TOKEN=${TWILIO_AUTH_TOKEN}",
-				"twilio_message_id=" + fakeChars(hex, 32, 17),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"TWILIO_AUTH_TOKEN=" + fakeChars(hex, 32, 13),
+					"twilio_api_secret: " + fakeChars(base62Alphabet, 32, 14),
+					"\"twilioAuthToken\": \"" + fakeChars(hex, 32, 15) + "\"",
+				}
+				fp = []string{
+					"TWILIO_ACCOUNT_SID=AC" + fakeChars(hex, 32, 16),
+					"TWILIO_AUTH_TOKEN=${TWILIO_AUTH_TOKEN}",
+					"twilio_message_id=" + fakeChars(hex, 32, 17),
+				}
+				return
 			},
 		},
 		{
@@ -80,31 +89,37 @@ func messagingRules() []ruleDef {
 				tokenSpec{prefixes: []string{"api:key-"}, body: makeSet("a-f0-9"), min: 32, max: 32}.form(),
 				namedSpec{names: []string{"mailgun"}, tail: 32, body: makeSet("a-z0-9-"), min: 36, max: 50, validate: mailgunShape}.form(),
 			},
-			tp: []string{
-				"curl -s --user 'api:key-" + fakeChars(hex, 32, 18) + "' https://api.mailgun.net/v3/x/messages",
-				"MAILGUN_API_KEY=key-" + fakeChars(hex, 32, 19),
-				"MAILGUN_WEBHOOK_SIGNING_KEY: " + fakeChars(hex, 32, 20) + "-" + fakeChars(hex, 8, 21) + "-" + fakeChars(hex, 8, 22),
-			},
-			fp: []string{
-				"cache-key-" + fakeChars(hex, 32, 23),
-				"MAILGUN_DOMAIN=mg.example.com",
-				"mailgun_message_id: " + fakeChars(hex, 32, 24),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"curl -s --user 'api:key-" + fakeChars(hex, 32, 18) + "' https://api.mailgun.net/v3/x/messages",
+					"MAILGUN_API_KEY=key-" + fakeChars(hex, 32, 19),
+					"MAILGUN_WEBHOOK_SIGNING_KEY: " + fakeChars(hex, 32, 20) + "-" + fakeChars(hex, 8, 21) + "-" + fakeChars(hex, 8, 22),
+				}
+				fp = []string{
+					"cache-key-" + fakeChars(hex, 32, 23),
+					"MAILGUN_DOMAIN=mg.example.com",
+					"mailgun_message_id: " + fakeChars(hex, 32, 24),
+				}
+				return
 			},
 		},
 		{
 			id: "mailchimp-api-key", provider: "Mailchimp", kind: KindSecret, confidence: "high",
 			desc:  "Mailchimp API key (32 lower-case hex, -us and a 1-2 digit data center)",
 			forms: []form{mailchimpForm()},
-			tp: []string{
-				fakeChars(hex, 32, 25) + "-us6",
-				"MAILCHIMP_API_KEY=" + fakeChars(hex, 32, 26) + "-us21",
-				"mailchimp.setConfig({ apiKey: \"" + fakeChars(hex, 32, 27) + "-us14\" })",
-			},
-			fp: []string{
-				fakeChars(hex, 31, 28) + "-us6",
-				"task-user-" + fakeChars(hex, 32, 29),
-				"x" + fakeChars(hex, 32, 30) + "-us6",
-				fakeChars(hex, 32, 31) + "-us123",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					fakeChars(hex, 32, 25) + "-us6",
+					"MAILCHIMP_API_KEY=" + fakeChars(hex, 32, 26) + "-us21",
+					"mailchimp.setConfig({ apiKey: \"" + fakeChars(hex, 32, 27) + "-us14\" })",
+				}
+				fp = []string{
+					fakeChars(hex, 31, 28) + "-us6",
+					"task-user-" + fakeChars(hex, 32, 29),
+					"x" + fakeChars(hex, 32, 30) + "-us6",
+					fakeChars(hex, 32, 31) + "-us123",
+				}
+				return
 			},
 		},
 		{
@@ -121,17 +136,20 @@ func messagingRules() []ruleDef {
 				namedSpec{names: []string{"discord"}, tail: 24, body: makeSet("A-Za-z0-9_.-"), min: 59, max: 80,
 					validate: func(b []byte) bool { ok, _ := discordShape(b); return ok }}.form(),
 			},
-			tp: []string{
-				"Authorization: Bot " + discordTok("1162123456789012345", 32),
-				"DISCORD_TOKEN=" + discordTok("198622483471925248", 34),
-				"discord_bot_token: '" + discordTok("4012345678901234567", 36) + "'",
-				"{\"value\": \"" + discordTok("1234567890123456789", 37) + "\"}",
-			},
-			fp: []string{
-				"Authorization: Bot " + base64.RawStdEncoding.EncodeToString([]byte("hello world 123456")) + "." + fakeChars(wd, 6, 38) + "." + fakeChars(wd, 38, 39),
-				"DISCORD_CLIENT_ID=1162123456789012345",
-				"the bot " + fakeChars(wd, 70, 40),
-				"MT" + fakeChars(wd, 22, 41) + "." + fakeChars(wd, 6, 42) + "." + fakeChars(wd, 38, 43),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"Authorization: Bot " + discordTok("1162123456789012345", 32),
+					"DISCORD_TOKEN=" + discordTok("198622483471925248", 34),
+					"discord_bot_token: '" + discordTok("4012345678901234567", 36) + "'",
+					"{\"value\": \"" + discordTok("1234567890123456789", 37) + "\"}",
+				}
+				fp = []string{
+					"Authorization: Bot " + base64.RawStdEncoding.EncodeToString([]byte("hello world 123456")) + "." + fakeChars(wd, 6, 38) + "." + fakeChars(wd, 38, 39),
+					"DISCORD_CLIENT_ID=1162123456789012345",
+					"the bot " + fakeChars(wd, 70, 40),
+					"MT" + fakeChars(wd, 22, 41) + "." + fakeChars(wd, 6, 42) + "." + fakeChars(wd, 38, 43),
+				}
+				return
 			},
 		},
 		{
@@ -142,32 +160,38 @@ func messagingRules() []ruleDef {
 					body: makeSet("A-Za-z0-9/_-"), min: 78, max: 89, notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9/_-"), validate: discordHookShape}),
 				discordHookEscapedForm(),
 			},
-			tp: []string{
-				"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 41) + "/" + fakeChars(wd, 68, 42),
-				"DISCORD_WEBHOOK=https://discordapp.com/api/webhooks/" + fakeChars(digits, 18, 43) + "/" + fakeChars(wd, 68, 44),
-				"POST https://canary.discord.com/api/webhooks/" + fakeChars(digits, 19, 45) + "/" + fakeChars(wd, 64, 46) + "?wait=true",
-				`{"snippet":"const hook = \"https:\/\/discord.com\/api\/webhooks\/` + fakeChars(digits, 19, 47) + `\/` + fakeChars(wd, 68, 48) + `\";"}`,
-			},
-			fp: []string{
-				"https://discord.com/api/webhooks/",
-				"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 47) + "/{token}",
-				"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 48) + "/" + fakeChars(wd, 30, 49),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 41) + "/" + fakeChars(wd, 68, 42),
+					"DISCORD_WEBHOOK=https://discordapp.com/api/webhooks/" + fakeChars(digits, 18, 43) + "/" + fakeChars(wd, 68, 44),
+					"POST https://canary.discord.com/api/webhooks/" + fakeChars(digits, 19, 45) + "/" + fakeChars(wd, 64, 46) + "?wait=true",
+					`{"snippet":"const hook = \"https:\/\/discord.com\/api\/webhooks\/` + fakeChars(digits, 19, 47) + `\/` + fakeChars(wd, 68, 48) + `\";"}`,
+				}
+				fp = []string{
+					"https://discord.com/api/webhooks/",
+					"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 47) + "/{token}",
+					"https://discord.com/api/webhooks/" + fakeChars(digits, 19, 48) + "/" + fakeChars(wd, 30, 49),
+				}
+				return
 			},
 		},
 		{
 			id: "telegram-bot-token", provider: "Telegram", kind: KindSecret, confidence: "high",
 			desc:  "Telegram bot token (an 8-10 digit bot id, \":AA\" and 33 of [A-Za-z0-9_-])",
 			forms: []form{telegramForm()},
-			tp: []string{
-				fakeChars(digits, 10, 50) + ":AA" + fakeChars(wd, 33, 51),
-				"https://api.telegram.org/bot" + fakeChars(digits, 9, 52) + ":AA" + fakeChars(wd, 33, 53) + "/sendMessage",
-				"TELEGRAM_BOT_TOKEN=\"" + fakeChars(digits, 8, 54) + ":AA" + fakeChars(wd, 33, 55) + "\"",
-			},
-			fp: []string{
-				fakeChars(digits, 11, 56) + ":AA" + fakeChars(wd, 33, 57),
-				fakeChars(digits, 10, 58) + ":aa" + fakeChars(wd, 33, 59),
-				fakeChars(digits, 10, 60) + ":AA" + fakeChars(wd, 40, 61),
-				"12:AA" + fakeChars(wd, 33, 62),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					fakeChars(digits, 10, 50) + ":AA" + fakeChars(wd, 33, 51),
+					"https://api.telegram.org/bot" + fakeChars(digits, 9, 52) + ":AA" + fakeChars(wd, 33, 53) + "/sendMessage",
+					"TELEGRAM_BOT_TOKEN=\"" + fakeChars(digits, 8, 54) + ":AA" + fakeChars(wd, 33, 55) + "\"",
+				}
+				fp = []string{
+					fakeChars(digits, 11, 56) + ":AA" + fakeChars(wd, 33, 57),
+					fakeChars(digits, 10, 58) + ":aa" + fakeChars(wd, 33, 59),
+					fakeChars(digits, 10, 60) + ":AA" + fakeChars(wd, 40, 61),
+					"12:AA" + fakeChars(wd, 33, 62),
+				}
+				return
 			},
 		},
 		{
@@ -178,16 +202,19 @@ func messagingRules() []ruleDef {
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return bytes.Contains(b, []byte("/IncomingWebhook/")), ChecksumNone
 				}}),
-			tp: []string{
-				teams(63),
-				"TEAMS_WEBHOOK_URL=" + teams(67) + "/V2" + fakeChars(wd, 40, 71),
-				"curl -H 'Content-Type: application/json' -d @card.json \"" + teams(72) + "\"",
-				"https://outlook.office.com/webhook/" + uuid(76) + "@" + uuid(77) + "/IncomingWebhook/" + fakeChars(hex, 32, 78) + "/" + uuid(79),
-			},
-			fp: []string{
-				"https://contoso.webhook.office.com/webhookb2/",
-				"https://contoso.webhook.office.com/webhookb2/" + uuid(80) + "@" + uuid(81) + "/OtherConnector/" + fakeChars(hex, 32, 82) + "/" + uuid(83),
-				"see outlook.office.com/webhook/ for the connector docs",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					teams(63),
+					"TEAMS_WEBHOOK_URL=" + teams(67) + "/V2" + fakeChars(wd, 40, 71),
+					"curl -H 'Content-Type: application/json' -d @card.json \"" + teams(72) + "\"",
+					"https://outlook.office.com/webhook/" + uuid(76) + "@" + uuid(77) + "/IncomingWebhook/" + fakeChars(hex, 32, 78) + "/" + uuid(79),
+				}
+				fp = []string{
+					"https://contoso.webhook.office.com/webhookb2/",
+					"https://contoso.webhook.office.com/webhookb2/" + uuid(80) + "@" + uuid(81) + "/OtherConnector/" + fakeChars(hex, 32, 82) + "/" + uuid(83),
+					"see outlook.office.com/webhook/ for the connector docs",
+				}
+				return
 			},
 		},
 		{
@@ -195,31 +222,37 @@ func messagingRules() []ruleDef {
 			desc: "Postmark server or account token (a UUID) assigned to a name starting with postmark and containing token or key (X-Postmark-Server-Token)",
 			forms: []form{namedSpec{names: []string{"postmark"}, tail: 24, nameHas: []string{"token", "key"}, body: makeSet("a-fA-F0-9-"), min: 36, max: 36,
 				validate: uuidShaped}.form()},
-			tp: []string{
-				"X-Postmark-Server-Token: " + uuid(84),
-				"POSTMARK_API_TOKEN=" + uuid(85),
-				"\"postmarkAccountToken\": \"" + uuid(86) + "\"",
-			},
-			fp: []string{
-				"postmark_message_id: " + uuid(87),
-				"X-Postmark-Server-Token: " + fakeChars(hex, 36, 88),
-				"POSTMARK_API_TOKEN=" + uuid(89)[:35],
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"X-Postmark-Server-Token: " + uuid(84),
+					"POSTMARK_API_TOKEN=" + uuid(85),
+					"\"postmarkAccountToken\": \"" + uuid(86) + "\"",
+				}
+				fp = []string{
+					"postmark_message_id: " + uuid(87),
+					"X-Postmark-Server-Token: " + fakeChars(hex, 36, 88),
+					"POSTMARK_API_TOKEN=" + uuid(89)[:35],
+				}
+				return
 			},
 		},
 		{
 			id: "twitch-oauth-token", provider: "Twitch", kind: KindSecret, confidence: "medium",
 			desc:  "Twitch chat OAuth token (oauth: and 30 of [a-z0-9] mixing letters and digits)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"oauth:"}, body: makeSet("a-z0-9"), min: 30, max: 30, validate: hasLetterDigit})},
-			tp: []string{
-				"PASS oauth:" + fakeChars(lowAlnum, 30, 90),
-				"TWITCH_OAUTH=oauth:" + fakeChars(lowAlnum, 30, 91),
-				"password: 'oauth:" + fakeChars(lowAlnum, 30, 92) + "'",
-			},
-			fp: []string{
-				"oauth:" + fakeChars(lowAlnum, 29, 93),
-				"oauth: enabled",
-				"oauth:abcdefghijklmnopqrstuvwxyzabcd",
-				"oauth:" + fakeChars(lowAlnum, 30, 94) + "X",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"PASS oauth:" + fakeChars(lowAlnum, 30, 90),
+					"TWITCH_OAUTH=oauth:" + fakeChars(lowAlnum, 30, 91),
+					"password: 'oauth:" + fakeChars(lowAlnum, 30, 92) + "'",
+				}
+				fp = []string{
+					"oauth:" + fakeChars(lowAlnum, 29, 93),
+					"oauth: enabled",
+					"oauth:abcdefghijklmnopqrstuvwxyzabcd",
+					"oauth:" + fakeChars(lowAlnum, 30, 94) + "X",
+				}
+				return
 			},
 		},
 		{
@@ -230,15 +263,18 @@ func messagingRules() []ruleDef {
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return bytes.Contains(b, []byte("%2")) || bytes.Contains(b, []byte("%3")), ChecksumNone
 				}})},
-			tp: []string{
-				"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 20, 95) + "%2B" + fakeChars(base62Alphabet, 20, 96) + "%3D" + fakeChars(base62Alphabet, 50, 97),
-				"Authorization: Bearer AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 30, 98) + "%3D" + fakeChars(base62Alphabet, 50, 99),
-				"TWITTER_BEARER_TOKEN=AAAAAAAAAAAAAAAAAAAAAM" + fakeChars(base62Alphabet, 10, 100) + "%2F" + fakeChars(base62Alphabet, 60, 101),
-			},
-			fp: []string{
-				"data:image/png;base64,iVBORw0KGgo" + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet+"+/", 80, 102),
-				"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 90, 103),
-				"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 40, 104) + "%3D" + fakeChars(base62Alphabet, 40, 105) + "/x+y",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 20, 95) + "%2B" + fakeChars(base62Alphabet, 20, 96) + "%3D" + fakeChars(base62Alphabet, 50, 97),
+					"Authorization: Bearer AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 30, 98) + "%3D" + fakeChars(base62Alphabet, 50, 99),
+					"TWITTER_BEARER_TOKEN=AAAAAAAAAAAAAAAAAAAAAM" + fakeChars(base62Alphabet, 10, 100) + "%2F" + fakeChars(base62Alphabet, 60, 101),
+				}
+				fp = []string{
+					"data:image/png;base64,iVBORw0KGgo" + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet+"+/", 80, 102),
+					"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 90, 103),
+					"AAAAAAAAAAAAAAAAAAAAA" + fakeChars(base62Alphabet, 40, 104) + "%3D" + fakeChars(base62Alphabet, 40, 105) + "/x+y",
+				}
+				return
 			},
 		},
 		{
@@ -246,16 +282,19 @@ func messagingRules() []ruleDef {
 			desc: "Zapier catch hook URL (hooks.zapier.com/hooks/catch/ digits / 5-32 alphanumerics); also with escaped slashes (\\/) in JSON text",
 			forms: withEscapedSlashes(tokenSpec{prefixes: []string{"hooks.zapier.com/hooks/catch/"}, fold: true, body: makeSet("A-Za-z0-9/"), min: 8, max: 64,
 				notBefore: makeSet("A-Za-z0-9_-"), notAfter: makeSet("A-Za-z0-9_-"), validate: zapierShape}),
-			tp: []string{
-				"https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 7, 109) + "/" + fakeChars(lowAlnum, 6, 110) + "/",
-				"ZAPIER_HOOK=https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 8, 111) + "/" + fakeChars(lowAlnum, 7, 112),
-				"POST hooks.zapier.com/hooks/catch/" + fakeChars(digits, 6, 113) + "/" + fakeChars(lowAlnum, 6, 114) + "/silent/",
-				`{"hook":"https:\/\/hooks.zapier.com\/hooks\/catch\/` + fakeChars(digits, 7, 130) + `\/` + fakeChars(lowAlnum, 6, 131) + `\/"}`,
-			},
-			fp: []string{
-				"https://hooks.zapier.com/hooks/catch/",
-				"https://hooks.zapier.com/hooks/catch/123456/",
-				"https://hooks.zapier.com/hooks/catch/abc/def/",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 7, 109) + "/" + fakeChars(lowAlnum, 6, 110) + "/",
+					"ZAPIER_HOOK=https://hooks.zapier.com/hooks/catch/" + fakeChars(digits, 8, 111) + "/" + fakeChars(lowAlnum, 7, 112),
+					"POST hooks.zapier.com/hooks/catch/" + fakeChars(digits, 6, 113) + "/" + fakeChars(lowAlnum, 6, 114) + "/silent/",
+					`{"hook":"https:\/\/hooks.zapier.com\/hooks\/catch\/` + fakeChars(digits, 7, 130) + `\/` + fakeChars(lowAlnum, 6, 131) + `\/"}`,
+				}
+				fp = []string{
+					"https://hooks.zapier.com/hooks/catch/",
+					"https://hooks.zapier.com/hooks/catch/123456/",
+					"https://hooks.zapier.com/hooks/catch/abc/def/",
+				}
+				return
 			},
 		},
 		{
@@ -266,16 +305,19 @@ func messagingRules() []ruleDef {
 				validate: func(b []byte) (bool, ChecksumResult) {
 					return bytes.Contains(b, []byte("/messages?")) && bytes.Contains(b, []byte("token=")), ChecksumNone
 				}}),
-			tp: []string{
-				"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 115) + "/messages?key=AIza" + fakeChars(wd, 35, 116) + "&token=" + fakeChars(wd, 43, 117) + "%3D",
-				"GCHAT_WEBHOOK=\"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 118) + "/messages?key=AIza" + fakeChars(wd, 35, 119) + "&token=" + fakeChars(wd, 43, 120) + "\"",
-				"curl -X POST 'https://chat.googleapis.com/v1/spaces/AAQA" + fakeChars(wd, 7, 121) + "/messages?token=" + fakeChars(wd, 43, 122) + "&key=AIza" + fakeChars(wd, 35, 123) + "'",
-				`"https:\/\/chat.googleapis.com\/v1\/spaces\/AAAA` + fakeChars(wd, 7, 132) + `\/messages?key=AIza` + fakeChars(wd, 35, 133) + `&token=` + fakeChars(wd, 43, 134) + `"`,
-			},
-			fp: []string{
-				"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 124) + "/messages",
-				"GET https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 125) + "/members?pageSize=100&pageToken=x",
-				"https://chat.googleapis.com/v1/spaces/{space}/messages?key={key}&token={token}",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 115) + "/messages?key=AIza" + fakeChars(wd, 35, 116) + "&token=" + fakeChars(wd, 43, 117) + "%3D",
+					"GCHAT_WEBHOOK=\"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 118) + "/messages?key=AIza" + fakeChars(wd, 35, 119) + "&token=" + fakeChars(wd, 43, 120) + "\"",
+					"curl -X POST 'https://chat.googleapis.com/v1/spaces/AAQA" + fakeChars(wd, 7, 121) + "/messages?token=" + fakeChars(wd, 43, 122) + "&key=AIza" + fakeChars(wd, 35, 123) + "'",
+					`"https:\/\/chat.googleapis.com\/v1\/spaces\/AAAA` + fakeChars(wd, 7, 132) + `\/messages?key=AIza` + fakeChars(wd, 35, 133) + `&token=` + fakeChars(wd, 43, 134) + `"`,
+				}
+				fp = []string{
+					"https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 124) + "/messages",
+					"GET https://chat.googleapis.com/v1/spaces/AAAA" + fakeChars(wd, 7, 125) + "/members?pageSize=100&pageToken=x",
+					"https://chat.googleapis.com/v1/spaces/{space}/messages?key={key}&token={token}",
+				}
+				return
 			},
 		},
 		{
@@ -283,30 +325,36 @@ func messagingRules() []ruleDef {
 			desc: "Intercom access token (base64 of \"tok:\" and printable text: dG9rO and 40-120 base64 bytes)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"dG9rO"}, body: setBase64Pad, min: 40, max: 120, notBefore: setB64NB,
 				validate: func(b []byte) (bool, ChecksumResult) { return intercomShape(b), ChecksumNone }})},
-			tp: []string{
-				base64.StdEncoding.EncodeToString([]byte("tok:" + uuid(126) + ":1:0")),
-				"INTERCOM_ACCESS_TOKEN=" + base64.StdEncoding.EncodeToString([]byte("tok:"+fakeChars(hex, 8, 127)+"_"+fakeChars(hex, 4, 128)+"_"+fakeChars(hex, 4, 129)+"_"+fakeChars(hex, 12, 130)+":1:0")),
-				"Authorization: Bearer " + base64.StdEncoding.EncodeToString([]byte("tok:"+uuid(131)+":1:0")),
-			},
-			fp: []string{
-				base64.StdEncoding.EncodeToString([]byte("token: " + uuid(132))),
-				"dG9rO" + fakeChars(base62Alphabet, 20, 133),
-				base64.StdEncoding.EncodeToString(append([]byte("tok:\x00\x01\x02"), fakeChars(hex, 40, 134)...)),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					base64.StdEncoding.EncodeToString([]byte("tok:" + uuid(126) + ":1:0")),
+					"INTERCOM_ACCESS_TOKEN=" + base64.StdEncoding.EncodeToString([]byte("tok:"+fakeChars(hex, 8, 127)+"_"+fakeChars(hex, 4, 128)+"_"+fakeChars(hex, 4, 129)+"_"+fakeChars(hex, 12, 130)+":1:0")),
+					"Authorization: Bearer " + base64.StdEncoding.EncodeToString([]byte("tok:"+uuid(131)+":1:0")),
+				}
+				fp = []string{
+					base64.StdEncoding.EncodeToString([]byte("token: " + uuid(132))),
+					"dG9rO" + fakeChars(base62Alphabet, 20, 133),
+					base64.StdEncoding.EncodeToString(append([]byte("tok:\x00\x01\x02"), fakeChars(hex, 40, 134)...)),
+				}
+				return
 			},
 		},
 		{
 			id: "brevo-api-key", provider: "Brevo (Sendinblue)", kind: KindSecret, confidence: "high",
 			desc:  "Brevo (Sendinblue) API and SMTP keys (xkeysib- or xsmtpsib-, 64 hex, '-', 16 alphanumerics)",
 			forms: []form{plainForm(tokenSpec{prefixes: []string{"xkeysib-", "xsmtpsib-"}, body: makeSet("A-Za-z0-9-"), min: 81, max: 81, validate: brevoShape})},
-			tp: []string{
-				"xkeysib-" + fakeChars(hex, 64, 135) + "-" + fakeChars(base62Alphabet, 16, 136),
-				"BREVO_API_KEY=xkeysib-" + fakeChars(hex, 64, 137) + "-" + fakeChars(base62Alphabet, 16, 138),
-				"smtp password: xsmtpsib-" + fakeChars(hex, 64, 139) + "-" + fakeChars(base62Alphabet, 16, 140),
-			},
-			fp: []string{
-				"xkeysib-" + fakeChars(hex, 63, 141) + "-" + fakeChars(base62Alphabet, 17, 142),
-				"xkeysib-" + fakeChars(hex, 64, 143),
-				"xkeysib-your-api-key-here",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"xkeysib-" + fakeChars(hex, 64, 135) + "-" + fakeChars(base62Alphabet, 16, 136),
+					"BREVO_API_KEY=xkeysib-" + fakeChars(hex, 64, 137) + "-" + fakeChars(base62Alphabet, 16, 138),
+					"smtp password: xsmtpsib-" + fakeChars(hex, 64, 139) + "-" + fakeChars(base62Alphabet, 16, 140),
+				}
+				fp = []string{
+					"xkeysib-" + fakeChars(hex, 63, 141) + "-" + fakeChars(base62Alphabet, 17, 142),
+					"xkeysib-" + fakeChars(hex, 64, 143),
+					"xkeysib-your-api-key-here",
+				}
+				return
 			},
 		},
 	}

@@ -54,18 +54,21 @@ func peerRules() []ruleDef {
 				parts:     []segPart{{set: setWordDash, min: 20, max: 400}, {lit: "."}, {set: setWordDash, min: 22, max: 22}},
 				notBefore: setWordDashDot, notAfter: setWordDash, validate: mapboxPayload,
 			}.form()},
-			[]string{
-				mapbox("sk.", "acme-maps", 1),
-				"MAPBOX_SECRET_TOKEN=" + mapbox("sk.", "jdoe", 3),
-				"{\"accessToken\": \"" + mapbox("sk.", "geo-team", 5) + "\"}",
-				"curl \"https://api.mapbox.com/tokens/v2/acme?access_token=" + mapbox("sk.", "acme", 7) + "\"",
-			},
-			[]string{
-				mapbox("pk.", "acme-maps", 9),                                               // public token
-				mapbox("sk.", "acme-maps", 11)[:len(mapbox("sk.", "acme-maps", 11))-1],      // 21-byte signature
-				"risk." + mapbox("sk.", "acme", 13)[3:],                                     // glued to a word
-				"sk.eyJ1Ijoi" + fakeChars(b64url, 60, 15) + "." + fakeChars(b64url, 22, 16), // payload is not {"u":…,"a":…}
-				"sk.eyJ1IjoiYOUR_MAPBOX_TOKEN_HERE",
+			func() (tp, fp []string) {
+				tp = []string{
+					mapbox("sk.", "acme-maps", 1),
+					"MAPBOX_SECRET_TOKEN=" + mapbox("sk.", "jdoe", 3),
+					"{\"accessToken\": \"" + mapbox("sk.", "geo-team", 5) + "\"}",
+					"curl \"https://api.mapbox.com/tokens/v2/acme?access_token=" + mapbox("sk.", "acme", 7) + "\"",
+				}
+				fp = []string{
+					mapbox("pk.", "acme-maps", 9),                                               // public token
+					mapbox("sk.", "acme-maps", 11)[:len(mapbox("sk.", "acme-maps", 11))-1],      // 21-byte signature
+					"risk." + mapbox("sk.", "acme", 13)[3:],                                     // glued to a word
+					"sk.eyJ1Ijoi" + fakeChars(b64url, 60, 15) + "." + fakeChars(b64url, 22, 16), // payload is not {"u":…,"a":…}
+					"sk.eyJ1IjoiYOUR_MAPBOX_TOKEN_HERE",
+				}
+				return
 			}),
 		provRule("facebook-page-access-token", "Meta", "medium",
 			"Meta (Facebook) page or user access token: EAAM or EAAC and 100-512 base62 bytes mixing upper case, lower case and digits, not inside a base64 run (no [+/] around, no '=' after)",
@@ -73,19 +76,22 @@ func peerRules() []ruleDef {
 				prefixes: []string{"EAAM", "EAAC"}, body: setAlnum, min: 100, max: 512,
 				notBefore: makeSet("A-Za-z0-9_+/"), notAfter: makeSet("A-Za-z0-9_+/=-"), validate: mixes3,
 			})},
-			[]string{
-				fb("EAAM", 180, 1),
-				"FACEBOOK_PAGE_TOKEN=" + fb("EAAC", 120, 2),
-				"{\"access_token\": \"" + fb("EAAM", 200, 3) + "\"}",
-				"curl -H \"Authorization: Bearer " + fb("EAAC", 150, 4) + "\" https://graph.facebook.com/me",
-			},
-			[]string{
-				fb("EAAM", 99, 5),                                   // too short
-				fb("EAAA", 120, 6),                                  // EAAA: a Square token prefix
-				"eaac" + fakeChars(hex, 124, 7),                     // lower-case prefix (a checksum)
-				"QUFB" + fb("EAAC", 120, 8),                         // inside a longer run
-				fb("EAAM", 120, 9) + "+" + fakeChars(b64url, 8, 10), // base64 data
-				"EAAC" + strings.Repeat("x", 120),
+			func() (tp, fp []string) {
+				tp = []string{
+					fb("EAAM", 180, 1),
+					"FACEBOOK_PAGE_TOKEN=" + fb("EAAC", 120, 2),
+					"{\"access_token\": \"" + fb("EAAM", 200, 3) + "\"}",
+					"curl -H \"Authorization: Bearer " + fb("EAAC", 150, 4) + "\" https://graph.facebook.com/me",
+				}
+				fp = []string{
+					fb("EAAM", 99, 5),                                   // too short
+					fb("EAAA", 120, 6),                                  // EAAA: a Square token prefix
+					"eaac" + fakeChars(hex, 124, 7),                     // lower-case prefix (a checksum)
+					"QUFB" + fb("EAAC", 120, 8),                         // inside a longer run
+					fb("EAAM", 120, 9) + "+" + fakeChars(b64url, 8, 10), // base64 data
+					"EAAC" + strings.Repeat("x", 120),
+				}
+				return
 			}),
 		provRule("dropbox-short-lived-token", "Dropbox", "high",
 			"Dropbox short-lived access token: sl. and 135 of [A-Za-z0-9_-] assigned to a name starting with dropbox (gitleaks' shape without '='), or alone when it is sl.B and 134 of [A-Za-z0-9_=-] mixing upper case, lower case and digits",
@@ -93,167 +99,200 @@ func peerRules() []ruleDef {
 				namedSpec{names: []string{"dropbox"}, tail: 24, body: setWordDashDot, min: 138, max: 138, validate: dropboxShortShape}.form(),
 				strictForm(tokenSpec{prefixes: []string{"sl.B"}, body: setWordDashEq, min: 134, max: 134, validate: mixes3}),
 			},
-			[]string{
-				sl(1),
-				"DROPBOX_ACCESS_TOKEN=sl." + fakeChars(lowAlnum+"_-", 135, 2),
-				"{\"token\": \"" + sl(3) + "\"}",
-				"curl -X POST https://api.dropboxapi.com/2/files/list_folder --header \"Authorization: Bearer " + sl(4) + "\"",
-			},
-			[]string{
-				"sl.B" + fakeChars(b64url, 133, 5),              // one byte short
-				"DROPBOX_TOKEN=sl." + fakeChars(b64url, 136, 6), // too long
-				"tsl.B" + fakeChars(b64url, 134, 7),             // glued to a word
-				"sl.b" + fakeChars(b64url, 134, 8),              // sl.b alone: wrong case
-				"DROPBOX_TOKEN=sl.xxxxxxxxxxxx",
+			func() (tp, fp []string) {
+				tp = []string{
+					sl(1),
+					"DROPBOX_ACCESS_TOKEN=sl." + fakeChars(lowAlnum+"_-", 135, 2),
+					"{\"token\": \"" + sl(3) + "\"}",
+					"curl -X POST https://api.dropboxapi.com/2/files/list_folder --header \"Authorization: Bearer " + sl(4) + "\"",
+				}
+				fp = []string{
+					"sl.B" + fakeChars(b64url, 133, 5),              // one byte short
+					"DROPBOX_TOKEN=sl." + fakeChars(b64url, 136, 6), // too long
+					"tsl.B" + fakeChars(b64url, 134, 7),             // glued to a word
+					"sl.b" + fakeChars(b64url, 134, 8),              // sl.b alone: wrong case
+					"DROPBOX_TOKEN=sl.xxxxxxxxxxxx",
+				}
+				return
 			}),
 		provRule("dropbox-long-lived-token", "Dropbox", "medium",
 			"Dropbox long-lived access token: 11 alphanumerics, AAAAAAAAAA and 43 of [A-Za-z0-9_-], assigned to a name starting with dropbox",
 			[]form{namedSpec{names: []string{"dropbox"}, tail: 24, body: setWordDash, min: 64, max: 64, validate: dropboxLongShape}.form()},
-			[]string{
-				"DROPBOX_TOKEN=" + dbxLong(1),
-				"dropbox_access_token: '" + dbxLong(3) + "'",
-				"{\"dropboxToken\": \"" + dbxLong(5) + "\"}",
-			},
-			[]string{
-				"DROPBOX_TOKEN=" + fakeChars(base62Alphabet, 64, 7), // no AAAAAAAAAA
-				"DROPBOX_TOKEN=" + dbxLong(9) + "x",                 // too long
-				"token=" + dbxLong(11),                              // no dropbox name
-				"DROPBOX_TOKEN=" + fakeChars(base62Alphabet, 11, 13) + "aaaaaaaaaa" + fakeChars(b64url, 43, 14), // lower-case run
+			func() (tp, fp []string) {
+				tp = []string{
+					"DROPBOX_TOKEN=" + dbxLong(1),
+					"dropbox_access_token: '" + dbxLong(3) + "'",
+					"{\"dropboxToken\": \"" + dbxLong(5) + "\"}",
+				}
+				fp = []string{
+					"DROPBOX_TOKEN=" + fakeChars(base62Alphabet, 64, 7), // no AAAAAAAAAA
+					"DROPBOX_TOKEN=" + dbxLong(9) + "x",                 // too long
+					"token=" + dbxLong(11),                              // no dropbox name
+					"DROPBOX_TOKEN=" + fakeChars(base62Alphabet, 11, 13) + "aaaaaaaaaa" + fakeChars(b64url, 43, 14), // lower-case run
+				}
+				return
 			}),
 		provRule("readme-api-key", "ReadMe", "high",
 			"ReadMe API key (rdme_ and 70 of [a-z0-9] with letters and digits)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"rdme_"}, body: setLowerAlnum, min: 70, max: 70, validate: mixes2})},
-			[]string{
-				"rdme_" + fakeChars(lowAlnum, 70, 1),
-				"README_API_KEY=rdme_" + fakeChars(lowAlnum, 70, 2),
-				"curl --user 'rdme_" + fakeChars(lowAlnum, 70, 3) + ":' https://dash.readme.com/api/v1",
-			},
-			[]string{
-				"rdme_" + fakeChars(lowAlnum, 69, 4),
-				"rdme_" + fakeChars(lowAlnum, 71, 5),
-				"RDME_" + fakeChars(lowAlnum, 70, 6),
-				"xrdme_" + fakeChars(lowAlnum, 70, 7),
-				"rdme_" + strings.Repeat("x", 70),
+			func() (tp, fp []string) {
+				tp = []string{
+					"rdme_" + fakeChars(lowAlnum, 70, 1),
+					"README_API_KEY=rdme_" + fakeChars(lowAlnum, 70, 2),
+					"curl --user 'rdme_" + fakeChars(lowAlnum, 70, 3) + ":' https://dash.readme.com/api/v1",
+				}
+				fp = []string{
+					"rdme_" + fakeChars(lowAlnum, 69, 4),
+					"rdme_" + fakeChars(lowAlnum, 71, 5),
+					"RDME_" + fakeChars(lowAlnum, 70, 6),
+					"xrdme_" + fakeChars(lowAlnum, 70, 7),
+					"rdme_" + strings.Repeat("x", 70),
+				}
+				return
 			}),
 		provRule("typeform-api-token", "Typeform", "medium",
 			"Typeform personal access token: tfp_ and exactly 59 of [A-Za-z0-9_=-] mixing upper case, lower case and digits (gitleaks also allows '.', which would swallow a full stop after the token)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"tfp_"}, body: setWordDashEq, min: 59, max: 59, notBefore: setWordDash, validate: mixes3})},
-			[]string{
-				"tfp_" + fakeChars(base62Alphabet, 44, 1) + "_" + fakeChars(base62Alphabet, 14, 2),
-				"TYPEFORM_TOKEN=tfp_" + fakeChars(b64url, 59, 3),
-				"curl -H \"Authorization: Bearer tfp_" + fakeChars(base62Alphabet, 44, 4) + "_" + fakeChars(base62Alphabet, 14, 5) + "\" https://api.typeform.com/forms",
-			},
-			[]string{
-				"tfp_" + fakeChars(b64url, 58, 6),
-				"tfp_" + fakeChars(b64url, 60, 7),
-				"TFP_" + fakeChars(base62Alphabet, 59, 8),
-				"stfp_" + fakeChars(base62Alphabet, 59, 9),
-				"tfp_your_typeform_personal_access_token_goes_here_xxxxxxxxxx",
+			func() (tp, fp []string) {
+				tp = []string{
+					"tfp_" + fakeChars(base62Alphabet, 44, 1) + "_" + fakeChars(base62Alphabet, 14, 2),
+					"TYPEFORM_TOKEN=tfp_" + fakeChars(b64url, 59, 3),
+					"curl -H \"Authorization: Bearer tfp_" + fakeChars(base62Alphabet, 44, 4) + "_" + fakeChars(base62Alphabet, 14, 5) + "\" https://api.typeform.com/forms",
+				}
+				fp = []string{
+					"tfp_" + fakeChars(b64url, 58, 6),
+					"tfp_" + fakeChars(b64url, 60, 7),
+					"TFP_" + fakeChars(base62Alphabet, 59, 8),
+					"stfp_" + fakeChars(base62Alphabet, 59, 9),
+					"tfp_your_typeform_personal_access_token_goes_here_xxxxxxxxxx",
+				}
+				return
 			}),
 		provRule("frameio-api-token", "Frame.io", "high",
 			"Frame.io developer token (fio-u- and 64 of [A-Za-z0-9_=-] mixing upper case, lower case and digits)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"fio-u-"}, body: setWordDashEq, min: 64, max: 64, notBefore: setWordDash, validate: mixes3})},
-			[]string{
-				"fio-u-" + fakeChars(b64url, 64, 1),
-				"FRAMEIO_TOKEN=fio-u-" + fakeChars(b64url, 64, 2),
-				"curl -H 'Authorization: Bearer fio-u-" + fakeChars(b64url, 64, 3) + "' https://api.frame.io/v2/me",
-			},
-			[]string{
-				"fio-u-" + fakeChars(b64url, 63, 4),
-				"fio-u-" + fakeChars(b64url, 65, 5),
-				"FIO-U-" + fakeChars(b64url, 64, 6),
-				"xfio-u-" + fakeChars(b64url, 64, 7),
-				"fio-u-" + strings.Repeat("x", 64),
+			func() (tp, fp []string) {
+				tp = []string{
+					"fio-u-" + fakeChars(b64url, 64, 1),
+					"FRAMEIO_TOKEN=fio-u-" + fakeChars(b64url, 64, 2),
+					"curl -H 'Authorization: Bearer fio-u-" + fakeChars(b64url, 64, 3) + "' https://api.frame.io/v2/me",
+				}
+				fp = []string{
+					"fio-u-" + fakeChars(b64url, 63, 4),
+					"fio-u-" + fakeChars(b64url, 65, 5),
+					"FIO-U-" + fakeChars(b64url, 64, 6),
+					"xfio-u-" + fakeChars(b64url, 64, 7),
+					"fio-u-" + strings.Repeat("x", 64),
+				}
+				return
 			}),
 		provRule("defined-networking-api-token", "Defined Networking", "high",
 			"Defined Networking (Nebula) API token: dnkey-, 26 of [A-Za-z0-9_=-], '-', 52 of [A-Za-z0-9_=-], with letters and digits",
 			[]form{strictForm(tokenSpec{prefixes: []string{"dnkey-"}, body: setWordDashEq, min: 79, max: 79, notBefore: setWordDash, validate: dnkeyShape})},
-			[]string{
-				dnkey(26, 52, 1),
-				"DN_API_KEY=" + dnkey(26, 52, 3),
-				"curl -H \"Authorization: Bearer " + dnkey(26, 52, 5) + "\" https://api.defined.net/v1/hosts",
-			},
-			[]string{
-				dnkey(25, 53, 7), // dash at the wrong place
-				dnkey(26, 51, 9),
-				"DNKEY-" + fakeChars(base62Alphabet, 26, 11) + "-" + fakeChars(base62Alphabet, 52, 12),
-				"my" + dnkey(26, 52, 13),
+			func() (tp, fp []string) {
+				tp = []string{
+					dnkey(26, 52, 1),
+					"DN_API_KEY=" + dnkey(26, 52, 3),
+					"curl -H \"Authorization: Bearer " + dnkey(26, 52, 5) + "\" https://api.defined.net/v1/hosts",
+				}
+				fp = []string{
+					dnkey(25, 53, 7), // dash at the wrong place
+					dnkey(26, 51, 9),
+					"DNKEY-" + fakeChars(base62Alphabet, 26, 11) + "-" + fakeChars(base62Alphabet, 52, 12),
+					"my" + dnkey(26, 52, 13),
+				}
+				return
 			}),
 		provRule("adobe-client-secret", "Adobe", "high",
 			"Adobe (I/O) OAuth client secret (p8e- and 32 alphanumerics with at least two of upper case, lower case and digits)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"p8e-"}, body: setAlnum, min: 32, max: 32, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
-			[]string{
-				"p8e-" + fakeChars(base62Alphabet, 32, 1),
-				"ADOBE_CLIENT_SECRET=p8e-" + fakeChars(lowAlnum, 32, 2),
-				"{\"client_secret\": \"p8e-" + fakeChars(base62Alphabet, 32, 3) + "\"}",
-			},
-			[]string{
-				"p8e-" + fakeChars(base62Alphabet, 31, 4),
-				"p8e-" + fakeChars(base62Alphabet, 33, 5),
-				"P8E-" + fakeChars(base62Alphabet, 32, 6),
-				"xp8e-" + fakeChars(base62Alphabet, 32, 7),
-				"p8e-" + fakeChars(base62Alphabet, 32, 8) + "-suffix",
+			func() (tp, fp []string) {
+				tp = []string{
+					"p8e-" + fakeChars(base62Alphabet, 32, 1),
+					"ADOBE_CLIENT_SECRET=p8e-" + fakeChars(lowAlnum, 32, 2),
+					"{\"client_secret\": \"p8e-" + fakeChars(base62Alphabet, 32, 3) + "\"}",
+				}
+				fp = []string{
+					"p8e-" + fakeChars(base62Alphabet, 31, 4),
+					"p8e-" + fakeChars(base62Alphabet, 33, 5),
+					"P8E-" + fakeChars(base62Alphabet, 32, 6),
+					"xp8e-" + fakeChars(base62Alphabet, 32, 7),
+					"p8e-" + fakeChars(base62Alphabet, 32, 8) + "-suffix",
+				}
+				return
 			}),
 		provRule("settlemint-access-token", "SettleMint", "medium",
 			"SettleMint application, personal or service access token (sm_aat_, sm_pat_ or sm_sat_ and 16 alphanumerics with at least two of upper case, lower case and digits)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"sm_aat_", "sm_pat_", "sm_sat_"}, body: setAlnum, min: 16, max: 16, validate: mixes2})},
-			[]string{
-				"sm_pat_" + fakeChars(base62Alphabet, 16, 1),
-				"SETTLEMINT_ACCESS_TOKEN=sm_aat_" + fakeChars(base62Alphabet, 16, 2),
-				"curl -H 'x-auth-token: sm_sat_" + fakeChars(base62Alphabet, 16, 3) + "'",
-			},
-			[]string{
-				"sm_pat_" + fakeChars(base62Alphabet, 15, 4),
-				"sm_pat_" + fakeChars(base62Alphabet, 17, 5),
-				"sm_xat_" + fakeChars(base62Alphabet, 16, 6),
-				"ism_pat_" + fakeChars(base62Alphabet, 16, 7),
-				"sm_pat_xxxxxxxxxxxxxxxx",
+			func() (tp, fp []string) {
+				tp = []string{
+					"sm_pat_" + fakeChars(base62Alphabet, 16, 1),
+					"SETTLEMINT_ACCESS_TOKEN=sm_aat_" + fakeChars(base62Alphabet, 16, 2),
+					"curl -H 'x-auth-token: sm_sat_" + fakeChars(base62Alphabet, 16, 3) + "'",
+				}
+				fp = []string{
+					"sm_pat_" + fakeChars(base62Alphabet, 15, 4),
+					"sm_pat_" + fakeChars(base62Alphabet, 17, 5),
+					"sm_xat_" + fakeChars(base62Alphabet, 16, 6),
+					"ism_pat_" + fakeChars(base62Alphabet, 16, 7),
+					"sm_pat_xxxxxxxxxxxxxxxx",
+				}
+				return
 			}),
 		provRule("intra42-client-secret", "42", "high",
 			"42 Intra API client secret (s-s4t2ud- or s-s4t2af- and 64 hex)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"s-s4t2ud-", "s-s4t2af-"}, body: makeSet("0-9a-fA-F"), min: 64, max: 64, notBefore: setWordDash, notAfter: setWordDash, validate: mixes2})},
-			[]string{
-				"s-s4t2ud-" + fakeChars(hex, 64, 1),
-				"FT_CLIENT_SECRET=s-s4t2af-" + fakeChars(hex, 64, 2),
-				"curl -F client_secret=s-s4t2ud-" + fakeChars(hex, 64, 3) + " https://api.intra.42.fr/oauth/token",
-			},
-			[]string{
-				"s-s4t2ud-" + fakeChars(hex, 63, 4),
-				"s-s4t2ud-" + fakeChars(hex, 65, 5),
-				"s-s4t2xx-" + fakeChars(hex, 64, 6),
-				"u-s4t2ud-" + fakeChars(hex, 64, 7),
-				"s-s4t2ud-" + strings.Repeat("0", 64),
+			func() (tp, fp []string) {
+				tp = []string{
+					"s-s4t2ud-" + fakeChars(hex, 64, 1),
+					"FT_CLIENT_SECRET=s-s4t2af-" + fakeChars(hex, 64, 2),
+					"curl -F client_secret=s-s4t2ud-" + fakeChars(hex, 64, 3) + " https://api.intra.42.fr/oauth/token",
+				}
+				fp = []string{
+					"s-s4t2ud-" + fakeChars(hex, 63, 4),
+					"s-s4t2ud-" + fakeChars(hex, 65, 5),
+					"s-s4t2xx-" + fakeChars(hex, 64, 6),
+					"u-s4t2ud-" + fakeChars(hex, 64, 7),
+					"s-s4t2ud-" + strings.Repeat("0", 64),
+				}
+				return
 			}),
 		{
 			id: "maxmind-license-key", provider: "MaxMind", kind: KindSecret, confidence: "high",
 			desc:  "MaxMind license key (6 alphanumerics, '_', 29 alphanumerics, _mmk; the 35 mix upper case, lower case and digits)",
 			forms: []form{{keywords: []string{"_mmk"}, back: 37, ahead: 5, check: maxmindCheck}},
-			tp: []string{
-				mmk(1),
-				"MAXMIND_LICENSE_KEY=" + mmk(3),
-				"curl -u \"123456:" + mmk(5) + "\" https://download.maxmind.com",
-			},
-			fp: []string{
-				fakeChars(base62Alphabet, 6, 7) + "_" + fakeChars(base62Alphabet, 28, 8) + "_mmk",
-				"x" + mmk(9),
-				mmk(11) + "s",
-				mmk(13)[:len(mmk(13))-4] + "_MMK",
-				"abcdef_ghijklmnopqrstuvwxyzabcdefghi_mmk",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					mmk(1),
+					"MAXMIND_LICENSE_KEY=" + mmk(3),
+					"curl -u \"123456:" + mmk(5) + "\" https://download.maxmind.com",
+				}
+				fp = []string{
+					fakeChars(base62Alphabet, 6, 7) + "_" + fakeChars(base62Alphabet, 28, 8) + "_mmk",
+					"x" + mmk(9),
+					mmk(11) + "s",
+					mmk(13)[:len(mmk(13))-4] + "_MMK",
+					"abcdef_ghijklmnopqrstuvwxyzabcdefghi_mmk",
+				}
+				return
 			},
 		},
 		provRule("yandex-iam-token", "Yandex Cloud", "medium",
 			"Yandex Cloud IAM token: t1., base64url, '.', 86 base64url bytes, assigned to a name starting with yandex (gitleaks' yandex-access-token; a '=' pad inside the token is not accepted, one after it is left in place)",
 			[]form{namedSpec{names: []string{"yandex"}, tail: 24, body: setWordDashDot, min: 91, max: 512, validate: yandexIAMShape}.form()},
-			[]string{
-				"YANDEX_IAM_TOKEN=" + yandex(160, 1),
-				"yandex_token: \"" + yandex(120, 3) + "\"",
-				"{\"yandexCloudToken\": \"" + yandex(200, 5) + "\"}",
-			},
-			[]string{
-				"IAM_TOKEN=" + yandex(160, 7),                                   // no yandex name
-				"YANDEX_IAM_TOKEN=" + yandex(160, 9) + fakeChars(b64url, 1, 10), // 87-byte last part
-				"YANDEX_IAM_TOKEN=t2." + yandex(160, 11)[3:],
-				"yandex_token: t1.x.y",
+			func() (tp, fp []string) {
+				tp = []string{
+					"YANDEX_IAM_TOKEN=" + yandex(160, 1),
+					"yandex_token: \"" + yandex(120, 3) + "\"",
+					"{\"yandexCloudToken\": \"" + yandex(200, 5) + "\"}",
+				}
+				fp = []string{
+					"IAM_TOKEN=" + yandex(160, 7),                                   // no yandex name
+					"YANDEX_IAM_TOKEN=" + yandex(160, 9) + fakeChars(b64url, 1, 10), // 87-byte last part
+					"YANDEX_IAM_TOKEN=t2." + yandex(160, 11)[3:],
+					"yandex_token: t1.x.y",
+				}
+				return
 			}),
 		provRule("airtable-pat", "Airtable", "high",
 			"Airtable personal access token (pat, 14 alphanumerics with at least two of upper case, lower case and digits, '.', 64 lower-case hex)",
@@ -262,33 +301,39 @@ func peerRules() []ruleDef {
 				parts:     []segPart{{set: setAlnum, min: 14, max: 14}, {lit: "."}, {set: setHexLower, min: 64, max: 64}},
 				notBefore: setWord, notAfter: setWord, validate: airtableShape,
 			}.form()},
-			[]string{
-				airtable(1),
-				"AIRTABLE_API_KEY=" + airtable(3),
-				"curl -H \"Authorization: Bearer " + airtable(5) + "\" https://api.airtable.com/v0/meta/bases",
-				"the token is " + airtable(7) + ".",
-			},
-			[]string{
-				"pat" + fakeChars(base62Alphabet, 13, 9) + "." + fakeChars(hex, 64, 10),
-				"pat" + fakeChars(base62Alphabet, 14, 11) + "." + fakeChars(hex, 63, 12),
-				"Pat" + fakeChars(base62Alphabet, 14, 13) + "." + fakeChars(hex, 64, 14),
-				"compat" + fakeChars(base62Alphabet, 14, 15) + "." + fakeChars(hex, 64, 16),
-				"patXXXXXXXXXXXXXX." + fakeChars(hex, 64, 17),
+			func() (tp, fp []string) {
+				tp = []string{
+					airtable(1),
+					"AIRTABLE_API_KEY=" + airtable(3),
+					"curl -H \"Authorization: Bearer " + airtable(5) + "\" https://api.airtable.com/v0/meta/bases",
+					"the token is " + airtable(7) + ".",
+				}
+				fp = []string{
+					"pat" + fakeChars(base62Alphabet, 13, 9) + "." + fakeChars(hex, 64, 10),
+					"pat" + fakeChars(base62Alphabet, 14, 11) + "." + fakeChars(hex, 63, 12),
+					"Pat" + fakeChars(base62Alphabet, 14, 13) + "." + fakeChars(hex, 64, 14),
+					"compat" + fakeChars(base62Alphabet, 14, 15) + "." + fakeChars(hex, 64, 16),
+					"patXXXXXXXXXXXXXX." + fakeChars(hex, 64, 17),
+				}
+				return
 			}),
 		provRule("openshift-user-token", "Red Hat OpenShift", "high",
 			"OpenShift OAuth user access token (sha256~ and 43 of [A-Za-z0-9_-] mixing upper case, lower case and digits)",
 			[]form{strictForm(tokenSpec{prefixes: []string{"sha256~"}, body: setWordDash, min: 43, max: 43, validate: mixes3})},
-			[]string{
-				"sha256~" + fakeChars(b64url, 43, 1),
-				"oc login --token=sha256~" + fakeChars(b64url, 43, 2) + " --server=https://api.example.com:6443",
-				"curl -H \"Authorization: Bearer sha256~" + fakeChars(b64url, 43, 3) + "\" https://api.example.com:6443/apis",
-			},
-			[]string{
-				"sha256~" + fakeChars(b64url, 42, 4),
-				"sha256~" + fakeChars(b64url, 44, 5),
-				"sha256~XXXXXXXXXX_PUT_YOUR_TOKEN_HERE_XXXXXXXXXXXX",
-				"xsha256~" + fakeChars(b64url, 43, 6),
-				"SHA256~" + fakeChars(b64url, 43, 7),
+			func() (tp, fp []string) {
+				tp = []string{
+					"sha256~" + fakeChars(b64url, 43, 1),
+					"oc login --token=sha256~" + fakeChars(b64url, 43, 2) + " --server=https://api.example.com:6443",
+					"curl -H \"Authorization: Bearer sha256~" + fakeChars(b64url, 43, 3) + "\" https://api.example.com:6443/apis",
+				}
+				fp = []string{
+					"sha256~" + fakeChars(b64url, 42, 4),
+					"sha256~" + fakeChars(b64url, 44, 5),
+					"sha256~XXXXXXXXXX_PUT_YOUR_TOKEN_HERE_XXXXXXXXXXXX",
+					"xsha256~" + fakeChars(b64url, 43, 6),
+					"SHA256~" + fakeChars(b64url, 43, 7),
+				}
+				return
 			}),
 		provRule("authress-access-key", "Authress", "high",
 			"Authress service client access key (sc_, ext_, scauth_ or authress_, 5-30 alphanumerics, '.', 4-6 alphanumerics, .acc_ or .acc-, 10-32 of [A-Za-z0-9-], '.', 30-120 of [A-Za-z0-9+/_=-] with at least two classes)",
@@ -301,18 +346,21 @@ func peerRules() []ruleDef {
 				},
 				notBefore: setWord, notAfter: union(setAuthressSig, setWord), validate: authressShape,
 			}.form()},
-			[]string{
-				authress("sc_", 1),
-				"AUTHRESS_KEY=" + authress("authress_", 5),
-				"{\"accessKey\": \"" + authress("ext_", 9) + "\"}",
-				"curl -H 'Authorization: Bearer " + authress("scauth_", 13) + "' https://login.authress.io/api",
-			},
-			[]string{
-				strings.Replace(authress("sc_", 17), ".acc_", ".ACC_", 1),
-				strings.Replace(authress("sc_", 21), ".acc_", ".acc__", 1),
-				"misc_" + authress("sc_", 25)[3:],
-				"sc_" + fakeChars(base62Alphabet, 10, 29) + "." + fakeChars(base62Alphabet, 4, 30) + ".acc_" + fakeChars(lowAlnum, 10, 31) + "." + fakeChars(b64url, 29, 32),
-				"sc_xxxxxxxxxx.xxxx.acc_xxxxxxxxxx." + strings.Repeat("x", 40),
+			func() (tp, fp []string) {
+				tp = []string{
+					authress("sc_", 1),
+					"AUTHRESS_KEY=" + authress("authress_", 5),
+					"{\"accessKey\": \"" + authress("ext_", 9) + "\"}",
+					"curl -H 'Authorization: Bearer " + authress("scauth_", 13) + "' https://login.authress.io/api",
+				}
+				fp = []string{
+					strings.Replace(authress("sc_", 17), ".acc_", ".ACC_", 1),
+					strings.Replace(authress("sc_", 21), ".acc_", ".acc__", 1),
+					"misc_" + authress("sc_", 25)[3:],
+					"sc_" + fakeChars(base62Alphabet, 10, 29) + "." + fakeChars(base62Alphabet, 4, 30) + ".acc_" + fakeChars(lowAlnum, 10, 31) + "." + fakeChars(b64url, 29, 32),
+					"sc_xxxxxxxxxx.xxxx.acc_xxxxxxxxxx." + strings.Repeat("x", 40),
+				}
+				return
 			}),
 	}
 }

@@ -98,8 +98,9 @@ func TestPeerMutations(t *testing.T) {
 	const edits = "aZ09_-.=+/~\"' \n"
 	var base []string
 	for _, r := range peerRules() {
-		base = append(base, r.tp...)
-		base = append(base, r.fp...)
+		tp, fp := r.exampleLists()
+		base = append(base, tp...)
+		base = append(base, fp...)
 	}
 	n := 0
 	for _, s := range base {

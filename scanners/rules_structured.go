@@ -30,84 +30,99 @@ func structuredRules() []ruleDef {
 			desc: "Base64 of a PEM private key (LS0tLS1CRUdJTi…, as in kubeconfig client-key-data or a Kubernetes Secret), the whole base64 run " +
 				"(lines wrapped at 64 or 76 continue it); the decoded header must be a PRIVATE KEY label; longer than the window: fail closed",
 			forms: []form{pemBase64Form()},
-			tp: []string{
-				base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 10))),
-				"    client-key-data: " + base64.StdEncoding.EncodeToString([]byte(key("EC PRIVATE KEY", 11))) + "\n    token: x",
-				"tls.key: " + wrapB64(base64.StdEncoding.EncodeToString([]byte(key("PRIVATE KEY", 12))), 76) + "\nkind: Secret",
-			},
-			fp: []string{
-				"    client-certificate-data: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"+fakeChars(base62Alphabet, 64, 13)+"\n-----END CERTIFICATE-----")),
-				base64.StdEncoding.EncodeToString([]byte("-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 14) + "\n-----END PUBLIC KEY-----")),
-				"x" + base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 15))),
-				"LS0tLS1CRUdJTi",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 10))),
+					"    client-key-data: " + base64.StdEncoding.EncodeToString([]byte(key("EC PRIVATE KEY", 11))) + "\n    token: x",
+					"tls.key: " + wrapB64(base64.StdEncoding.EncodeToString([]byte(key("PRIVATE KEY", 12))), 76) + "\nkind: Secret",
+				}
+				fp = []string{
+					"    client-certificate-data: " + base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\n"+fakeChars(base62Alphabet, 64, 13)+"\n-----END CERTIFICATE-----")),
+					base64.StdEncoding.EncodeToString([]byte("-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 14) + "\n-----END PUBLIC KEY-----")),
+					"x" + base64.StdEncoding.EncodeToString([]byte(key("RSA PRIVATE KEY", 15))),
+					"LS0tLS1CRUdJTi",
+				}
+				return
 			},
 		},
 		{
 			id: "jwt", provider: "generic", kind: KindSecret, confidence: "medium",
 			desc:  "JSON Web Token (eyJ header . payload . signature, header decodes to a JSON object with \"alg\", or header and payload both to JSON objects)",
 			forms: []form{jwtForm()},
-			tp: []string{
-				hdr + "." + pay + "." + fakeChars(b64u, 43, 1),
-				"Authorization: Bearer " + hdrES + "." + pay + "." + fakeChars(b64u, 86, 2),
-				"id_token=" + hdr + "." + pay + ".",
-			},
-			fp: []string{
-				notJSON + "." + pay + "." + fakeChars(b64u, 43, 3),
-				noAlg + "." + base64.RawURLEncoding.EncodeToString([]byte("not a JSON payload")) + "." + fakeChars(b64u, 43, 4),
-				"eyJhbGciOiJIUzI1NiJ9 without dots",
-				"x" + hdr + "." + pay + "." + fakeChars(b64u, 43, 5),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					hdr + "." + pay + "." + fakeChars(b64u, 43, 1),
+					"Authorization: Bearer " + hdrES + "." + pay + "." + fakeChars(b64u, 86, 2),
+					"id_token=" + hdr + "." + pay + ".",
+				}
+				fp = []string{
+					notJSON + "." + pay + "." + fakeChars(b64u, 43, 3),
+					noAlg + "." + base64.RawURLEncoding.EncodeToString([]byte("not a JSON payload")) + "." + fakeChars(b64u, 43, 4),
+					"eyJhbGciOiJIUzI1NiJ9 without dots",
+					"x" + hdr + "." + pay + "." + fakeChars(b64u, 43, 5),
+				}
+				return
 			},
 		},
 		{
 			id: "private-key", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  "PEM private key block, BEGIN to END; without an END within the window, fail closed (see pemContinue)",
 			forms: []form{pemForm()},
-			tp: []string{
-				key("RSA PRIVATE KEY", 1),
-				"key:\n" + key("OPENSSH PRIVATE KEY", 10) + "\ntrailing text",
-				key("PGP PRIVATE KEY BLOCK", 20),
-				key("ENCRYPTED PRIVATE KEY", 30),
-				"-----BEGIN PRIVATE KEY-----\n" + fakeChars(base62Alphabet, 64, 40) + "\n(truncated)",
-				key("EC PRIVATE KEY", 41),
-				key("DSA PRIVATE KEY", 42),
-				// A service-account JSON file read as text: newlines are the
-				// two characters backslash and n.
-				`{"type": "service_account", "private_key": "` + strings.ReplaceAll(key("PRIVATE KEY", 43), "\n", `\n`) + `\n", "client_email": "x@p.iam.gserviceaccount.com"}`,
-			},
-			fp: []string{
-				"-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 50) + "\n-----END PUBLIC KEY-----",
-				"-----BEGIN CERTIFICATE-----\n" + fakeChars(base62Alphabet, 64, 51) + "\n-----END CERTIFICATE-----",
-				"the header -----BEGIN is followed by a label",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					key("RSA PRIVATE KEY", 1),
+					"key:\n" + key("OPENSSH PRIVATE KEY", 10) + "\ntrailing text",
+					key("PGP PRIVATE KEY BLOCK", 20),
+					key("ENCRYPTED PRIVATE KEY", 30),
+					"-----BEGIN PRIVATE KEY-----\n" + fakeChars(base62Alphabet, 64, 40) + "\n(truncated)",
+					key("EC PRIVATE KEY", 41),
+					key("DSA PRIVATE KEY", 42),
+					// A service-account JSON file read as text: newlines are the
+					// two characters backslash and n.
+					`{"type": "service_account", "private_key": "` + strings.ReplaceAll(key("PRIVATE KEY", 43), "\n", `\n`) + `\n", "client_email": "x@p.iam.gserviceaccount.com"}`,
+				}
+				fp = []string{
+					"-----BEGIN PUBLIC KEY-----\n" + fakeChars(base62Alphabet, 64, 50) + "\n-----END PUBLIC KEY-----",
+					"-----BEGIN CERTIFICATE-----\n" + fakeChars(base62Alphabet, 64, 51) + "\n-----END CERTIFICATE-----",
+					"the header -----BEGIN is followed by a label",
+				}
+				return
 			},
 		},
 		{
 			id: "putty-private-key", provider: "PuTTY", kind: KindSecret, confidence: "high",
 			desc:  "PuTTY private key file (PuTTY-User-Key-File-2 or -3 with Private-Lines within 8 KiB), from the header to the end of the Private-MAC value; without one, fail closed",
 			forms: []form{puttyForm()},
-			tp: []string{
-				ppk("2", "none", 1),
-				"cat ~/.ssh/id.ppk\n" + ppk("3", "aes256-cbc", 2) + "\n$ ",
-				ppk("3", "none", 3)[:300],
-			},
-			fp: []string{
-				"PuTTY-User-Key-File-2 is the format of .ppk files",
-				"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: x\nPublic-Lines: 2\n" + fakeChars(base62Alphabet, 64, 4),
-				"PuTTY-User-Key-File-4: ssh-rsa\nPrivate-Lines: 1\nAAAA",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					ppk("2", "none", 1),
+					"cat ~/.ssh/id.ppk\n" + ppk("3", "aes256-cbc", 2) + "\n$ ",
+					ppk("3", "none", 3)[:300],
+				}
+				fp = []string{
+					"PuTTY-User-Key-File-2 is the format of .ppk files",
+					"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: x\nPublic-Lines: 2\n" + fakeChars(base62Alphabet, 64, 4),
+					"PuTTY-User-Key-File-4: ssh-rsa\nPrivate-Lines: 1\nAAAA",
+				}
+				return
 			},
 		},
 		{
 			id: "ssh2-private-key", provider: "generic", kind: KindSecret, confidence: "high",
 			desc:  "SSH2 (RFC 4716 style, ssh.com) private key block, BEGIN to END; without an END, fail closed",
 			forms: []form{ssh2Form()},
-			tp: []string{
-				ssh2Begin + "\nComment: \"rsa-key\"\n" + fakeChars(base62Alphabet+"+/", 64, 5) + "\n" + fakeChars(base62Alphabet+"+/", 64, 6) + "\n" + ssh2End,
-				"key:\n" + ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 7) + "\n" + ssh2End + "\nrest",
-				ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 8) + "\n(truncated)",
-			},
-			fp: []string{
-				"---- BEGIN SSH2 PUBLIC KEY ----\n" + fakeChars(base62Alphabet+"+/", 64, 9) + "\n---- END SSH2 PUBLIC KEY ----",
-				"---- begin ssh2 encrypted private key ---- (lower case is not the format)",
-				"----- BEGIN SSH2 ENCRYPTED PRIVATE KEY",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					ssh2Begin + "\nComment: \"rsa-key\"\n" + fakeChars(base62Alphabet+"+/", 64, 5) + "\n" + fakeChars(base62Alphabet+"+/", 64, 6) + "\n" + ssh2End,
+					"key:\n" + ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 7) + "\n" + ssh2End + "\nrest",
+					ssh2Begin + "\n" + fakeChars(base62Alphabet+"+/", 64, 8) + "\n(truncated)",
+				}
+				fp = []string{
+					"---- BEGIN SSH2 PUBLIC KEY ----\n" + fakeChars(base62Alphabet+"+/", 64, 9) + "\n---- END SSH2 PUBLIC KEY ----",
+					"---- begin ssh2 encrypted private key ---- (lower case is not the format)",
+					"----- BEGIN SSH2 ENCRYPTED PRIVATE KEY",
+				}
+				return
 			},
 		},
 	}

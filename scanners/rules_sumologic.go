@@ -16,17 +16,20 @@ func sumologicRules() []ruleDef {
 	return []ruleDef{
 		provRule("sumologic-access-id", "Sumo Logic", "medium", "Sumo Logic access id (su and 12 letters and digits) assigned to a sumo access id name",
 			[]form{{keywords: []string{"accessid", "access_id", "access-id"}, back: sumoNameBack + 1, ahead: len("access_id") + 8 + 14 + 1 + ctxMargin, check: sumoAccessID}},
-			[]string{
-				"SUMO_ACCESS_ID=" + id(1),
-				`sumo.accessId = "` + id(2) + `"`,
-				"export SUMOLOGIC_ACCESSID='" + id(3) + "'",
-				`"content": "SUMO_ACCESS_ID = \"` + id(8) + `\""`,
-			},
-			[]string{
-				"SUMO_ACCESS_ID=" + "su" + fakeChars("abcdefghijklmnopqrstuvwxyz", 12, 4),
-				"AWS_ACCESS_ID=" + id(5),
-				"SUMO_ACCESS_ID=" + id(6) + "x",
-				"sumo_access_id_file=" + id(7),
+			func() (tp, fp []string) {
+				tp = []string{
+					"SUMO_ACCESS_ID=" + id(1),
+					`sumo.accessId = "` + id(2) + `"`,
+					"export SUMOLOGIC_ACCESSID='" + id(3) + "'",
+					`"content": "SUMO_ACCESS_ID = \"` + id(8) + `\""`,
+				}
+				fp = []string{
+					"SUMO_ACCESS_ID=" + "su" + fakeChars("abcdefghijklmnopqrstuvwxyz", 12, 4),
+					"AWS_ACCESS_ID=" + id(5),
+					"SUMO_ACCESS_ID=" + id(6) + "x",
+					"sumo_access_id_file=" + id(7),
+				}
+				return
 			}),
 	}
 }

@@ -25,35 +25,41 @@ func tagRules() []ruleDef {
 			id: "pseudo-tag", provider: "prompt-injection", kind: KindTag, confidence: "high",
 			desc:  "pseudo-instruction tag: < ws* (/ ws*)? (system|developer|instructions|tool|assistant|user|important)(_|\\b) [^>]* >, any case (so <tool_call> and <system_prompt> too), except JUnit's <system-out> and <system-err>; also HTML-escaped, &lt; (&#60;, &#x3c;) /? name ... to &gt; (&#62;, &#x3e;) or >; without '>' in 512 bytes the opening part alone",
 			forms: []form{pseudoTagForm(), entityTagForm()},
-			tp: []string{
-				"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
-				"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
-				"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
-				"<system-output>", "<system-out-of-band>", "<system-err_x>",
-				"&lt;system&gt;", "&lt;/Instructions&gt;", "&#60;system&#62;", "&#x3C;tool_call&#x3E;", "&lt;user>", "&lt;important",
-				`\u003csystem\u003e`, `\u003C/system\u003E`,
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"<system>", "</SYSTEM>", "< / user >", "<assistant role=\"x\">", "<Important\n>",
+					"<tool_x <developer name='a'>", "<instructions", "<user data-x=1/>", "<  system\tfoo",
+					"<tool_call>", "</tool_response>", "<system_prompt>", "<user_query>", "<system-reminder>",
+					"<system-output>", "<system-out-of-band>", "<system-err_x>",
+					"&lt;system&gt;", "&lt;/Instructions&gt;", "&#60;system&#62;", "&#x3C;tool_call&#x3E;", "&lt;user>", "&lt;important",
+					`\u003csystem\u003e`, `\u003C/system\u003E`,
+				}
+				fp = []string{"user", "system prompt", "a < b", "<users>", "curl -u <user:password> https://host", "<tool:name>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
+					"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >",
+					"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users", `\u003cdiv\u003e`, `\u003cusers\u003e`}
+				return
 			},
-			fp: []string{"user", "system prompt", "a < b", "<users>", "curl -u <user:password> https://host", "<tool:name>", "<systemd>", "<toolbox>", "<tooltip>", "<div>", "<-ch",
-				"<system-out>ok</system-out>", "<SYSTEM-ERR/>", "</system-err >",
-				"&lt;systemd&gt;", "&lt;div&gt;", "&amp;lt;b&amp;gt;", "&lt;system-out&gt;", "&lt; users", `\u003cdiv\u003e`, `\u003cusers\u003e`},
 		},
 		{
 			id: "chat-template", provider: "prompt-injection", kind: KindTag, confidence: "high",
 			desc:  "chat-template control markers: <|name|> (1-40 of [A-Za-z0-9_]), [INST], [/INST], <<SYS>>, <</SYS>>, Gemma <start_of_turn> and <end_of_turn>, Mistral [SYSTEM_PROMPT], [AVAILABLE_TOOLS], [TOOL_CALLS], [TOOL_RESULTS] (and their closing forms); any case, whitespace inside tolerated",
 			forms: append([]form{chatPipeForm(), escPipeForm(), instForm(), sysForm()}, namedMarkerForms()...),
-			tp: []string{
-				"<|im_start|>", "<|im_end|>", "<|system|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
-				"<|endoftext|>", "<| im_start |>", "[INST]", "[/INST]", "[ inst ]", "[ / INST]", "<<SYS>>", "<</SYS>>", "<< sys >>",
-				"<start_of_turn>", "<end_of_turn>", "<start_of_turn>user", "< End_Of_Turn >", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
-				"[AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[/TOOL_RESULTS]",
-				`\u003c|im_start|\u003e`, `\u003C|eot_id|\u003E`, "&lt;|im_end|&gt;", "&#60;|system|>",
-				// The detection view reads references as their characters
-				// (view.go): this is "<|x| >", a marker like any other.
-				"&lt;|x| &gt;",
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"<|im_start|>", "<|im_end|>", "<|system|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
+					"<|endoftext|>", "<| im_start |>", "[INST]", "[/INST]", "[ inst ]", "[ / INST]", "<<SYS>>", "<</SYS>>", "<< sys >>",
+					"<start_of_turn>", "<end_of_turn>", "<start_of_turn>user", "< End_Of_Turn >", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]",
+					"[AVAILABLE_TOOLS]", "[TOOL_CALLS]", "[/TOOL_RESULTS]",
+					`\u003c|im_start|\u003e`, `\u003C|eot_id|\u003E`, "&lt;|im_end|&gt;", "&#60;|system|>",
+					// The detection view reads references as their characters
+					// (view.go): this is "<|x| >", a marker like any other.
+					"&lt;|x| &gt;",
+				}
+				fp = []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b",
+					"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]",
+					`\u003c|a b|\u003e`, "&lt;||&gt;", `\u003c|im_start|`}
+				return
 			},
-			fp: []string{"a || b", "<||>", "arr[i]", "[instance]", "<<SYSTEM>>", "<|" + "a b|>", "[INST", "a << b",
-				"start_of_turn", "<start_of_turns>", "<start_of_turn", "[SYSTEM_PROMPTS]", "tool_calls[0]", "[TOOL_CALL]",
-				`\u003c|a b|\u003e`, "&lt;||&gt;", `\u003c|im_start|`},
 		},
 	}
 }

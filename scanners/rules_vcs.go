@@ -88,27 +88,32 @@ func githubClassic(id string, prefixes []string, what string, seed uint32) ruleD
 			prefixes: prefixes, body: setWord, min: 20, max: maxBody, floor: floor,
 			validate: func(b []byte) (bool, ChecksumResult) { return true, base62CRC(b) },
 		}.form()},
-		tp: []string{
-			withCRC(prefix, body30(seed)),
-			"token: " + withCRC(last, body30(seed+1)) + "\n",
-			"GITHUB_TOKEN=" + prefix + body30(seed+2) + "abcdef", // wrong checksum: still redacted
-			"(" + prefix + fakeChars(base62Alphabet, 40, seed+3) + ")",
-			"x" + withCRC(prefix, body30(seed+4)), // glued to a word, but its checksum is valid
-		},
-		fp: []string{
-			prefix + "short",
-			prefix + fakeChars(base62Alphabet, 19, seed+5),
-			"the " + prefix[:3] + " prefix",
+		examples: func() (tp, fp []string) {
+			tp = []string{
+				withCRC(prefix, body30(seed)),
+				"token: " + withCRC(last, body30(seed+1)) + "\n",
+				"GITHUB_TOKEN=" + prefix + body30(seed+2) + "abcdef", // wrong checksum: still redacted
+				"(" + prefix + fakeChars(base62Alphabet, 40, seed+3) + ")",
+				"x" + withCRC(prefix, body30(seed+4)), // glued to a word, but its checksum is valid
+			}
+			fp = []string{
+				prefix + "short",
+				prefix + fakeChars(base62Alphabet, 19, seed+5),
+				"the " + prefix[:3] + " prefix",
+			}
+			if floor {
+				tp = append(tp,
+					"x"+prefix+body30(seed+6)+"abcdef", // glued, checksum wrong: the seed removes it
+					"GITHUB_TOKEN="+prefix+"placeholder000000000000",
+					"token: "+prefix+strings.Repeat("x", 36))
+			} else {
+				fp = append(fp, "x"+prefix+body30(seed+6)+"abcdef") // glued to a word, checksum wrong
+			}
+			return
 		},
 	}
 	if floor {
 		r.desc += " and any ghp_ with 20+ of [A-Za-z0-9_], whatever the body looks like (the seed's floor)"
-		r.tp = append(r.tp,
-			"x"+prefix+body30(seed+6)+"abcdef", // glued, checksum wrong: the seed removes it
-			"GITHUB_TOKEN="+prefix+"placeholder000000000000",
-			"token: "+prefix+strings.Repeat("x", 36))
-	} else {
-		r.fp = append(r.fp, "x"+prefix+body30(seed+6)+"abcdef") // glued to a word, checksum wrong
 	}
 	return r
 }
@@ -187,9 +192,10 @@ func bodyShape(segs ...bodySeg) func([]byte) (bool, ChecksumResult) {
 	}
 }
 
-// provRule declares a provider secret rule whose forms are given.
-func provRule(id, provider, confidence, desc string, forms []form, tp, fp []string) ruleDef {
-	return ruleDef{id: id, provider: provider, kind: KindSecret, confidence: confidence, desc: desc, forms: forms, tp: tp, fp: fp}
+// provRule declares a provider secret rule whose forms are given; examples
+// builds its examples (ruleDef.examples).
+func provRule(id, provider, confidence, desc string, forms []form, examples func() (tp, fp []string)) ruleDef {
+	return ruleDef{id: id, provider: provider, kind: KindSecret, confidence: confidence, desc: desc, forms: forms, examples: examples}
 }
 
 // fakeUUID returns a lower-case hex UUID-shaped string, deterministic in seed.
@@ -254,15 +260,18 @@ func vcsRules() []ruleDef {
 					return true, ChecksumNone
 				},
 			}.form()},
-			tp: []string{
-				"github_pat_" + fakeChars(base62Alphabet, 22, 1) + "_" + fakeChars(base62Alphabet, 59, 2),
-				"Authorization: Bearer github_pat_" + fakeChars(base62Alphabet, 22, 3) + "_" + fakeChars(base62Alphabet, 59, 4),
-				"'github_pat_" + fakeChars(base62Alphabet, 22, 5) + "_" + fakeChars(base62Alphabet, 59, 6) + "'",
-			},
-			fp: []string{
-				"github_pat_" + fakeChars(base62Alphabet, 22, 7) + "_short",
-				"github_pat_" + fakeChars(base62Alphabet, 81, 8),
-				"my_github_pat_" + fakeChars(base62Alphabet, 22, 9) + "_" + fakeChars(base62Alphabet, 59, 10),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					"github_pat_" + fakeChars(base62Alphabet, 22, 1) + "_" + fakeChars(base62Alphabet, 59, 2),
+					"Authorization: Bearer github_pat_" + fakeChars(base62Alphabet, 22, 3) + "_" + fakeChars(base62Alphabet, 59, 4),
+					"'github_pat_" + fakeChars(base62Alphabet, 22, 5) + "_" + fakeChars(base62Alphabet, 59, 6) + "'",
+				}
+				fp = []string{
+					"github_pat_" + fakeChars(base62Alphabet, 22, 7) + "_short",
+					"github_pat_" + fakeChars(base62Alphabet, 81, 8),
+					"my_github_pat_" + fakeChars(base62Alphabet, 22, 9) + "_" + fakeChars(base62Alphabet, 59, 10),
+				}
+				return
 			},
 		},
 		{
@@ -272,15 +281,18 @@ func vcsRules() []ruleDef {
 				prefixes: []string{"npm_"}, body: setAlnum, min: 36, max: 36,
 				validate: func(b []byte) (bool, ChecksumResult) { return true, base62CRC(b) },
 			}.form()},
-			tp: []string{
-				withCRC("npm_", fakeChars(base62Alphabet, 30, 1)),
-				"//registry.npmjs.org/:_authToken=" + withCRC("npm_", fakeChars(base62Alphabet, 30, 2)),
-				"NPM_TOKEN=npm_" + fakeChars(base62Alphabet, 36, 3),
-			},
-			fp: []string{
-				"npm_" + fakeChars(base62Alphabet, 35, 4),
-				"npm_" + fakeChars(base62Alphabet, 37, 5),
-				"run npm_config_cache=" + fakeChars(base62Alphabet, 36, 6),
+			examples: func() (tp, fp []string) {
+				tp = []string{
+					withCRC("npm_", fakeChars(base62Alphabet, 30, 1)),
+					"//registry.npmjs.org/:_authToken=" + withCRC("npm_", fakeChars(base62Alphabet, 30, 2)),
+					"NPM_TOKEN=npm_" + fakeChars(base62Alphabet, 36, 3),
+				}
+				fp = []string{
+					"npm_" + fakeChars(base62Alphabet, 35, 4),
+					"npm_" + fakeChars(base62Alphabet, 37, 5),
+					"run npm_config_cache=" + fakeChars(base62Alphabet, 36, 6),
+				}
+				return
 			},
 		},
 	}
@@ -339,20 +351,23 @@ func gitlabForm(prefix string, min, max int) form {
 
 // gitlabRule declares one GitLab token type.
 func gitlabRule(id, prefix, what string, min, max int, seed uint32) ruleDef {
-	wd := base62Alphabet + "_-"
-	body := fakeChars(base62Alphabet, 2, seed) + fakeChars(wd, min-3, seed+1) + fakeChars(base62Alphabet, 1, seed+2)
 	return provRule(id, "GitLab", "high", "GitLab "+what+" ("+prefix+")",
 		[]form{gitlabForm(prefix, min, max)},
-		[]string{
-			prefix + body,
-			"token: " + prefix + fakeChars(base62Alphabet, min+6, seed+3) + "\n",
-			"\"" + prefix + fakeChars(base62Alphabet, min+18, seed+4) + ".01." + fakeChars("0123456789abcdefghijklmnopqrstuvwxyz", 9, seed+5) + "\"",
-		},
-		[]string{
-			prefix + fakeChars(base62Alphabet, min-1, seed+6),
-			"x" + prefix + fakeChars(base62Alphabet, min, seed+7),
-			strings.ToUpper(prefix) + fakeChars(base62Alphabet, min, seed+8),
-			"the " + prefix + " prefix",
+		func() (tp, fp []string) {
+			wd := base62Alphabet + "_-"
+			body := fakeChars(base62Alphabet, 2, seed) + fakeChars(wd, min-3, seed+1) + fakeChars(base62Alphabet, 1, seed+2)
+			tp = []string{
+				prefix + body,
+				"token: " + prefix + fakeChars(base62Alphabet, min+6, seed+3) + "\n",
+				"\"" + prefix + fakeChars(base62Alphabet, min+18, seed+4) + ".01." + fakeChars("0123456789abcdefghijklmnopqrstuvwxyz", 9, seed+5) + "\"",
+			}
+			fp = []string{
+				prefix + fakeChars(base62Alphabet, min-1, seed+6),
+				"x" + prefix + fakeChars(base62Alphabet, min, seed+7),
+				strings.ToUpper(prefix) + fakeChars(base62Alphabet, min, seed+8),
+				"the " + prefix + " prefix",
+			}
+			return
 		})
 }
 
@@ -360,38 +375,49 @@ func gitlabRules() []ruleDef {
 	hex := "0123456789abcdef"
 	b36 := "0123456789abcdefghijklmnopqrstuvwxyz"
 	pat := gitlabRule("gitlab-pat", "glpat-", "personal, project or group access token", 20, 300, 100)
-	pat.tp = append(pat.tp,
-		"glpat-"+fakeChars(base62Alphabet, 20, 101),
-		"GITLAB_TOKEN=glpat-"+fakeChars(base62Alphabet+"_-", 38, 102)+".01."+fakeChars(b36, 9, 103)+".",
-	)
-	pat.fp = append(pat.fp, "glpat-"+fakeChars(base62Alphabet, 20, 104)+"_"+fakeChars(base62Alphabet, 281, 105))
+	patExamples := pat.examples
+	pat.examples = func() (tp, fp []string) {
+		tp, fp = patExamples()
+		tp = append(tp,
+			"glpat-"+fakeChars(base62Alphabet, 20, 101),
+			"GITLAB_TOKEN=glpat-"+fakeChars(base62Alphabet+"_-", 38, 102)+".01."+fakeChars(b36, 9, 103)+".",
+		)
+		fp = append(fp, "glpat-"+fakeChars(base62Alphabet, 20, 104)+"_"+fakeChars(base62Alphabet, 281, 105))
+		return
+	}
 	return []ruleDef{
 		pat,
 		provRule("gitlab-pipeline-trigger-token", "GitLab", "high", "GitLab pipeline trigger token (glptt- and 40 hex)",
 			[]form{tokenSpec{prefixes: []string{"glptt-"}, body: setHexLower, min: 40, max: 40, notBefore: setWordDash, notAfter: setWordDash}.form()},
-			[]string{
-				"glptt-" + fakeChars(hex, 40, 1),
-				"curl -F token=glptt-" + fakeChars(hex, 40, 2) + " -F ref=main",
-				"TRIGGER_TOKEN='glptt-" + fakeChars(hex, 40, 3) + "'",
-			},
-			[]string{
-				"glptt-" + fakeChars(hex, 39, 4),
-				"glptt-" + fakeChars(hex, 40, 5) + "0",
-				"glptt-" + fakeChars("ABCDEF0123456789", 40, 6),
+			func() (tp, fp []string) {
+				tp = []string{
+					"glptt-" + fakeChars(hex, 40, 1),
+					"curl -F token=glptt-" + fakeChars(hex, 40, 2) + " -F ref=main",
+					"TRIGGER_TOKEN='glptt-" + fakeChars(hex, 40, 3) + "'",
+				}
+				fp = []string{
+					"glptt-" + fakeChars(hex, 39, 4),
+					"glptt-" + fakeChars(hex, 40, 5) + "0",
+					"glptt-" + fakeChars("ABCDEF0123456789", 40, 6),
+				}
+				return
 			}),
 		gitlabRule("gitlab-runner-token", "glrt-", "runner authentication token", 20, 300, 110),
 		provRule("gitlab-runner-registration-token", "GitLab", "high", "GitLab legacy runner registration token (GR1348941 and 20+ of [A-Za-z0-9_-])",
 			[]form{strictForm(tokenSpec{prefixes: []string{"GR1348941"}, body: setWordDash, min: 20, max: 64, validate: mixes2})},
-			[]string{
-				"GR1348941" + fakeChars(base62Alphabet, 20, 1),
-				"--registration-token GR1348941" + fakeChars(base62Alphabet+"_-", 20, 2) + " --executor docker",
-				"REGISTRATION_TOKEN=\"GR1348941" + fakeChars(base62Alphabet, 20, 3) + "\"",
-			},
-			[]string{
-				"GR1348941" + fakeChars(base62Alphabet, 19, 4),
-				"GR1348941" + "xxxxxxxxxxxxxxxxxxxxxxxx",
-				"build GR13489410 passed",
-				"aGR1348941" + fakeChars(base62Alphabet, 20, 5),
+			func() (tp, fp []string) {
+				tp = []string{
+					"GR1348941" + fakeChars(base62Alphabet, 20, 1),
+					"--registration-token GR1348941" + fakeChars(base62Alphabet+"_-", 20, 2) + " --executor docker",
+					"REGISTRATION_TOKEN=\"GR1348941" + fakeChars(base62Alphabet, 20, 3) + "\"",
+				}
+				fp = []string{
+					"GR1348941" + fakeChars(base62Alphabet, 19, 4),
+					"GR1348941" + "xxxxxxxxxxxxxxxxxxxxxxxx",
+					"build GR13489410 passed",
+					"aGR1348941" + fakeChars(base62Alphabet, 20, 5),
+				}
+				return
 			}),
 		gitlabRule("gitlab-deploy-token", "gldt-", "deploy token", 20, 300, 120),
 		gitlabRule("gitlab-feed-token", "glft-", "feed token", 20, 300, 130),
@@ -403,15 +429,18 @@ func gitlabRules() []ruleDef {
 		gitlabRule("gitlab-feature-flags-token", "glffct-", "feature flags client token", 20, 300, 190),
 		provRule("gitlab-session-cookie", "GitLab", "high", "GitLab session cookie (_gitlab_session= and 32 hex)",
 			[]form{tokenSpec{prefixes: []string{"_gitlab_session="}, body: setHexLower, min: 32, max: 32}.form()},
-			[]string{
-				"_gitlab_session=" + fakeChars(hex, 32, 1),
-				"Cookie: _gitlab_session=" + fakeChars(hex, 32, 2) + "; path=/",
-				"curl -b \"_gitlab_session=" + fakeChars(hex, 32, 3) + "\" https://gitlab.example.com",
-			},
-			[]string{
-				"_gitlab_session=" + fakeChars(hex, 31, 4),
-				"_gitlab_session=" + fakeChars(hex, 33, 5),
-				"_gitlab_session=deleted",
+			func() (tp, fp []string) {
+				tp = []string{
+					"_gitlab_session=" + fakeChars(hex, 32, 1),
+					"Cookie: _gitlab_session=" + fakeChars(hex, 32, 2) + "; path=/",
+					"curl -b \"_gitlab_session=" + fakeChars(hex, 32, 3) + "\" https://gitlab.example.com",
+				}
+				fp = []string{
+					"_gitlab_session=" + fakeChars(hex, 31, 4),
+					"_gitlab_session=" + fakeChars(hex, 33, 5),
+					"_gitlab_session=deleted",
+				}
+				return
 			}),
 	}
 }
@@ -435,18 +464,21 @@ func hostingRules() []ruleDef {
 					return true, hexCRC(append([]byte("ATBB"), b...))
 				},
 			}.form()},
-			[]string{
-				atbb(1),
-				"BITBUCKET_APP_PASSWORD=\"" + atbb(2) + "\"",
-				"https://user:" + atbb(3) + "@bitbucket.org/team/repo.git",
-				"x" + atbb(4), // glued, but its checksum is valid
-				"ATBB" + fakeChars(base62Alphabet, 24, 5) + "0123ABCD", // wrong checksum: still redacted
-			},
-			[]string{
-				"ATBB" + fakeChars(base62Alphabet, 32, 6) + "a",
-				"ATBB" + fakeChars(base62Alphabet, 24, 7) + "0123abcd",
-				"ATBBaseWeapon::ATBBaseWeapon()",
-				"x" + atbb(8)[:35] + "Z",
+			func() (tp, fp []string) {
+				tp = []string{
+					atbb(1),
+					"BITBUCKET_APP_PASSWORD=\"" + atbb(2) + "\"",
+					"https://user:" + atbb(3) + "@bitbucket.org/team/repo.git",
+					"x" + atbb(4), // glued, but its checksum is valid
+					"ATBB" + fakeChars(base62Alphabet, 24, 5) + "0123ABCD", // wrong checksum: still redacted
+				}
+				fp = []string{
+					"ATBB" + fakeChars(base62Alphabet, 32, 6) + "a",
+					"ATBB" + fakeChars(base62Alphabet, 24, 7) + "0123abcd",
+					"ATBBaseWeapon::ATBBaseWeapon()",
+					"x" + atbb(8)[:35] + "Z",
+				}
+				return
 			}),
 		provRule("atlassian-api-token", "Atlassian", "high", "Atlassian (Jira, Confluence) API token (ATATT3, base64url, '=' and the upper-case hex CRC32 of what precedes)",
 			[]form{tokenSpec{
@@ -470,17 +502,20 @@ func hostingRules() []ruleDef {
 				},
 				notBefore: setWordDash, notAfter: setWordDashEq,
 			}.form()},
-			[]string{
-				atatt(1),
-				"JIRA_API_TOKEN=" + atatt(2),
-				"Authorization: Basic user@example.com:" + atatt(3),
-				"ATATT3" + fakeChars(wd, 177, 4) + "=0123ABCD", // wrong checksum: still redacted
-			},
-			[]string{
-				"ATATT3xFfGF0-EXAMPLE-NOT-A-REAL-TOKEN",
-				"ATATT3" + fakeChars(wd, 177, 5) + "0123ABCD",
-				"ATATT3" + fakeChars(wd, 177, 6) + "=0123abcd",
-				"x" + atatt(7)[:183] + "=00000000",
+			func() (tp, fp []string) {
+				tp = []string{
+					atatt(1),
+					"JIRA_API_TOKEN=" + atatt(2),
+					"Authorization: Basic user@example.com:" + atatt(3),
+					"ATATT3" + fakeChars(wd, 177, 4) + "=0123ABCD", // wrong checksum: still redacted
+				}
+				fp = []string{
+					"ATATT3xFfGF0-EXAMPLE-NOT-A-REAL-TOKEN",
+					"ATATT3" + fakeChars(wd, 177, 5) + "0123ABCD",
+					"ATATT3" + fakeChars(wd, 177, 6) + "=0123abcd",
+					"x" + atatt(7)[:183] + "=00000000",
+				}
+				return
 			}),
 		provRule("sourcegraph-token", "Sourcegraph", "high", "Sourcegraph access token (sgp_ and 40 hex, sgp_<16 hex>_<40 hex>, sgp_local_<40 hex>; hex of either case)",
 			[]form{strictForm(tokenSpec{
@@ -497,17 +532,20 @@ func hostingRules() []ruleDef {
 					return false, ChecksumNone
 				},
 			})},
-			[]string{
-				"sgp_" + fakeChars(hex, 40, 1),
-				"SRC_ACCESS_TOKEN=sgp_" + fakeChars(hex, 16, 2) + "_" + fakeChars(hex, 40, 3),
-				"token sgp_local_" + fakeChars(hex, 40, 4),
-				"sgp_" + fakeChars("0123456789abcdefABCDEF", 16, 10) + "_" + fakeChars("0123456789abcdefABCDEF", 40, 11),
-			},
-			[]string{
-				"sgp_" + fakeChars(hex, 39, 5),
-				"sgp_" + fakeChars(hex, 15, 6) + "_" + fakeChars(hex, 40, 7),
-				"sgp_" + fakeChars(base62Alphabet, 40, 8),
-				"msgp_" + fakeChars(hex, 40, 9),
+			func() (tp, fp []string) {
+				tp = []string{
+					"sgp_" + fakeChars(hex, 40, 1),
+					"SRC_ACCESS_TOKEN=sgp_" + fakeChars(hex, 16, 2) + "_" + fakeChars(hex, 40, 3),
+					"token sgp_local_" + fakeChars(hex, 40, 4),
+					"sgp_" + fakeChars("0123456789abcdefABCDEF", 16, 10) + "_" + fakeChars("0123456789abcdefABCDEF", 40, 11),
+				}
+				fp = []string{
+					"sgp_" + fakeChars(hex, 39, 5),
+					"sgp_" + fakeChars(hex, 15, 6) + "_" + fakeChars(hex, 40, 7),
+					"sgp_" + fakeChars(base62Alphabet, 40, 8),
+					"msgp_" + fakeChars(hex, 40, 9),
+				}
+				return
 			}),
 	}
 }

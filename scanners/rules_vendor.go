@@ -41,95 +41,113 @@ func vendorRules() []ruleDef {
 		provRule("tableau-pat-secret", "Tableau", "medium",
 			"Tableau personal access token secret: 22 base64 bytes, ==: and 32 letters and digits (the base64 of a 16-byte id, then the random secret); no base64 byte on either side",
 			[]form{tableauForm()},
-			[]string{
-				tableau(1),
-				"pat_secret = " + tableau(3),
-				"PAT name: ci-deploy\n" + tableau(5) + "\nserver=prod.online.tableau.com",
-				`{"personalAccessTokenSecret": "` + tableau(7) + `"}`,
-				`token ci\n` + tableau(9),
-			},
-			[]string{
-				fakeChars(b64, 21, 11) + "==:" + fakeChars(base62Alphabet, 32, 12),
-				fakeChars(b64, 22, 13) + "==:" + fakeChars(base62Alphabet, 31, 14),
-				"x" + tableau(15),
-				tableau(17) + "Q",
-				"if a ==: b",
-				fakeChars(b64, 22, 19) + "==:" + "abcdefghijklmnopqrstuvwxyz012345",
+			func() (tp, fp []string) {
+				tp = []string{
+					tableau(1),
+					"pat_secret = " + tableau(3),
+					"PAT name: ci-deploy\n" + tableau(5) + "\nserver=prod.online.tableau.com",
+					`{"personalAccessTokenSecret": "` + tableau(7) + `"}`,
+					`token ci\n` + tableau(9),
+				}
+				fp = []string{
+					fakeChars(b64, 21, 11) + "==:" + fakeChars(base62Alphabet, 32, 12),
+					fakeChars(b64, 22, 13) + "==:" + fakeChars(base62Alphabet, 31, 14),
+					"x" + tableau(15),
+					tableau(17) + "Q",
+					"if a ==: b",
+					fakeChars(b64, 22, 19) + "==:" + "abcdefghijklmnopqrstuvwxyz012345",
+				}
+				return
 			}),
 		provRule("azure-container-registry-password", "Microsoft Azure", "high",
 			"Azure Container Registry access key or token password: 42 base64 bytes, +ACR and 6 more (52 bytes, the form Azure generates since 2023); no base64 byte on either side",
 			[]form{acrForm()},
-			[]string{
-				acr(21),
-				"docker login myreg.azurecr.io -u myreg -p " + acr(23),
-				"ACR_PASSWORD=" + acr(25) + "\n",
-				`{"name":"registry-password","value":"` + acr(27) + `"}`,
-			},
-			[]string{
-				fakeChars(b64, 41, 29) + "+ACR" + fakeChars(base62Alphabet, 6, 30),
-				acr(31) + "x",
-				"/" + acr(33),
-				"docker login myreg.azurecr.io -u myreg --password-stdin +ACR",
-				fakeChars(b64, 42, 35) + "+acr" + fakeChars(base62Alphabet, 6, 36),
+			func() (tp, fp []string) {
+				tp = []string{
+					acr(21),
+					"docker login myreg.azurecr.io -u myreg -p " + acr(23),
+					"ACR_PASSWORD=" + acr(25) + "\n",
+					`{"name":"registry-password","value":"` + acr(27) + `"}`,
+				}
+				fp = []string{
+					fakeChars(b64, 41, 29) + "+ACR" + fakeChars(base62Alphabet, 6, 30),
+					acr(31) + "x",
+					"/" + acr(33),
+					"docker login myreg.azurecr.io -u myreg --password-stdin +ACR",
+					fakeChars(b64, 42, 35) + "+acr" + fakeChars(base62Alphabet, 6, 36),
+				}
+				return
 			}),
 		provRule("salesforce-consumer-key", "Salesforce", "medium",
 			"Salesforce connected-app consumer key (the OAuth client id that, with its secret or a refresh token, signs in): 3MVG9 and 75 to 251 of [A-Za-z0-9._] mixing upper case, lower case and digits",
 			[]form{plainForm(tokenSpec{prefixes: []string{"3MVG9"}, body: makeSet("A-Za-z0-9._"), min: 75, max: 251, validate: mixes3})},
-			[]string{
-				sf(80, 41),
-				`salesforce_key = "` + sf(80, 43) + `"`,
-				"SF_CONSUMER_KEY=" + sf(90, 45),
-			},
-			[]string{
-				sf(40, 47),
-				"3MVG9" + fakeChars("abcdefghijklmnopqrstuvwxyz", 80, 49),
-				"x" + sf(80, 51),
-				"3mvg9" + fakeChars(base62Alphabet, 80, 53),
+			func() (tp, fp []string) {
+				tp = []string{
+					sf(80, 41),
+					`salesforce_key = "` + sf(80, 43) + `"`,
+					"SF_CONSUMER_KEY=" + sf(90, 45),
+				}
+				fp = []string{
+					sf(40, 47),
+					"3MVG9" + fakeChars("abcdefghijklmnopqrstuvwxyz", 80, 49),
+					"x" + sf(80, 51),
+					"3mvg9" + fakeChars(base62Alphabet, 80, 53),
+				}
+				return
 			}),
 		provRule("azure-storage-key-named", "Microsoft Azure", "high",
 			"Azure storage account key (86 base64 bytes and ==) up to 64 bytes after an account-key or storage-key name (AccountKey, ACCOUNT_KEY, -storagekey) across spaces, quotes, brackets, operators and line breaks, as code sets it; the key is replaced",
 			[]form{azureKeyNamedForm()},
-			[]string{
-				"public static final String DEFAULT_ACCOUNT_KEY\n    = \"" + azKey(61) + "\";",
-				"AzuriteAccountKey{\n  \"" + azKey(63) + "\"};",
-				"assert.equal(parsed['AccountKey'], '" + azKey(65) + "');",
-				"process.env.ACCOUNT_KEY ||\n  \"" + azKey(67) + "\"",
-				"Cleanup.exe -storagename acct -storagekey " + azKey(69),
-			},
-			[]string{
-				"integrity sha512-" + azKey(71) + " account_key",
-				"ACCOUNT_KEY = \"" + fakeChars(b64, 80, 73) + "==\"",
-				"account_key: " + azKey(75) + "x",
-				"AccountKey = process.env.AZURE_KEY",
-				"account_key_name = \"" + strings64("A") + "\"",
+			func() (tp, fp []string) {
+				tp = []string{
+					"public static final String DEFAULT_ACCOUNT_KEY\n    = \"" + azKey(61) + "\";",
+					"AzuriteAccountKey{\n  \"" + azKey(63) + "\"};",
+					"assert.equal(parsed['AccountKey'], '" + azKey(65) + "');",
+					"process.env.ACCOUNT_KEY ||\n  \"" + azKey(67) + "\"",
+					"Cleanup.exe -storagename acct -storagekey " + azKey(69),
+				}
+				fp = []string{
+					"integrity sha512-" + azKey(71) + " account_key",
+					"ACCOUNT_KEY = \"" + fakeChars(b64, 80, 73) + "==\"",
+					"account_key: " + azKey(75) + "x",
+					"AccountKey = process.env.AZURE_KEY",
+					"account_key_name = \"" + strings64("A") + "\"",
+				}
+				return
 			}),
 		provRule("rootly-api-key", "Rootly", "high",
 			"Rootly API key: rootly_ and 64 lower-case hex",
 			[]form{plainForm(tokenSpec{prefixes: []string{"rootly_"}, body: setHexLower, min: 64, max: 64, notAfter: setWord, validate: mixes2})},
-			[]string{
-				"rootly_" + fakeChars(hex, 64, 81),
-				"ROOTLY_API_TOKEN=rootly_" + fakeChars(hex, 64, 83),
-				`{"key": "rootly_` + fakeChars(hex, 64, 85) + `"}`,
-			},
-			[]string{
-				"rootly_" + fakeChars(hex, 63, 87),
-				"rootly_" + fakeChars(hex, 65, 89),
-				"rootly_" + fakeChars("0123456789ABCDEF", 64, 91),
-				"xrootly_" + fakeChars(hex, 64, 93),
+			func() (tp, fp []string) {
+				tp = []string{
+					"rootly_" + fakeChars(hex, 64, 81),
+					"ROOTLY_API_TOKEN=rootly_" + fakeChars(hex, 64, 83),
+					`{"key": "rootly_` + fakeChars(hex, 64, 85) + `"}`,
+				}
+				fp = []string{
+					"rootly_" + fakeChars(hex, 63, 87),
+					"rootly_" + fakeChars(hex, 65, 89),
+					"rootly_" + fakeChars("0123456789ABCDEF", 64, 91),
+					"xrootly_" + fakeChars(hex, 64, 93),
+				}
+				return
 			}),
 		provRule("spectralops-token", "SpectralOps", "high",
 			"SpectralOps personal token: spu- and 32 lower-case hex",
 			[]form{plainForm(tokenSpec{prefixes: []string{"spu-"}, body: setHexLower, min: 32, max: 32, notAfter: setWordDash, validate: mixes2})},
-			[]string{
-				"spu-" + fakeChars(hex, 32, 101),
-				"SPECTRAL_TOKEN=spu-" + fakeChars(hex, 32, 103),
-				"Using token spu-" + fakeChars(hex, 32, 105),
-			},
-			[]string{
-				"spu-" + fakeChars(hex, 31, 107),
-				"spu-" + fakeChars(hex, 32, 109) + "-x",
-				"cpu-" + fakeChars(hex, 32, 111),
-				"spu-" + fakeChars(hex, 33, 113),
+			func() (tp, fp []string) {
+				tp = []string{
+					"spu-" + fakeChars(hex, 32, 101),
+					"SPECTRAL_TOKEN=spu-" + fakeChars(hex, 32, 103),
+					"Using token spu-" + fakeChars(hex, 32, 105),
+				}
+				fp = []string{
+					"spu-" + fakeChars(hex, 31, 107),
+					"spu-" + fakeChars(hex, 32, 109) + "-x",
+					"cpu-" + fakeChars(hex, 32, 111),
+					"spu-" + fakeChars(hex, 33, 113),
+				}
+				return
 			}),
 	}
 }

@@ -92,29 +92,32 @@ func (k vendorKey) charset() string {
 // variable, a YAML key and a bare name; not a key one byte short, a
 // template reference or a body of letters only.
 func (k vendorKey) rule() ruleDef {
-	name := k.names[0]
-	up := strings.ToUpper(strings.NewReplacer(".", "_", " ", "_", "-", "_").Replace(name))
-	cs := k.charset()
-	v1, v2, v3 := k.value(cs, 1), k.value(cs, 2), k.value(cs, 3)
-	letters := strings.Map(func(r rune) rune {
-		if '0' <= r && r <= '9' {
-			return 'q'
-		}
-		return r
-	}, k.value(cs, 5))
 	desc := k.what + " after the name " + strings.Join(k.names, ", ") + "; the value is replaced"
 	return provRule(k.id, k.provider, "medium", desc,
 		[]form{checkedForm(regexForm(k.names, k.regexp(), setAlnum, makeSet(k.class), k.ahead()), vendorValue)},
-		[]string{
-			up + "_API_KEY=" + v1,
-			"  " + name + "_key: \"" + v2 + "\"",
-			"{" + name + " " + v3 + "}",
-		},
-		[]string{
-			name + "_key: " + v1[:len(v1)-1] + "\n",
-			name + "_key: ${" + up + "_KEY}",
-			name + " " + letters,
-			name + "_key: " + strings.Repeat(v1[:1], 6) + v1[6:],
+		func() (tp, fp []string) {
+			name := k.names[0]
+			up := strings.ToUpper(strings.NewReplacer(".", "_", " ", "_", "-", "_").Replace(name))
+			cs := k.charset()
+			v1, v2, v3 := k.value(cs, 1), k.value(cs, 2), k.value(cs, 3)
+			letters := strings.Map(func(r rune) rune {
+				if '0' <= r && r <= '9' {
+					return 'q'
+				}
+				return r
+			}, k.value(cs, 5))
+			tp = []string{
+				up + "_API_KEY=" + v1,
+				"  " + name + "_key: \"" + v2 + "\"",
+				"{" + name + " " + v3 + "}",
+			}
+			fp = []string{
+				name + "_key: " + v1[:len(v1)-1] + "\n",
+				name + "_key: ${" + up + "_KEY}",
+				name + " " + letters,
+				name + "_key: " + strings.Repeat(v1[:1], 6) + v1[6:],
+			}
+			return
 		})
 }
 

@@ -22,7 +22,8 @@ func WriteRulesDoc(w io.Writer) error {
 	checksum := map[string]bool{}
 	r := c.NewRedactor(nil)
 	for _, rd := range builtinRules() {
-		for _, tp := range rd.tp {
+		tps, _ := rd.exampleLists()
+		for _, tp := range tps {
 			_, fs := r.Append(nil, []byte(tp), true, nil)
 			for _, f := range fs {
 				if c.RuleName(f.Rule) == rd.id && f.Checksum == ChecksumValid {

@@ -10,7 +10,12 @@
 #     page faults, the mean of RUNS runs, the two processes alternating.
 #
 # Defaults: RUNS 50, REPEATS 5. SW=path measures a binary built elsewhere
-# (another commit) instead of this tree's.
+# (another commit) instead of this tree's. BEFORE=path adds a comparison
+# that a loaded machine does not blur as much: RUNS turns, each running
+# hello world, then BEFORE and the binary measured, on the AVX-512 path and
+# on the AVX2 path (GODEBUG=cpu.avx512f=off), once each in turn; it prints
+# the minimum, first quartile and median CPU time and the mean page faults
+# of each (the scans run under env(1), which adds its exec to theirs).
 set -eu
 runs=${1:-50} repeats=${2:-5}
 dir=$(mktemp -d)
@@ -47,3 +52,28 @@ stat() {
 for round in 1 2 3; do
 	echo "round $round: hello $(stat "$dir/hello") | scan $(stat "$sw" scan --in "$dir/small.json" --out /dev/null) | load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
+
+if [ -n "${BEFORE:-}" ]; then
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		j=0
+		for spec in hello "X=1 $BEFORE" "X=1 $sw" "GODEBUG=cpu.avx512f=off $BEFORE" "GODEBUG=cpu.avx512f=off $sw"; do
+			j=$((j + 1))
+			if [ "$spec" = hello ]; then
+				set -- "$dir/hello"
+			else
+				set -- env $spec scan --in "$dir/small.json" --out /dev/null
+			fi
+			perf stat -x, -e task-clock,page-faults "$@" 2>&1 >/dev/null |
+				awk -F, '/task-clock/ {t = $1} /page-faults/ {p = $1} END {print t, p}' >>"$dir/turns.$j"
+		done
+		i=$((i + 1))
+	done
+	j=0
+	for name in "hello world" "before, AVX-512" "this, AVX-512" "before, AVX2" "this, AVX2"; do
+		j=$((j + 1))
+		sort -n "$dir/turns.$j" | awk -v name="$name" '{t[NR] = $1; p += $2}
+			END {printf "%-16s min %.1f p25 %.1f median %.1f ms CPU, %d page faults\n", name, t[1], t[int(NR / 4) + 1], t[int(NR / 2) + 1], p / NR}'
+	done
+	echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
+fi

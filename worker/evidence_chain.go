@@ -114,15 +114,11 @@ func (s *Service) chainVoid(stream string, mc *msgContext) {
 	}
 }
 
-// chainAcked looks at the acknowledgement of a published message: a sealed
-// evidence record the stream dropped as a duplicate (the evidence of a
-// redelivered message, stored by its first delivery) is void.
-func (s *Service) chainAcked(f jetstream.PubAckFuture, a *jetstream.PubAck) {
-	if s.cfg.chain == nil || a == nil || !a.Duplicate {
-		return
-	}
-	m := f.Msg()
-	if m == nil {
+// chainDup voids the sealed evidence record m (if it is one) that the
+// stream acknowledged as a duplicate: the evidence of a redelivered
+// message, stored by its first delivery.
+func (s *Service) chainDup(m *nats.Msg) {
+	if s.cfg.chain == nil || m == nil {
 		return
 	}
 	if seq, err := strconv.ParseUint(m.Header.Get(HeaderChainSeq), 10, 64); err == nil && seq != 0 {

@@ -38,6 +38,11 @@ import (
 //   - the connection reconnecting or closed: nats.ErrDisconnected (the
 //     answer may be lost with it), as the JetStream context does;
 //   - the service's hard stop: context.Canceled.
+//
+// The durable path's publishes (clean, evidence, DLQ) go through the same
+// subscription (publishWait): the acknowledgement is handed to the
+// handler waiting for it on a buffered channel, with the same errors, so
+// the same classes and retries (transientPublish).
 
 // inlineEv is one inline message whose evidence acknowledgement is
 // awaited. Two references keep it open, the slot's (until the reply and
@@ -50,6 +55,9 @@ type inlineEv struct {
 	// reference is dropped.
 	err  error
 	refs atomic.Int32
+	// w is the evidence record's publish: held here, so that a message
+	// allocates one object for its acknowledgement, not three.
+	w ackWait
 }
 
 // pubAck is the outcome of one publish: stored (dup: the stream had the
@@ -59,16 +67,19 @@ type pubAck struct {
 	err error
 }
 
-// ackWait is one publish awaited: an inline message's evidence record.
-// msg is kept for a publish again after no responders.
+// ackWait is one publish awaited: exactly one of ie (an inline message's
+// evidence record) and ch (a waiting publisher; buffered, one outcome).
+// msg is what is published (with its reply subject), kept for a publish
+// again after no responders.
 type ackWait struct {
 	ie       *inlineEv
-	msg      *nats.Msg
+	ch       chan pubAck
+	msg      nats.Msg
 	deadline time.Time
 	retries  int
 }
 
-// evAcks publishes evidence records and settles their acknowledgements.
+// evAcks publishes to the streams and settles the acknowledgements.
 type evAcks struct {
 	s       *Service
 	prefix  string // reply subjects: prefix + base-36 id
@@ -98,7 +109,7 @@ func (s *Service) startEvAcks() (*evAcks, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Bounded by evSem (inlineAckBudget).
+	// Bounded by the paths: inlineAckBudget inline, two a durable slot.
 	if err := sub.SetPendingLimits(-1, -1); err != nil {
 		_ = sub.Unsubscribe()
 		return nil, err
@@ -112,9 +123,21 @@ func (s *Service) startEvAcks() (*evAcks, error) {
 // publish sends the evidence record m of ie. A publish that fails at once
 // settles ie's acknowledgement with the error.
 func (e *evAcks) publish(ie *inlineEv, m *nats.Msg) {
-	if _, err := e.send(&ackWait{ie: ie}, m, wire.StreamEvidence); err != nil {
-		e.settle(&ackWait{ie: ie}, pubAck{err: err})
+	ie.w.ie = ie
+	if _, err := e.send(&ie.w, m, wire.StreamEvidence); err != nil {
+		e.settle(&ie.w, pubAck{err: err})
 	}
+}
+
+// publishWait sends m to stream and returns the channel of its outcome and
+// the function that stops waiting for it (the outcome is then dropped).
+func (e *evAcks) publishWait(m *nats.Msg, stream string) (<-chan pubAck, func(), error) {
+	w := &ackWait{ch: make(chan pubAck, 1)}
+	id, err := e.send(w, m, stream)
+	if err != nil {
+		return nil, nil, err
+	}
+	return w.ch, func() { e.take(id) }, nil
 }
 
 // send registers w and publishes m to stream with a reply subject of its
@@ -135,12 +158,11 @@ func (e *evAcks) send(w *ackWait, m *nats.Msg, stream string) (uint64, error) {
 	}
 	id := e.next
 	e.next++
-	pm := &nats.Msg{Subject: m.Subject, Reply: e.prefix + strconv.FormatUint(id, 36), Header: m.Header, Data: m.Data}
-	w.msg = pm
+	w.msg = nats.Msg{Subject: m.Subject, Reply: e.prefix + strconv.FormatUint(id, 36), Header: m.Header, Data: m.Data}
 	w.deadline = time.Now().Add(e.timeout)
 	e.pending[id] = w
 	e.mu.Unlock()
-	if err := e.s.nc.PublishMsg(pm); err != nil {
+	if err := e.s.nc.PublishMsg(&w.msg); err != nil {
 		e.take(id)
 		return 0, err
 	}
@@ -192,7 +214,7 @@ func (e *evAcks) noResponders(id uint64) {
 	}
 	w.retries++
 	w.deadline = time.Now().Add(evRetryWait + e.timeout)
-	m := w.msg
+	m := &w.msg
 	e.mu.Unlock()
 	time.AfterFunc(evRetryWait, func() {
 		e.mu.Lock()
@@ -328,9 +350,13 @@ func (e *evAcks) failAll(err error, now time.Time) {
 	}
 }
 
-// settle records the outcome of w's publish for its inline message and
-// drops the acknowledgement's reference.
+// settle hands the outcome of w's publish to its publisher, or records
+// it for an inline message and drops the acknowledgement's reference.
 func (e *evAcks) settle(w *ackWait, a pubAck) {
+	if w.ch != nil {
+		w.ch <- a // buffered: settled once
+		return
+	}
 	w.ie.err = a.err
 	e.s.unrefInline(w.ie)
 }

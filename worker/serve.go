@@ -435,11 +435,14 @@ type Service struct {
 	// connection (re)connects (connMaxPayload).
 	maxPayload atomic.Int64
 	acks       ackRing
-	lameDuck   atomic.Bool // lame-duck mode of the server is being handled
-	// lameDuckEpoch is the reconnection count when lame-duck mode began.
-	lameDuckEpoch atomic.Uint64
-	pulling       atomic.Bool  // a pull request is outstanding
-	inFlight      atomic.Int64 // durable messages being processed
+	lameDuck   atomic.Bool // lame-duck mode of a server is being handled: no pull is sent
+	// ldmMu guards ldmServers, the ids of the servers that announced
+	// lame-duck mode during the handling (serve_reconnect.go).
+	ldmMu      sync.Mutex
+	ldmServers map[string]bool
+	ldmNC      lameDuckConn // nil: nc (tests set a fake)
+	pulling    atomic.Bool  // a pull request is outstanding
+	inFlight   atomic.Int64 // durable messages received and not yet finished (queued or processed)
 	// reackSince (UnixNano, 0: none) asks the pull loop to send the
 	// acknowledgements made since then again.
 	reackSince atomic.Int64

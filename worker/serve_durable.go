@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -40,8 +41,6 @@ const dlqSuffix = ":dlq"
 func (s *Service) handleDurable(m jetstream.Msg) {
 	start := time.Now()
 	s.m.inFlightDurable.Inc()
-	s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
 	defer s.m.inFlightDurable.Dec()
 	defer s.processed.Add(1)
 	meta, err := m.Metadata()
@@ -226,23 +225,42 @@ func (s *Service) ack(m jetstream.Msg) error {
 }
 
 // keepAlive sends InProgress every third of the shortest back-off step
-// (the shortest AckWait of any delivery) until stopped.
+// (the shortest AckWait of any delivery) until stopped. It is a timer that
+// re-arms itself, not a goroutine and a ticker a message: most passes end
+// long before the first keep-alive is due. No InProgress is sent once the
+// returned function has returned.
 func (s *Service) keepAlive(m jetstream.Msg) func() {
-	every := slices.Min(s.cfg.consumer.BackOff) / 3
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				_ = m.InProgress()
-			}
-		}
-	}()
-	return func() { close(done) }
+	k := &keepAlive{m: m, every: slices.Min(s.cfg.consumer.BackOff) / 3}
+	k.mu.Lock()
+	k.t = time.AfterFunc(k.every, k.fire)
+	k.mu.Unlock()
+	return k.stop
+}
+
+// keepAlive is the keep-alive timer of one durable message.
+type keepAlive struct {
+	m       jetstream.Msg
+	every   time.Duration
+	mu      sync.Mutex
+	t       *time.Timer
+	stopped bool
+}
+
+func (k *keepAlive) fire() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.stopped {
+		return
+	}
+	_ = k.m.InProgress()
+	k.t.Reset(k.every)
+}
+
+func (k *keepAlive) stop() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.stopped = true
+	k.t.Stop()
 }
 
 // publishErrorClass names the class of a NATS error for logs: a JetStream

@@ -141,6 +141,7 @@ func (s *Service) startDurable() error {
 			for m := range work {
 				s.handleDurable(m)
 				s.health.markProgress()
+				s.inFlight.Add(-1)
 				<-slots
 			}
 		})
@@ -154,6 +155,7 @@ func (s *Service) startDurable() error {
 		// Deliveries already received are processed, each with a slot.
 		p.drain(func(m *nats.Msg) {
 			slots <- struct{}{}
+			s.inFlight.Add(1)
 			work <- pulledMsg{m: m, nc: s.nc}
 		})
 	}()
@@ -216,6 +218,7 @@ func (s *Service) fetchLoop(p *puller, slots chan struct{}, work chan<- jetstrea
 		// brings is processed.
 		got, st, err := p.pull(n, s.cfg.fetchWait, func(m *nats.Msg) {
 			s.health.markProgress()
+			s.inFlight.Add(1)
 			work <- pulledMsg{m: m, nc: s.nc}
 		})
 		s.pulling.Store(false)

@@ -30,10 +30,15 @@ import (
 //     attempt for up to the publish timeout, and so is a resolver that is
 //     unavailable (the tool catalog's bucket during an election).
 //   - On lame-duck mode (LameDuck, from the connection's
-//     LameDuckModeHandler) the loop stops pulling, lets the messages in
-//     flight finish while the server still serves the connection, and then
-//     moves the connection to another server before it pulls again, so no
-//     delivery is in transit when the server closes the connection.
+//     LameDuckModeHandler) the loop stops pulling, lets its pull request
+//     end and the messages received finish while the server still serves
+//     the connection, and then moves the connection to another server
+//     before it pulls again, so no delivery is in transit when the
+//     connection moves. If the server closes the connection first (its
+//     grace period is shorter than the drain), the client is already
+//     elsewhere and is not moved again: the handling alone lets pulling
+//     resume, so a move never cuts a pull sent after the notice
+//     (docs/nats.md, "The lame-duck contract").
 
 const (
 	// ackRingSize is how many recent acknowledgements are remembered
@@ -42,8 +47,9 @@ const (
 	// reackWindow is how long before a disconnection an acknowledgement
 	// is sent again after the reconnect.
 	reackWindow = 3 * time.Second
-	// lameDuckDrain bounds the wait for the messages in flight when the
-	// server enters lame-duck mode (its default grace period is 10 s).
+	// lameDuckDrain bounds the wait for the messages received to finish
+	// when the server enters lame-duck mode, once the pull outstanding has
+	// ended (the server's default grace period is 10 s).
 	lameDuckDrain = 5 * time.Second
 	// lameDuckPause bounds how long pulling stays paused in lame-duck mode
 	// if no reconnection comes.
@@ -154,29 +160,23 @@ func transientPublish(err error) bool {
 	return false
 }
 
-// waitAckOrReconnect waits for a publish acknowledgement, or reports
-// errReconnected when the client reconnects first.
-func (s *Service) waitAckOrReconnect(f jetstream.PubAckFuture, reconnected <-chan struct{}) error {
-	_, err := s.waitAckDup(f, reconnected)
-	return err
-}
-
-// waitAckDup is waitAckOrReconnect that also says whether the stream stored
-// nothing because it already had the message (its Nats-Msg-Id).
-func (s *Service) waitAckDup(f jetstream.PubAckFuture, reconnected <-chan struct{}) (dup bool, err error) {
-	t := time.NewTimer(s.cfg.publishTimeout + time.Second)
-	defer t.Stop()
+// waitPub waits for the outcome of a publish (pubacks.go), or reports
+// errReconnected when the client reconnects first; a stored message that
+// the stream already held (its Nats-Msg-Id) is a duplicate. m is the
+// message, whose chain record (if sealed) a duplicate voids. stop ends
+// the wait for an outcome that did not come.
+func (s *Service) waitPub(m *nats.Msg, ch <-chan pubAck, stop func(), reconnected <-chan struct{}) (dup bool, err error) {
 	select {
-	case a := <-f.Ok():
-		s.chainAcked(f, a)
-		return a != nil && a.Duplicate, nil
-	case err := <-f.Err():
-		return false, err
+	case a := <-ch:
+		if a.err == nil && a.dup {
+			s.chainDup(m)
+		}
+		return a.dup, a.err
 	case <-reconnected:
+		stop()
 		return false, errReconnected
-	case <-t.C:
-		return false, context.DeadlineExceeded
 	case <-s.hardCtx.Done():
+		stop()
 		return false, context.Canceled
 	}
 }
@@ -194,16 +194,17 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 // twice for one input: by its last delivery and by the max-deliveries
 // advisory of that delivery, when it outlived its AckWait).
 func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgContext) (firstDup bool, _ error) {
-	futs := make([]jetstream.PubAckFuture, len(msgs))
+	chs := make([]<-chan pubAck, len(msgs))
+	stops := make([]func(), len(msgs))
 	errs := make([]error, len(msgs))
 	rc := s.health.reconnectCh()
 	for i, pm := range msgs {
-		futs[i], errs[i] = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(streams[i]))
+		chs[i], stops[i], errs[i] = s.pubs.publishWait(pm, streams[i])
 	}
-	for i, f := range futs {
+	for i, ch := range chs {
 		if errs[i] == nil {
 			var dup bool
-			dup, errs[i] = s.waitAckDup(f, rc)
+			dup, errs[i] = s.waitPub(msgs[i], ch, stops[i], rc)
 			if i == 0 {
 				firstDup = dup
 			}
@@ -242,59 +243,138 @@ func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
 		}
 		s.m.PublishRetries.WithLabelValues(stream).Inc()
 		rc := s.health.reconnectCh()
-		var f jetstream.PubAckFuture
-		if f, err = s.js.PublishMsgAsync(pm, jetstream.WithExpectStream(stream)); err == nil {
-			err = s.waitAckOrReconnect(f, rc)
+		var ch <-chan pubAck
+		var stop func()
+		if ch, stop, err = s.pubs.publishWait(pm, stream); err == nil {
+			_, err = s.waitPub(pm, ch, stop, rc)
 		}
 	}
 	return err
 }
 
 // LameDuck is called when the server of the connection enters lame-duck
-// mode (nats.LameDuckModeHandler): pulling pauses, the messages in flight
-// finish while the server still serves the connection, the connection
-// moves to another server, and pulling resumes there.
+// mode (nats.LameDuckModeHandler): pulling pauses, the pull request
+// outstanding ends, the messages received finish while the server still
+// serves the connection, the connection moves to another server, and
+// pulling resumes there (moveOffLameDuck).
 func (s *Service) LameDuck() {
-	if !s.cfg.durable || s.lameDuck.Load() {
+	// Before Start has finished (serve hands the notice on from the
+	// connection's creation) and after Stop there is no pull loop to
+	// pause, and the handling needs the service's stop context.
+	if !s.cfg.durable || !s.ready.Load() {
 		return
 	}
-	s.lameDuckEpoch.Store(s.health.epoch.Load())
-	s.lameDuck.Store(true)
-	s.log.Warn("NATS server in lame-duck mode: finishing the messages in flight, then moving to another server")
-	go func() {
-		deadline := time.Now().Add(lameDuckDrain)
-		for (s.inFlight.Load() > 0 || s.pulling.Load()) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_ = s.nc.FlushWithContext(ctx)
-		cancel()
-		if err := s.nc.ForceReconnect(); err != nil {
+	id := s.ldmConn().ConnectedServerId()
+	s.ldmMu.Lock()
+	if s.ldmServers == nil {
+		s.ldmServers = make(map[string]bool)
+	}
+	s.ldmServers[id] = true
+	handling := s.lameDuck.Swap(true)
+	s.ldmMu.Unlock()
+	if handling {
+		// The handling under way looks at the server it ends on.
+		return
+	}
+	s.log.Warn("NATS server in lame-duck mode: finishing the pull and the messages in flight, then moving to another server")
+	go s.handleLameDuck()
+}
+
+// lameDuckConn is what the lame-duck handling uses of the connection.
+type lameDuckConn interface {
+	ConnectedServerId() string
+	FlushWithContext(context.Context) error
+	ForceReconnect() error
+}
+
+// ldmConn returns the connection the lame-duck handling works on: the
+// service's own, or the one a test set in ldmNC.
+func (s *Service) ldmConn() lameDuckConn {
+	if s.ldmNC != nil {
+		return s.ldmNC
+	}
+	return s.nc
+}
+
+// handleLameDuck moves the connection off servers in lame-duck mode, then
+// lets the pull loop resume. It alone clears lameDuck, so no pull request
+// is outstanding while it moves the connection: a pull's deliveries on
+// their way through the old server when the connection moves reach
+// nobody, and come back only after their AckWait.
+func (s *Service) handleLameDuck() {
+	for range 3 {
+		from := s.ldmConn().ConnectedServerId()
+		s.ldmMu.Lock()
+		again := s.ldmServers[from]
+		if !again {
+			s.ldmServers = nil
 			s.lameDuck.Store(false)
 		}
-	}()
+		s.ldmMu.Unlock()
+		if !again {
+			return
+		}
+		s.moveOffLameDuck(from)
+	}
+	// Three servers in a row in lame-duck mode: pull wherever the
+	// connection is; the next notice starts over.
+	s.ldmMu.Lock()
+	s.ldmServers = nil
+	s.lameDuck.Store(false)
+	s.ldmMu.Unlock()
+}
+
+// moveOffLameDuck waits for the pull request outstanding to end (its own
+// bound: FetchWait, plus pullGrace when its status is lost), then for the
+// messages received to finish (at most lameDuckDrain: they finish faster
+// on this connection than after a move, where their publishes are sent
+// again), and moves the connection to another server, unless the server
+// closed it first (the grace period of lame-duck mode can be shorter than
+// the drain; the client then reconnected elsewhere by itself, and moving
+// it again is not needed).
+func (s *Service) moveOffLameDuck(from string) {
+	nc := s.ldmConn()
+	on := func() bool { return s.hardCtx.Err() == nil && nc.ConnectedServerId() == from }
+	wait := func(busy func() bool, d time.Duration) {
+		for until := time.Now().Add(d); busy() && on() && time.Now().Before(until); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	wait(s.pulling.Load, s.cfg.fetchWait+pullGrace+time.Second)
+	wait(func() bool { return s.inFlight.Load() > 0 }, lameDuckDrain)
+	if !on() {
+		if s.hardCtx.Err() != nil {
+			return
+		}
+		s.log.Info("lame-duck server closed the connection before the drain ended; not moved again", "pulling", s.pulling.Load(), "inFlight", s.inFlight.Load())
+		return
+	}
+	s.log.Info("moving off the lame-duck server", "pulling", s.pulling.Load(), "inFlight", s.inFlight.Load())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_ = nc.FlushWithContext(ctx)
+	cancel()
+	rc := s.health.reconnectCh()
+	if err := nc.ForceReconnect(); err != nil {
+		return
+	}
+	t := time.NewTimer(lameDuckPause)
+	defer t.Stop()
+	select {
+	case <-rc:
+	case <-t.C:
+	case <-s.hardCtx.Done():
+	}
 }
 
 // waitLameDuck holds the pull loop while lame-duck mode is handled. It
 // reports false when the service stops.
 func (s *Service) waitLameDuck() bool {
-	if !s.lameDuck.Load() {
-		return true
+	for s.lameDuck.Load() {
+		select {
+		case <-s.stopDur:
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
-	rc := s.health.reconnectCh()
-	if s.health.epoch.Load() > s.lameDuckEpoch.Load() {
-		// Moved to another server already.
-		s.lameDuck.Store(false)
-		return true
-	}
-	t := time.NewTimer(lameDuckPause)
-	defer t.Stop()
-	select {
-	case <-s.stopDur:
-		return false
-	case <-rc:
-	case <-t.C:
-	}
-	s.lameDuck.Store(false)
 	return true
 }

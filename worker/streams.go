@@ -49,6 +49,21 @@ type StreamsConfig struct {
 	// MaxMsgSize caps one message of every stream (0: the server's
 	// max_payload).
 	MaxMsgSize int32
+	// EvidencePersist is MCP_EVIDENCE's persist mode (nats-server 2.12 or
+	// later for async). jetstream.DefaultPersistMode (the default, the
+	// zero value) writes every record to the stream's file before the
+	// server acknowledges it, so an acknowledged record survives a crash
+	// of the server process. jetstream.AsyncPersistMode acknowledges a
+	// record once it is in the server's memory and writes records in
+	// batches a few milliseconds later: records acknowledged in the last
+	// milliseconds before a crash of the server (not a clean shutdown)
+	// are lost, though the durable path has acknowledged their inputs.
+	// It spares the server a write a record (docs/benchmarks.md, "Issue
+	// 35, inline"). Only with file storage and one replica (a replicated
+	// stream already writes in batches behind its log). The server does
+	// not change the mode of an existing stream: EnsureStreams then fails
+	// (recreate the stream, or keep its mode).
+	EvidencePersist jetstream.PersistModeType
 }
 
 // DefaultStreamsConfig returns the defaults: one replica, file storage,
@@ -84,6 +99,10 @@ func (c StreamsConfig) Validate() error {
 		return fmt.Errorf("%w: the duplicates window must be at least 1s", ErrConfig)
 	case c.MaxMsgSize < 0:
 		return fmt.Errorf("%w: negative max message size", ErrConfig)
+	case c.EvidencePersist != jetstream.DefaultPersistMode && c.EvidencePersist != jetstream.AsyncPersistMode:
+		return fmt.Errorf("%w: evidence persist mode must be default or async", ErrConfig)
+	case c.EvidencePersist == jetstream.AsyncPersistMode && (c.Storage != jetstream.FileStorage || c.Replicas > 1):
+		return fmt.Errorf("%w: async evidence persistence needs file storage and one replica", ErrConfig)
 	}
 	return nil
 }
@@ -128,6 +147,7 @@ func (c StreamsConfig) StreamConfigs() []jetstream.StreamConfig {
 	}
 	clean := base(wire.StreamClean, "mcp-sanitize: sanitized MCP outputs (mcp.clean.<tenant>.<server>.<kind>)", wire.CleanPrefix, c.CleanMaxAge, c.CleanMaxBytes)
 	ev := base(wire.StreamEvidence, "mcp-sanitize: evidence records (mcp.evidence.<tenant>)", wire.EvidencePrefix, c.EvidenceMaxAge, c.EvidenceMaxBytes)
+	ev.PersistMode = c.EvidencePersist
 	dlq := base(wire.StreamDLQ, "mcp-sanitize: sanitized error results of messages that kept failing (mcp.dlq.<tenant>)", wire.DLQPrefix, c.DLQMaxAge, c.DLQMaxBytes)
 	return []jetstream.StreamConfig{raw, clean, ev, dlq}
 }

@@ -40,6 +40,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bench"
 	"github.com/mcp-sanitize/mcp-sanitize/internal/natsembed"
@@ -74,6 +75,7 @@ func main() {
 	durable := flag.Bool("durable", false, "measure the durable path instead: publish to MCP_RAW (JetStream), wait for the result on MCP_CLEAN; the echo side is a plain JetStream consumer that republishes each input unchanged")
 	workers := flag.Int("workers", 1, "worker services (each with its own connection), as a fleet of N on one machine")
 	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
+	evPersist := flag.String("evidence-persist", "default", "MCP_EVIDENCE persist mode of the worker: default or async (worker.StreamsConfig.EvidencePersist)")
 	flag.Parse()
 	if *cpuprofile != "" && *profTarget != "" {
 		f, err := os.Create(*cpuprofile)
@@ -117,7 +119,7 @@ func main() {
 			f.Close()
 		}()
 	}
-	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding, *mix, *jsonOut, *durable, *workers); err != nil {
+	if err := run(*sizesFlag, *conc, *dur, *warm, *docs, *secrets, *defBounds, *maxPayload, *workerConc, *rounds, *encoding, *mix, *jsonOut, *durable, *workers, *evPersist); err != nil {
 		fmt.Fprintln(os.Stderr, "natsbench:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -143,7 +145,7 @@ type payloadSet struct {
 	msgs  [][]byte
 }
 
-func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string, mix int, jsonOut string, durable bool, workers int) error {
+func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int, defBounds bool, maxPayload, workerConc, rounds int, encoding string, mix int, jsonOut string, durable bool, workers int, evPersist string) error {
 	if conc < 1 || ndocs < 1 || rounds < 1 || mix < 0 || workers < 1 {
 		return fmt.Errorf("-c, -docs, -rounds and -workers must be positive, -mix not negative")
 	}
@@ -224,7 +226,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			return err
 		}
 		defer d.close()
-		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, true)
+		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, true, evPersist)
 		if err != nil {
 			return err
 		}
@@ -237,7 +239,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 		targets = []target{d.echoTarget(), wk}
 		loadFn = d.load
 	} else {
-		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, false)
+		wk, err := workerTarget(wconns, defBounds, workerConc, encoding, false, evPersist)
 		if err != nil {
 			return err
 		}
@@ -274,11 +276,12 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 					tg.stop()
 					return fmt.Errorf("%s warm-up: %w", tg.name, err)
 				}
-				cpu0 := cpuTime()
+				cpu0, k0 := cpuTime(), kernelCounts()
 				profileTurn(tg.name, true)
 				s, err := loadFn(reqConns, conc, dur/time.Duration(rounds), msgs)
 				profileTurn(tg.name, false)
 				s.cpu = cpuTime() - cpu0
+				s.kern = kernelCounts().sub(k0)
 				tg.stop()
 				if err != nil {
 					return fmt.Errorf("%s: %w", tg.name, err)
@@ -296,6 +299,8 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.3f | %.1f | %s | %s | %.2f / %.2f cores |\n", set.label, e.rate, ms(e.p50), ms(e.p99),
 			w.rate, ms(w.p50), ms(w.p99), w.rate/e.rate, w.rate*avg/1e6, us(e.cpuPerMsg), us(w.cpuPerMsg),
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
+		fmt.Printf("|   | a message, echo / worker: read syscalls %.2f / %.2f, write syscalls %.2f / %.2f, context switches %.2f / %.2f |\n",
+			e.perMsg(e.kern.reads), w.perMsg(w.kern.reads), e.perMsg(e.kern.writes), w.perMsg(w.kern.writes), e.perMsg(e.kern.switches), w.perMsg(w.kern.switches))
 		if w.rejected > 0 || w.other > 0 {
 			fmt.Printf("|   | worker: %d rejected, %d with another outcome than clean/sanitized |\n", w.rejected, w.other)
 		}
@@ -327,7 +332,7 @@ func echoTarget(rc *nats.Conn) target {
 
 // workerTarget runs one worker service per connection: the inline
 // service, or with durable the durable consumer only.
-func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string, durable bool) (target, error) {
+func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string, durable bool, evPersist string) (target, error) {
 	pol := pipeline.DefaultPolicy()
 	if !defBounds {
 		pol.Limits = map[string]int64{"text-chars": 64 << 20, "string-chars": 64 << 20, "output-bytes": 64 << 20}
@@ -342,6 +347,15 @@ func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string,
 	}
 	if encoding != "" {
 		opts = append(opts, worker.WithSinkOptions(payload.SinkOptions{Encoding: encoding}))
+	}
+	switch evPersist {
+	case "default":
+	case "async":
+		sc := worker.DefaultStreamsConfig()
+		sc.EvidencePersist = jetstream.AsyncPersistMode
+		opts = append(opts, worker.WithStreams(sc))
+	default:
+		return target{}, fmt.Errorf("-evidence-persist: %q is neither default nor async", evPersist)
 	}
 	var svcs []*worker.Service
 	return target{
@@ -382,7 +396,52 @@ type stats struct {
 	lats         []time.Duration
 	elapsed, cpu time.Duration
 	cpuPerMsg    time.Duration
+	kern         kernel
 }
+
+// kernel is what the kernel counts for this process: read and write
+// system calls (/proc/self/io syscr and syscw: read, readv, pread; write,
+// writev, pwrite) and context switches, voluntary and not (getrusage).
+// Over a phase, a message's share says how much of its CPU goes to
+// crossing into the kernel and to goroutines handing work to each other
+// across threads.
+type kernel struct{ reads, writes, switches int64 }
+
+func (k kernel) sub(o kernel) kernel {
+	return kernel{k.reads - o.reads, k.writes - o.writes, k.switches - o.switches}
+}
+
+func (k kernel) add(o kernel) kernel {
+	return kernel{k.reads + o.reads, k.writes + o.writes, k.switches + o.switches}
+}
+
+// kernelCounts reads the counts so far (zero where unavailable).
+func kernelCounts() kernel {
+	var k kernel
+	if b, err := os.ReadFile("/proc/self/io"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			name, v, ok := strings.Cut(l, ": ")
+			if !ok {
+				continue
+			}
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			switch name {
+			case "syscr":
+				k.reads = n
+			case "syscw":
+				k.writes = n
+			}
+		}
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		k.switches = ru.Nvcsw + ru.Nivcsw
+	}
+	return k
+}
+
+// perMsg is n over the phase's messages.
+func (s stats) perMsg(n int64) float64 { return float64(n) / float64(len(s.lats)) }
 
 // cpuTime returns the user and system time of this process so far.
 func cpuTime() time.Duration {
@@ -398,6 +457,7 @@ func (s *stats) add(r stats) {
 	s.lats = append(s.lats, r.lats...)
 	s.elapsed += r.elapsed
 	s.cpu += r.cpu
+	s.kern = s.kern.add(r.kern)
 	s.rejected += r.rejected
 	s.other += r.other
 }
@@ -416,7 +476,8 @@ func (s stats) done() stats {
 // jsonStats is what -json writes of one side.
 func (s stats) jsonStats() map[string]any {
 	return map[string]any{"msgsPerSec": s.rate, "count": len(s.lats), "p50ns": s.p50.Nanoseconds(), "p99ns": s.p99.Nanoseconds(),
-		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other}
+		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other,
+		"readsPerMsg": s.perMsg(s.kern.reads), "writesPerMsg": s.perMsg(s.kern.writes), "switchesPerMsg": s.perMsg(s.kern.switches)}
 }
 
 // load runs conc requesters for d and returns throughput and latency.

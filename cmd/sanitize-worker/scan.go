@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -262,12 +261,11 @@ func scanOne(ctx context.Context, eng *pipeline.Engine, info pipeline.MessageInf
 }
 
 func writeEvidence(w io.Writer, ev *pipeline.Evidence) error {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = w.Write(b)
+	// AppendJSON writes what json.Marshal writes (TestEvidenceAppendJSON),
+	// without building encoding/json's reflection caches for the Evidence
+	// types: a million instructions of a one-message scan.
+	b := append(ev.AppendJSON(nil), '\n')
+	_, err := w.Write(b)
 	return err
 }
 

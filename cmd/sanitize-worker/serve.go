@@ -72,6 +72,9 @@ func (f *serveFlags) serviceOptions() ([]worker.ServeOption, error) {
 	streams.RawMaxAge, streams.CleanMaxAge = f.rawMaxAge, f.cleanMaxAge
 	streams.EvidenceMaxAge, streams.DLQMaxAge = f.evidenceMaxAge, f.dlqMaxAge
 	streams.Duplicates = f.duplicates
+	if f.evidencePersist == "async" {
+		streams.EvidencePersist = jetstream.AsyncPersistMode
+	}
 	cons := worker.DefaultConsumerConfig()
 	cons.MaxDeliver = f.maxDeliver
 	cons.BackOff = f.backoffSteps

@@ -49,6 +49,7 @@ type serveFlags struct {
 	rawMaxAge, cleanMaxAge    time.Duration
 	evidenceMaxAge, dlqMaxAge time.Duration
 	duplicates                time.Duration
+	evidencePersist           string
 	maxDeliver, maxAckPending int
 	backoff                   string
 	concurrency               int
@@ -125,6 +126,7 @@ var serveEnv = []struct{ flag, env string }{
 	{"evidence-max-age", "MCP_SANITIZE_EVIDENCE_MAX_AGE"},
 	{"dlq-max-age", "MCP_SANITIZE_DLQ_MAX_AGE"},
 	{"duplicates", "MCP_SANITIZE_DUPLICATES"},
+	{"evidence-persist", "MCP_SANITIZE_EVIDENCE_PERSIST"},
 	{"max-deliver", "MCP_SANITIZE_MAX_DELIVER"},
 	{"backoff", "MCP_SANITIZE_BACKOFF"},
 	{"max-ack-pending", "MCP_SANITIZE_MAX_ACK_PENDING"},
@@ -208,6 +210,7 @@ func newServeFlagSet(f *serveFlags, lookup func(string) (string, bool), stderr i
 	fs.DurationVar(&f.evidenceMaxAge, "evidence-max-age", worker.DefaultEvidenceMaxAge, "max age of MCP_EVIDENCE records")
 	fs.DurationVar(&f.dlqMaxAge, "dlq-max-age", worker.DefaultDLQMaxAge, "max age of MCP_DLQ entries")
 	fs.DurationVar(&f.duplicates, "duplicates", worker.DefaultDuplicates, "deduplication window of the output streams (must exceed the longest back-off step plus --timeout)")
+	fs.StringVar(&f.evidencePersist, "evidence-persist", "default", "persist mode of MCP_EVIDENCE: default (each record written before it is acknowledged), or async (written in batches; records acknowledged just before a server crash are lost; one replica only, a new stream only)")
 	fs.IntVar(&f.maxDeliver, "max-deliver", worker.DefaultMaxDeliver, "attempts before a message goes to the DLQ (2..100)")
 	fs.StringVar(&f.backoff, "backoff", joinDurations(worker.DefaultBackOff), "AckWait of each delivery, comma-separated (fewer values than --max-deliver; the first must exceed --timeout)")
 	fs.IntVar(&f.maxAckPending, "max-ack-pending", worker.DefaultMaxAckPending, "messages delivered and not acknowledged, fleet-wide (workers x (fetch batch + concurrency), with room)")
@@ -409,6 +412,15 @@ func (f *serveFlags) validate() error {
 	case "workqueue", "limits":
 	default:
 		return usagef("--raw-retention must be workqueue or limits")
+	}
+	switch f.evidencePersist {
+	case "default":
+	case "async":
+		if f.replicas > 1 {
+			return usagef("--evidence-persist async needs --replicas 1")
+		}
+	default:
+		return usagef("--evidence-persist must be default or async")
 	}
 	switch f.ackMode {
 	case string(worker.AckPlain), string(worker.AckDouble):

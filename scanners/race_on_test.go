@@ -1,0 +1,5 @@
+//go:build race
+
+package scanners
+
+const raceEnabled = true
