@@ -11,11 +11,24 @@ bin=$(mktemp -d)/cgprobe
 trap 'rm -rf "$(dirname "$bin")"' EXIT
 go build -o "$bin" ./bench/cgprobe
 count() {
-	out=$(dirname "$bin")/cg.$1
-	GOGC=off GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
-		--callgrind-out-file="$out" --toggle-collect='main.loop' \
-		"$bin" -corpus "$corpus" -size "$size" -n "$1" >/dev/null 2>&1
-	callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'
+	# Three runs, the largest count: callgrind now and then loses the
+	# toggle of main.loop for one whole Sanitize call (its shadow call
+	# stack, confused by a goroutine stack switch, shows a Sanitize'2
+	# called from runtime code), which moves a single-run figure by one
+	# call in ten (the -10 % / +10 % "modes" of the same binary). A run
+	# that dies (valgrind 3.19 and the runtime's rdtscp: SIGILL) counts 0.
+	best=0
+	for try in 1 2 3; do
+		out=$(dirname "$bin")/cg.$1.$try
+		if GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off GOMAXPROCS=1 valgrind --tool=callgrind \
+			--callgrind-out-file="$out" --toggle-collect='main.loop' \
+			"$bin" -corpus "$corpus" -size "$size" -n "$1" >/dev/null 2>&1; then
+			c=$(callgrind_annotate "$out" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+			[ "${c:-0}" -gt "$best" ] && best=$c
+		fi
+	done
+	[ "$best" -gt 0 ] || { echo "cgsanitize: every callgrind run failed" >&2; exit 1; }
+	echo "$best"
 }
 a=$(count "$n")
 b=$(count "$m")
