@@ -37,9 +37,20 @@ func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.Obj
 		return nil, perr
 	}
 	maxEncoded := lim.MaxDecodedBytes + lim.MaxDecodedBytes/64 + encodedSlack
+	names := hdr.Values(wire.HeaderClaim)
+	if len(names) == 0 {
+		if int64(len(data)) > maxEncoded {
+			return nil, newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
+		}
+		if enc == wire.EncodingIdentity || enc == "" {
+			// A plain body in the message: read in place (memBody), and
+			// no Reader allocated for it.
+			return &memBody{data: data, max: lim.MaxDecodedBytes}, nil
+		}
+	}
 	r := &Reader{max: lim.MaxDecodedBytes}
 	var src io.Reader
-	if names := hdr.Values(wire.HeaderClaim); len(names) > 0 {
+	if len(names) > 0 {
 		obj, perr := openClaim(ctx, hdr, names, store, lim.Bucket, maxEncoded)
 		if perr != nil {
 			return nil, perr
@@ -47,13 +58,6 @@ func Open(ctx context.Context, hdr nats.Header, data []byte, store jetstream.Obj
 		r.obj = obj
 		src = &sourceReader{r: obj, ctx: ctx, owner: r}
 	} else {
-		if int64(len(data)) > maxEncoded {
-			return nil, newErr(wire.CodeBoundExceeded, ReasonEncodedBytes)
-		}
-		if enc == wire.EncodingIdentity || enc == "" {
-			// A plain body in the message: read in place (memBody).
-			return &memBody{data: data, max: lim.MaxDecodedBytes}, nil
-		}
 		// A bytes.Reader, never a bytes.Buffer: the zstd decoder decodes a
 		// whole *bytes.Buffer in memory at Reset instead of streaming it.
 		src = bytes.NewReader(data)

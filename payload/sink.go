@@ -101,6 +101,9 @@ type Sink struct {
 	o      SinkOptions
 	optErr error
 	sp     spool.Spool
+	// box is the pool's *[]byte the memory came in (Reuse): Close puts
+	// the memory back in it, so that returning it allocates nothing.
+	box *[]byte
 }
 
 // NewSink returns a Sink. Options that Validate refuses make every Write
@@ -112,6 +115,7 @@ func NewSink(o SinkOptions) *Sink {
 	if o2.Reuse {
 		if b, ok := sinkMem.Get().(*[]byte); ok {
 			s.sp.SetMemory(*b)
+			s.box = b
 		}
 	}
 	return s
@@ -151,8 +155,13 @@ func (s *Sink) Close() error {
 	err := s.sp.Discard()
 	mem := s.sp.Memory()
 	if s.o.Reuse && mem != nil && cap(mem) <= MaxReusedMemory {
-		b := mem[:0]
-		sinkMem.Put(&b)
+		b := s.box
+		if b == nil {
+			b = new([]byte)
+		}
+		*b = mem[:0]
+		s.box = nil
+		sinkMem.Put(b)
 	}
 	return err
 }

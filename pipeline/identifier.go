@@ -18,16 +18,27 @@ import (
 // after it, it stays inside the label byte set.
 const identRedacted = "REDACTED:"
 
+// maxIdentScratch is the largest scratch buffer a pass keeps for
+// scrubIdentifier: identifiers are header values, a larger one is scanned
+// in a buffer of its own.
+const maxIdentScratch = 4 << 10
+
 // scrubIdentifier returns s (label-safe) with every secret the catalog finds
 // in it replaced, and how many it replaced. r is reset before and after.
-func scrubIdentifier(r *scanners.Redactor, cat *scanners.Catalog, s string, fs []scanners.Finding) (string, int, []scanners.Finding) {
+// scratch holds the redactor's input and output between calls (a pass's),
+// so that an identifier costs no allocation when it holds no secret.
+func scrubIdentifier(r *scanners.Redactor, cat *scanners.Catalog, s string, fs []scanners.Finding, scratch *[2][]byte) (string, int, []scanners.Finding) {
 	if s == "" {
 		return s, 0, fs
 	}
 	r.Reset()
 	defer r.Reset()
+	in := append(scratch[0][:0], s...)
 	var out []byte
-	out, fs = r.Append(out, []byte(s), true, fs[:0])
+	out, fs = r.Append(scratch[1][:0], in, true, fs[:0])
+	if cap(in) <= maxIdentScratch && cap(out) <= maxIdentScratch {
+		scratch[0], scratch[1] = in, out
+	}
 	n := 0
 	for _, f := range fs {
 		if f.Kind == scanners.KindSecret {
@@ -60,7 +71,7 @@ func scrubIdentifier(r *scanners.Redactor, cat *scanners.Catalog, s string, fs [
 func (p *pass) scrubIdentifiers() {
 	for _, id := range []*string{&p.ev.Tool, &p.ev.Server, &p.ev.Tenant, &p.ev.RequestID} {
 		var n int
-		*id, n, p.fs = scrubIdentifier(p.red, p.e.cat, *id, p.fs)
+		*id, n, p.fs = scrubIdentifier(p.red, p.e.cat, *id, p.fs, &p.idScratch)
 		p.ev.IdentifierSecrets += int64(n)
 	}
 	p.fs = p.fs[:0]

@@ -266,6 +266,9 @@ type chain struct {
 	red      *scanners.Redactor
 	ls       losslessState // lossless.go
 
+	// idScratch is scrubIdentifier's input and output (identifier.go).
+	idScratch [2][]byte
+
 	// normFresh: norm was Reset for the current string. A key or value
 	// string clears it; runBatch resets norm before the string's first
 	// Append, so a clean string costs no Reset.

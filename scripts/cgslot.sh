@@ -4,7 +4,7 @@
 # TestSlotProbe/slotLoop), counted by callgrind inside slotProbeLoop:
 # (count at N messages - count at M) / (N - M). SET is 4KiB (natsbench's
 # five shapes at 4 KiB, ten documents) or mix (the harness's mix up to
-# 8 KiB). Load-independent; run it from the repository root. Valgrind runs
+# 8 KiB) or tiny (one 100-byte tool result: the fixed cost). Load-independent; run it from the repository root. Valgrind runs
 # the AVX2 paths (and SHA-256 without SHA-NI). Defaults: 4KiB 21 1.
 # Under valgrind the test binary dies of SIGILL at start now and then: a
 # count is retried until its run passes.

@@ -137,7 +137,12 @@ func TokenOr(s string) string {
 
 // Subject joins a prefix and tokens with dots.
 func Subject(prefix string, tokens ...string) string {
+	n := len(prefix)
+	for _, t := range tokens {
+		n += 1 + len(t)
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation, the string's (a message's evidence subject)
 	b.WriteString(prefix)
 	for _, t := range tokens {
 		b.WriteByte('.')

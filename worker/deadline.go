@@ -32,11 +32,18 @@ type deadlineCtx struct {
 // parent, and the function that releases it (as a CancelFunc does; the
 // message's context must not be used after it).
 func newMsgDeadline(parent context.Context, d time.Duration) (*msgDeadline, func()) {
+	md := startMsgDeadline(parent, d)
+	return md, md.release
+}
+
+// startMsgDeadline is newMsgDeadline without the release function as a
+// value (an allocation a message): the caller calls release itself.
+func startMsgDeadline(parent context.Context, d time.Duration) *msgDeadline {
 	md := &msgDeadline{parent: parent, deadline: time.Now().Add(d)}
 	if pd, ok := parent.Deadline(); ok && pd.Before(md.deadline) {
 		md.deadline = pd
 	}
-	return md, md.release
+	return md
 }
 
 func (d *msgDeadline) Deadline() (time.Time, bool) { return d.deadline, true }

@@ -157,8 +157,8 @@ func (s *Service) process(ctx context.Context, mc *msgContext, hdr nats.Header, 
 	if r := s.rateNotification(eng, mc); r != nil {
 		return *r
 	}
-	pctx, cancel := newMsgDeadline(ctx, s.cfg.timeout)
-	defer cancel()
+	pctx := startMsgDeadline(ctx, s.cfg.timeout)
+	defer pctx.release()
 	info := mc.info
 	info.Guard = s.guardInput(mc, hdr)
 	if s.cfg.resolver != nil {

@@ -23,10 +23,13 @@ import (
 // worker's per-message cost beside the engine's (docs/benchmarks.md,
 // "Issue 35, permsg").
 
-// slotDocs returns the documents of one configuration: "4KiB" or "mix".
+// slotDocs returns the documents of one configuration: "4KiB", "mix" or
+// "tiny" (a one-line tool result: the fixed cost of a message).
 func slotDocs(set string) [][]byte {
 	var docs [][]byte
 	switch set {
+	case "tiny":
+		docs = append(docs, []byte(`{"content":[{"type":"text","text":"3 files changed, 12 insertions(+), 4 deletions(-)"}]}`))
 	case "4KiB":
 		shapes := []bench.Shape{bench.FileRead, bench.LogTail, bench.APIResponse, bench.CodeSearch, bench.WebPage}
 		for i := range 10 {
@@ -85,7 +88,7 @@ func slotLoop(tb testing.TB, s *Service, docs [][]byte, n int) {
 //
 //	go test -run '^$' -bench 'BenchmarkInlineSlot' -benchmem ./worker/
 func BenchmarkInlineSlot(b *testing.B) {
-	for _, set := range []string{"4KiB", "mix"} {
+	for _, set := range []string{"tiny", "4KiB", "mix"} {
 		b.Run(set, func(b *testing.B) {
 			docs := slotDocs(set)
 			s := slotService(b)
@@ -103,7 +106,7 @@ func BenchmarkInlineSlot(b *testing.B) {
 
 // TestSlotProbe is for callgrind only (skipped unless SLOT_PROBE_N is
 // set): it runs slotLoop once outside the count and SLOT_PROBE_N times
-// inside slotProbeLoop, on SLOT_PROBE_SET (4KiB or mix), so that the
+// inside slotProbeLoop, on SLOT_PROBE_SET (tiny, 4KiB or mix), so that the
 // difference of two counts is the instructions of that many messages:
 //
 //	go test -c -o /tmp/w.test ./worker/
