@@ -18,7 +18,10 @@
 // result would be cut, and the benchmark would measure skipping);
 // -default-bounds keeps the defaults. Server, responders and requesters
 // share the machine's cores: the ratio, not the absolute figures, is the
-// result.
+// result. Beside CPU time a message, each payload set reports the process's
+// read and write system calls and context switches a message, and (inline)
+// the reads and writes of the responder's own connection a message: how
+// many answers it writes together (connio.go).
 package main
 
 import (
@@ -194,7 +197,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 	url := srv.ClientURL()
 
 	// Responders get their own connection, requesters share a few.
-	rc, err := nats.Connect(url)
+	rc, err := nats.Connect(url, nats.SetCustomDialer(newCountingDialer()))
 	if err != nil {
 		return err
 	}
@@ -211,7 +214,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 
 	var wconns []*nats.Conn
 	for range workers {
-		nc, err := nats.Connect(url)
+		nc, err := nats.Connect(url, nats.SetCustomDialer(newCountingDialer()))
 		if err != nil {
 			return err
 		}
@@ -301,6 +304,10 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
 		fmt.Printf("|   | a message, echo / worker: read syscalls %.2f / %.2f, write syscalls %.2f / %.2f, context switches %.2f / %.2f |\n",
 			e.perMsg(e.kern.reads), w.perMsg(w.kern.reads), e.perMsg(e.kern.writes), w.perMsg(w.kern.writes), e.perMsg(e.kern.switches), w.perMsg(w.kern.switches))
+		if !durable {
+			fmt.Printf("|   | the responder's connection a message, echo / worker: reads %.2f / %.2f, writes %.2f / %.2f |\n",
+				e.perMsg(e.kern.respReads), w.perMsg(w.kern.respReads), e.perMsg(e.kern.respWrites), w.perMsg(w.kern.respWrites))
+		}
 		if w.rejected > 0 || w.other > 0 {
 			fmt.Printf("|   | worker: %d rejected, %d with another outcome than clean/sanitized |\n", w.rejected, w.other)
 		}
@@ -405,19 +412,21 @@ type stats struct {
 // Over a phase, a message's share says how much of its CPU goes to
 // crossing into the kernel and to goroutines handing work to each other
 // across threads.
-type kernel struct{ reads, writes, switches int64 }
+// respReads and respWrites are those of the responders' connections
+// alone (respIO).
+type kernel struct{ reads, writes, switches, respReads, respWrites int64 }
 
 func (k kernel) sub(o kernel) kernel {
-	return kernel{k.reads - o.reads, k.writes - o.writes, k.switches - o.switches}
+	return kernel{k.reads - o.reads, k.writes - o.writes, k.switches - o.switches, k.respReads - o.respReads, k.respWrites - o.respWrites}
 }
 
 func (k kernel) add(o kernel) kernel {
-	return kernel{k.reads + o.reads, k.writes + o.writes, k.switches + o.switches}
+	return kernel{k.reads + o.reads, k.writes + o.writes, k.switches + o.switches, k.respReads + o.respReads, k.respWrites + o.respWrites}
 }
 
 // kernelCounts reads the counts so far (zero where unavailable).
 func kernelCounts() kernel {
-	var k kernel
+	k := kernel{respReads: respIO.reads.Load(), respWrites: respIO.writes.Load()}
 	if b, err := os.ReadFile("/proc/self/io"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			name, v, ok := strings.Cut(l, ": ")
@@ -477,7 +486,8 @@ func (s stats) done() stats {
 func (s stats) jsonStats() map[string]any {
 	return map[string]any{"msgsPerSec": s.rate, "count": len(s.lats), "p50ns": s.p50.Nanoseconds(), "p99ns": s.p99.Nanoseconds(),
 		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other,
-		"readsPerMsg": s.perMsg(s.kern.reads), "writesPerMsg": s.perMsg(s.kern.writes), "switchesPerMsg": s.perMsg(s.kern.switches)}
+		"readsPerMsg": s.perMsg(s.kern.reads), "writesPerMsg": s.perMsg(s.kern.writes), "switchesPerMsg": s.perMsg(s.kern.switches),
+		"responderReadsPerMsg": s.perMsg(s.kern.respReads), "responderWritesPerMsg": s.perMsg(s.kern.respWrites)}
 }
 
 // load runs conc requesters for d and returns throughput and latency.
