@@ -13,7 +13,7 @@ import (
 const (
 	// DigestAuto is the default: SHA-256 for a message of at most
 	// digestSmall bytes, BLAKE3 above. SHA-256 with SHA-NI is up to three
-	// times as fast as BLAKE3 below 4 KiB, BLAKE3 1.5-2.5 times as fast as
+	// times as fast as BLAKE3 below 4 KiB, BLAKE3 1.4-2.5 times as fast as
 	// SHA-256 from 8 KiB up (docs/digest.md).
 	DigestAuto = "auto"
 	// DigestBLAKE3 always uses BLAKE3 (256-bit).
