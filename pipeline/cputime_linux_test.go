@@ -14,3 +14,6 @@ func threadCPU() (int64, bool) {
 	_, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0)
 	return ts.Nano(), e == 0
 }
+
+// ThreadCPU is threadCPU for the external test package's benchmarks.
+var ThreadCPU = threadCPU

@@ -68,7 +68,7 @@ func BenchmarkDigestAlg(b *testing.B) {
 		{"lukechampine", func() hasher { return lblake3.New(32, nil) }},
 		{"digester-auto", func() hasher { return digesterBench{newDigester(DigestAuto)} }},
 	}
-	for _, size := range []int{1 << 10, 4 << 10, 4<<10 + 100, 8 << 10, 16 << 10, 64 << 10, 1 << 20} {
+	for _, size := range []int{1 << 10, 4 << 10, 4<<10 + 100, 8 << 10, 16 << 10, 64 << 10, 64<<10 + 100, 64<<10 + 3000, 1 << 20} {
 		data := make([]byte, size)
 		for i := range data {
 			data[i] = byte(i * 7)

@@ -575,12 +575,18 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				continue
 			}
 			rule := r.c.rules[x.rule]
-			if r.suppress != nil && rule.kind == KindSecret && !x.open && r.suppressed(&x, rule) {
-				// Kept by policy: the bytes stay, the finding says so.
-				dst = r.emit(dst, x.start, x.end)
-				fs = append(fs, Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp, Suppressed: true})
-				r.out, r.lastEnd = x.end, x.end
-				continue
+			// hashed: r.mac holds this plain match's fingerprint state
+			// (suppressed hashed it), so it is not hashed a second time.
+			hashed := false
+			if r.suppress != nil && rule.kind == KindSecret && !x.open {
+				if r.suppressed(&x, rule) {
+					// Kept by policy: the bytes stay, the finding says so.
+					dst = r.emit(dst, x.start, x.end)
+					fs = append(fs, Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp, Suppressed: true})
+					r.out, r.lastEnd = x.end, x.end
+					continue
+				}
+				hashed = x.enc == EncodingNone
 			}
 			r.marks = append(r.marks, Mark{Out: len(dst) - r.dst0, At: vs - r.ctxLo})
 			dst = append(dst, r.c.markers[x.rule]...)
@@ -595,10 +601,12 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}
-			r.mac.Reset()
-			r.mac.Write([]byte(rule.id))
-			r.mac.Write([]byte{0})
-			r.hashRange(x.start, x.end)
+			if !hashed {
+				r.mac.Reset()
+				r.mac.Write([]byte(rule.id))
+				r.mac.Write([]byte{0})
+				r.hashRange(x.start, x.end)
+			}
 			if x.open {
 				r.cont, r.contRule, r.contStart, r.contPos, r.contCS = true, x.rule, x.start, x.end, x.cs
 				r.out, r.lastEnd = x.end, x.end
