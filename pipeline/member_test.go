@@ -88,6 +88,24 @@ func memberCases() []splitCase {
 			}
 			return fmt.Sprintf(`{"a":"%d","b":%d}`, i, i)
 		}))},
+		{name: "duplicate-after-hits", anyEnd: true, in: sc(list(6, func(i int) string {
+			if i == 3 {
+				return `{"a":"1","b":2,"c":3,"b":4}`
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
+		{name: "duplicate-of-a-hit", anyEnd: true, in: sc(list(6, func(i int) string {
+			if i == 4 {
+				return `{"a":"1","a":2}`
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
+		{name: "hits-then-new-names", in: sc(list(6, func(i int) string {
+			if i%2 == 1 {
+				return fmt.Sprintf(`{"a":"%d","b":%d,"d":1,"e":2,"f":3}`, i, i)
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
 		{name: "prototype-in-shape", anyEnd: true, in: sc(list(4, func(i int) string {
 			if i == 3 {
 				return `{"a":"1","__proto__":2}`

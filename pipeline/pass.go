@@ -85,6 +85,9 @@ type frame struct {
 
 	shape   objShape // the member names of the last object read at this depth (shapememo.go)
 	shapeOn bool     // this object's names are looked up in shape and recorded there
+	// lazyKeys: the object's first names, every one a memo hit, whose
+	// hashes keys does not hold yet: shape.ents[:lazyKeys] (shapememo.go).
+	lazyKeys int
 }
 
 // next describes the value that comes after a key or array comma.

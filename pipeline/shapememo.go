@@ -12,10 +12,17 @@ package pipeline
 // result kind) and of the engine's catalog, nothing else. So each frame
 // keeps the names of the last object read at its depth, with those
 // answers: a name equal, byte for byte, to the one the memo holds at its
-// place takes them from there. The duplicate check still runs on every
-// name (keySet.addHash with the kept hash), and every bound, drop and
-// refusal of keyDone is decided as before; only the computing of the
-// answers is skipped. Names are recorded only when the whole-string path
+// place takes them from there. Every bound, drop and refusal of keyDone
+// is decided as before; only the computing of the answers is skipped.
+//
+// The memo's names are always the first names of one object, which held
+// them without a duplicate: a name is recorded (at its place, the memo
+// cut there) only after it passed the duplicate check, and only a name
+// that missed is recorded, so an object's names hit in an unbroken run
+// from its first. So while an object's names all hit, none can repeat an
+// earlier one, and their duplicate check is left out: their kept hashes
+// go into the object's keySet (frame.keysLazy) at its first name that
+// missed, before that name's check. Names are recorded only when the whole-string path
 // read them and the redactor passed them unchanged (the key written is
 // the name read), for objects whose role memberNext decides from the name
 // alone (generic and structured objects of a message of no special kind).
@@ -102,6 +109,19 @@ func (p *pass) shapeRecord(f *frame, key []byte, h uint64, nx next) {
 	e.key, e.h, e.nx, e.ctx = append(e.key[:0], key...), h, nx, ctxUnknown
 	e.w = append(append(append(e.w[:0], ',', '"'), key...), '"', ':')
 	p.shapeEnt = e
+}
+
+// keysLazy adds to f.keys the hashes of the object's first names that
+// were memo hits (keyDone skips their duplicate check, see there): the
+// memo still holds them at their places, since it changes only where a
+// name misses, after this. Every use of f.keys comes after it: keyDone is
+// the only reader of a frame whose names the memo looks up (shapeOn: a
+// generic or structured object).
+func (f *frame) keysLazy() {
+	for i := range f.shape.ents[:f.lazyKeys] {
+		f.keys.addHash(f.shape.ents[i].h)
+	}
+	f.lazyKeys = 0
 }
 
 // resetForValue resets the redactor for a member's value with the
