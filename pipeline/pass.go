@@ -293,6 +293,7 @@ type chain struct {
 
 	// The shape memo (shapememo.go) and the member path's switch (member.go).
 	shapeHit  *shapeEnt // the key is the one the object's memo holds at its place
+	keyMemo   bool      // the key is shapeHit.key, not copied to keyBuf (wholeString)
 	shapeRec  bool      // the key was read whole and the redactor passed it: it may be recorded
 	shapeEnt  *shapeEnt // the memo's entry of the last key, for its value's context
 	noMembers bool      // no member path, no shape memo (a test switch)

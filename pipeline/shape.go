@@ -396,6 +396,9 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	key := p.keyBuf
+	if p.keyMemo {
+		key = p.shapeHit.key // the name read, byte for byte (wholeString)
+	}
 	if protoKey(key) {
 		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return

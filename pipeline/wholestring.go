@@ -119,8 +119,13 @@ func (p *pass) wholeString(b []byte, i int) int {
 		} else if p.sm == smKey && same && !p.e.lim.Over(bounds.KeyChars, int64(len(p.keyBuf)+n)) {
 			// What sink does with a key under its bound (plain text: its
 			// runes are its bytes), and a key the redactor left as it was
-			// is plain: keyDone writes it without the escaper.
-			p.keyBuf = append(p.keyBuf, src...)
+			// is plain: keyDone writes it without the escaper. A name the
+			// memo holds is read from there (keyMemo), not copied.
+			if p.shapeHit != nil {
+				p.keyMemo = true
+			} else {
+				p.keyBuf = append(p.keyBuf, src...)
+			}
 			p.keyPlain = true
 		} else {
 			if p.sch != nil && p.sch.hold == holdStructured && (!same || p.sm == smText) {
