@@ -73,14 +73,21 @@ func (p *pass) shapeOpen(f *frame) {
 	f.shapeOn = true
 }
 
-// shapeLookup returns the memo's entry for src, the name of the current
-// object's next member, when it holds that name at that place; else nil.
-func (p *pass) shapeLookup(src []byte) *shapeEnt {
+// shapeAt returns the memo's entry for the name of the current object's
+// next member, whose opening quote was just read before b[i], when the
+// memo holds that name at that place: b[i:] is its bytes and then a
+// quote; else nil. A recorded name is plain (the whole-string path read
+// it: no quote, no backslash, printable ASCII), so that is exactly when
+// plainLen(b, i, wholeMax) is its length, b[i:] holds its closing quote
+// there and the name read is the one recorded: wholeString needs no
+// plainLen for it.
+func (p *pass) shapeAt(b []byte, i int) *shapeEnt {
 	f := &p.stack[len(p.stack)-1]
 	if !f.shapeOn || f.items >= int64(len(f.shape.ents)) {
 		return nil
 	}
-	if e := &f.shape.ents[f.items]; string(e.key) == string(src) {
+	e := &f.shape.ents[f.items]
+	if k := i + len(e.key); k < len(b) && b[k] == '"' && string(b[i:k]) == string(e.key) {
 		return e
 	}
 	return nil
