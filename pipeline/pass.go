@@ -85,6 +85,9 @@ type frame struct {
 
 	shape   objShape // the member names of the last object read at this depth (shapememo.go)
 	shapeOn bool     // this object's names are looked up in shape and recorded there
+	// lazyKeys: the object's first names, every one a memo hit, whose
+	// hashes keys does not hold yet: shape.ents[:lazyKeys] (shapememo.go).
+	lazyKeys int
 }
 
 // next describes the value that comes after a key or array comma.
@@ -295,6 +298,7 @@ type chain struct {
 
 	// The shape memo (shapememo.go) and the member path's switch (member.go).
 	shapeHit  *shapeEnt // the key is the one the object's memo holds at its place
+	keyMemo   bool      // the key is shapeHit.key, not copied to keyBuf (wholeString)
 	shapeRec  bool      // the key was read whole and the redactor passed it: it may be recorded
 	shapeEnt  *shapeEnt // the memo's entry of the last key, for its value's context
 	noMembers bool      // no member path, no shape memo (a test switch)
