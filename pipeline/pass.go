@@ -144,6 +144,11 @@ type pass struct {
 	inN      int64
 	inReader io.Reader
 
+	// inDigestOff: the caller digests the input itself
+	// (sanitizeSeedGuarded: the bytes as sent, not the guard's rewrite the
+	// pass reads), so the pass does not hash it. Cleared by the next reset.
+	inDigestOff bool
+
 	// notObjAt is the input offset of a tool result that is not an object
 	// (-1: none). The pass reads on to the end of the input before it says
 	// so, so that input that is not JSON at all is INVALID_JSON whatever
@@ -397,7 +402,8 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
-	p.inH.off, p.em.h.off = info.NoDigests, info.NoDigests
+	p.inH.off, p.em.h.off = info.NoDigests || p.inDigestOff, info.NoDigests
+	p.inDigestOff = false
 	p.outBudget = p.e.lim.OutputBudget()
 	var tool string
 	tool, p.nbuf = cleanToolName(&p.norm, p.nbuf, info.Tool)

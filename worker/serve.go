@@ -531,8 +531,8 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 		return cfg, optErr("at least one of the inline and durable paths must be on")
 	case cfg.consumer.BackOff[0] <= cfg.timeout:
 		return cfg, optErr("the first back-off step (the AckWait) must exceed the message timeout")
-	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+cfg.publishTimeout+attemptPublishTime(cfg.publishTimeout):
-		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus four times the publish timeout plus 3s (retries within an attempt)")
+	case cfg.streams.Duplicates <= cfg.consumer.MaxGap()+cfg.timeout+cfg.publishTimeout+attemptPublishTime(cfg.publishTimeout, cfg.clusterRetryMax()):
+		return cfg, optErr("the duplicates window must exceed the longest back-off step used plus the message timeout plus three times the publish timeout plus the cluster retry window (the publish timeout, or 20s if the back-off steps are longer) plus 3s (retries within an attempt)")
 	case cfg.stallAfter <= cfg.timeout+cfg.publishTimeout:
 		return cfg, optErr("the stall time must exceed the message timeout plus the publish timeout")
 	case cfg.fetchBatch > cfg.consumer.MaxRequestBatch:
@@ -548,9 +548,10 @@ func buildConfig(opts []ServeOption) (serveConfig, error) {
 //
 // attemptPublishTime bounds how long the publishes of one attempt take:
 // the first try (up to the publish timeout plus a second), retries for up
-// to the publish timeout after it, and the last retry's wait.
-func attemptPublishTime(publishTimeout time.Duration) time.Duration {
-	return 3*publishTimeout + 3*time.Second
+// to the cluster retry window after it (clusterRetryWindow), and the last
+// retry's wait.
+func attemptPublishTime(publishTimeout, retryWindow time.Duration) time.Duration {
+	return 2*publishTimeout + retryWindow + 3*time.Second
 }
 
 // Start creates or updates the streams and the consumer (unless

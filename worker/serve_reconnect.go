@@ -183,7 +183,7 @@ func (s *Service) waitPub(m *nats.Msg, ch <-chan pubAck, stop func(), reconnecte
 
 // publishDurable publishes msgs (each to the stream at the same index)
 // and waits for every acknowledgement; a publish that fails for a cluster
-// cause is sent again, at most publishRetries times.
+// cause is sent again within the cluster retry window (republish).
 func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgContext) error {
 	_, err := s.publishDurableDup(msgs, streams, mc)
 	return err
@@ -213,7 +213,7 @@ func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgC
 	var first error
 	for i, err := range errs {
 		if err != nil && transientPublish(err) {
-			err = s.republish(msgs[i], streams[i], err)
+			err = s.republish(msgs[i], streams[i], err, mc.deliveries)
 		}
 		if err != nil {
 			s.publishFailed(streams[i], mc, err)
@@ -225,12 +225,45 @@ func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgC
 	return firstDup, first
 }
 
+// electionWindow is how long a publish that fails for a cluster cause (no
+// responders, a 503) is sent again within an attempt, at least: long
+// enough for the election of a stream leader that was lost. nats-server's Raft (v2.15.2, raft.go: minElectionTimeout
+// and maxElectionTimeout) calls an election 4 to 9 s after the last
+// heartbeat of a lost leader, and a split vote costs another such wait;
+// until then the stream has no leader and every publish to it finds no
+// responders. With the retries bounded by a publish timeout shorter than
+// that (the cluster test's 5 s), an election handed the inputs in flight
+// back for a whole back-off step (30 s there), and processing stalled far
+// beyond the election (docs/nats.md, "A restart, a lame duck or a leader
+// election").
+const electionWindow = 20 * time.Second
+
+// clusterRetryWindow returns how long, from its first failure, a publish
+// that fails for a cluster cause is sent again within an attempt of an
+// input delivered deliveries times: the publish timeout,
+// or electionWindow if longer, but never longer than the back-off step a
+// hand-back would wait (RetryAfter): beyond it, handing the input back
+// brings the next attempt no sooner than trying again does. While it
+// retries, the input's keep-alive holds it (keepAlive).
+func (c *serveConfig) clusterRetryWindow(deliveries uint64) time.Duration {
+	return max(c.publishTimeout, min(electionWindow, c.consumer.RetryAfter(deliveries)))
+}
+
+// clusterRetryMax is the longest clusterRetryWindow of any delivery.
+func (c *serveConfig) clusterRetryMax() time.Duration {
+	w := c.publishTimeout
+	for k := 1; k <= c.consumer.MaxDeliver; k++ {
+		w = max(w, c.clusterRetryWindow(uint64(k)))
+	}
+	return w
+}
+
 // republish sends pm again after a publish failure with a cluster cause
 // (err), for as long as the failures keep that cause and for at most the
-// publish timeout after the first failure: an election of a stream leader
-// takes a few seconds, a reconnect less.
-func (s *Service) republish(pm *nats.Msg, stream string, err error) error {
-	until := time.Now().Add(s.cfg.publishTimeout)
+// cluster retry window (clusterRetryWindow) after the first failure: an
+// election of a stream leader takes up to 9 s and more, a reconnect less.
+func (s *Service) republish(pm *nats.Msg, stream string, err error, deliveries uint64) error {
+	until := time.Now().Add(s.cfg.clusterRetryWindow(deliveries))
 	pause := 50 * time.Millisecond
 	for transientPublish(err) && time.Now().Before(until) && s.hardCtx.Err() == nil {
 		if !errors.Is(err, errReconnected) {
