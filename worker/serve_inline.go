@@ -28,7 +28,8 @@ import (
 const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
-	s.inWork = make(chan *nats.Msg)
+	s.inWork = make(chan inlineReq)
+	s.inGate = s.cfg.newInlineGate()
 	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
 	for range s.cfg.concurrency {
 		go s.inlineSlot()
@@ -57,18 +58,27 @@ func (s *Service) subscribeInline(ctx context.Context) error {
 }
 
 // dispatchInline runs on the subscription's goroutine and blocks while
-// every slot is busy, which pushes back on the subscription (its pending
-// limit then decides what is dropped). A request that comes after the
-// service stopped (the slots are gone) is answered on a goroutine of its
-// own, with the TIMEOUT error result of a cancelled pass.
+// every slot is busy, or while the gate is full for a message that only
+// computes (serve_inline_gate.go), which pushes back on the subscription
+// (its pending limit then decides what is dropped). A request that comes
+// after the service stopped (the slots are gone) is answered on a
+// goroutine of its own, with the TIMEOUT error result of a cancelled pass.
 func (s *Service) dispatchInline(m *nats.Msg) {
+	r := inlineReq{m: m}
+	if s.inGate != nil && s.computeOnly(m) {
+		select {
+		case s.inGate <- struct{}{}:
+			r.gated = true
+		case <-s.hardCtx.Done():
+		}
+	}
 	s.inWG.Add(1)
 	select {
-	case s.inWork <- m:
+	case s.inWork <- r:
 	case <-s.hardCtx.Done():
 		go func() {
 			defer s.inWG.Done()
-			s.handleInline(m)
+			s.runInline(r)
 		}()
 	}
 }
@@ -81,13 +91,21 @@ func (s *Service) dispatchInline(m *nats.Msg) {
 func (s *Service) inlineSlot() {
 	for {
 		select {
-		case m := <-s.inWork:
-			s.handleInline(m)
+		case r := <-s.inWork:
+			s.runInline(r)
 			s.inWG.Done()
 		case <-s.hardCtx.Done():
 			return
 		}
 	}
+}
+
+// runInline handles r and gives its place in the gate back.
+func (s *Service) runInline(r inlineReq) {
+	if r.gated {
+		defer func() { <-s.inGate }()
+	}
+	s.handleInline(r.m)
 }
 
 func (s *Service) handleInline(m *nats.Msg) {

@@ -53,6 +53,9 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
+// inlineRunning is the -inline-running flag.
+var inlineRunning int
+
 // subject is where both targets listen, one after the other.
 var subject = wire.Subject(wire.SanitizePrefix, string(pipeline.KindToolResult))
 
@@ -78,6 +81,7 @@ func main() {
 	durable := flag.Bool("durable", false, "measure the durable path instead: publish to MCP_RAW (JetStream), wait for the result on MCP_CLEAN; the echo side is a plain JetStream consumer that republishes each input unchanged")
 	workers := flag.Int("workers", 1, "worker services (each with its own connection), as a fleet of N on one machine")
 	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
+	flag.IntVar(&inlineRunning, "inline-running", 0, "worker inline messages that only compute handed to slots at once (0: its default, worker.DefaultInlineRunningPerCPU x GOMAXPROCS; the concurrency or more: no gate)")
 	evPersist := flag.String("evidence-persist", "default", "MCP_EVIDENCE persist mode of the worker: default or async (worker.StreamsConfig.EvidencePersist)")
 	flag.Parse()
 	if *cpuprofile != "" && *profTarget != "" {
@@ -351,6 +355,9 @@ func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string,
 	opts := []worker.ServeOption{worker.WithDurable(durable), worker.WithInline(!durable), worker.WithConsumerStatsEvery(0)}
 	if conc > 0 {
 		opts = append(opts, worker.WithConcurrency(conc))
+	}
+	if inlineRunning > 0 {
+		opts = append(opts, worker.WithInlineRunning(inlineRunning))
 	}
 	if encoding != "" {
 		opts = append(opts, worker.WithSinkOptions(payload.SinkOptions{Encoding: encoding}))
