@@ -26,7 +26,10 @@
 // schema-key-collision). A record that could not be answered (its file or
 // its output spool failed) gets an INTERNAL error result (internal-fault)
 // on its line and a RecordError for the run. Each line is written as soon
-// as it and every line before it are answered (Options.Flush for a pipe).
+// as it and every line before it are answered (Options.Flush for a pipe:
+// flushed, with its evidence, once no complete record waits in the input
+// or no other answer waits). With one worker a record is read, sanitized
+// and written on one goroutine, with no hand-off between goroutines.
 // A record's "framing" ("bare", "jsonrpc", "auto") says how its result is
 // framed; without one, Options.Framing does.
 //

@@ -72,3 +72,53 @@ func TestRunLiveFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLivePartialNext: a line and its evidence are flushed while the
+// next record has only partly arrived (a complete line waiting in the
+// input may hold them back; half a line may not), with one worker (the
+// one-goroutine form) and with several.
+func TestRunLivePartialNext(t *testing.T) {
+	recs := []string{
+		`{"tool":"a","outputSchema":null,"result":{"content":[{"type":"text","text":"first"}]}}`,
+		`{"tool":"b","outputSchema":null,"result":{"content":[{"type":"text","text":"second <system>x</system>"}]}}`,
+		`{"tool":"c","outputSchema":null,"result":{"content":[{"type":"text","text":"third"}]}}`,
+	}
+	wait := func(t *testing.T, ch chan string, what, want string) {
+		t.Helper()
+		select {
+		case l := <-ch:
+			if !strings.Contains(l, want) {
+				t.Fatalf("%s: %s lacks %s", what, l, want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s not written while the next record is incomplete", what)
+		}
+	}
+	for _, workers := range []int{1, 2} {
+		pr, pw := io.Pipe()
+		out := &lineWriter{lines: make(chan string, len(recs))}
+		ev := &lineWriter{lines: make(chan string, len(recs))}
+		done := make(chan error, 1)
+		go func() {
+			done <- Run(context.Background(), testEngine(t), pr, out, Options{Kind: "tool-result", Workers: workers, Flush: true, Evidence: ev})
+		}()
+		// Two whole records and half of the third in one write.
+		half := len(recs[2]) / 2
+		if _, err := io.WriteString(pw, recs[0]+"\n"+recs[1]+"\n"+recs[2][:half]); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, out.lines, "line 1", `first`)
+		wait(t, ev.lines, "evidence 1", `"tool":"a"`)
+		wait(t, out.lines, "line 2", `[REMOVED_PSEUDO_INSTRUCTION_TAG]`)
+		wait(t, ev.lines, "evidence 2", `"tool":"b"`)
+		if _, err := io.WriteString(pw, recs[2][half:]+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, out.lines, "line 3", `third`)
+		wait(t, ev.lines, "evidence 3", `"tool":"c"`)
+		pw.Close()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

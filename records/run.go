@@ -185,8 +185,6 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	if evw == nil {
 		evw = io.Discard
 	}
-	jobs := make(chan record, o.Workers)
-	results := make(chan outcome, o.Workers)
 	win := newWindow(2*o.Workers, 2*o.Workers+MaxInFlightExtra, o.InFlightBytes)
 	stopWake := context.AfterFunc(ctx, win.wake)
 	defer stopWake()
@@ -199,34 +197,47 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 	// the digest of its canonical form.
 	schemas := schema.NewCache(0, schema.Limits{})
 	var readErr error
-	go func() {
-		defer close(jobs)
-		readErr = readRecords(ctx, in, o.MaxRecordBytes, o.MemRecordBytes, o.SpoolDir, win, inBufs, jobs)
-	}()
-	var wg sync.WaitGroup
-	for w := 0; w < o.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas,
-				memRecord: o.MemRecordBytes, spoolDir: o.SpoolDir, guard: o.Guard}
-			for r := range jobs {
-				res := ws.sanitize(ctx, r)
-				res.size = r.size
-				inBufs.put(r.line)
-				results <- res
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(results) }()
-
 	bw := bufio.NewWriterSize(out, 256<<10)
+	// The evidence lines are buffered too (one write a record was a
+	// system call a record); they go out with the output's flushes and at
+	// the end, the evidence of a line never after the line.
+	var evb *bufio.Writer
+	if withEvidence {
+		evb = bufio.NewWriterSize(evw, 64<<10)
+	}
 	pending := map[int]outcome{}
 	nextSeq := 0
 	failed := false
+	evFailed := false  // an evidence write failed: nothing more is written
 	outFailed := false // a flush failed: nothing more is written
 	unflushed := false // lines written to bw since its last flush
-	for res := range results {
+	writeEvidence := func(b []byte) {
+		if evFailed {
+			return
+		}
+		if _, err := evb.Write(b); err != nil {
+			evFailed = true
+			if !failed {
+				report(&WriteError{What: "evidence", Err: err})
+				failed = true
+			}
+		}
+	}
+	flushEvidence := func() {
+		if evb == nil || evFailed {
+			return
+		}
+		if err := evb.Flush(); err != nil {
+			evFailed = true
+			if !failed {
+				report(&WriteError{What: "evidence", Err: err})
+				failed = true
+			}
+		}
+	}
+	// deliver takes one answer and writes every line that is then next in
+	// order.
+	deliver := func(res outcome) {
 		pending[res.seq] = res
 		for {
 			r, ok := pending[nextSeq]
@@ -262,23 +273,73 @@ func Run(ctx context.Context, eng *pipeline.Engine, in io.Reader, out io.Writer,
 			}
 			outBufs.put(r.head)
 			outBufs.put(r.line)
-			if _, err := evw.Write(r.evidence); err != nil && !failed {
-				report(&WriteError{What: "evidence", Err: err})
-				failed = true
+			if r.evidence != nil {
+				writeEvidence(r.evidence)
 			}
 			outBufs.put(r.evidence)
 		}
-		// Live: once every line that can be written is, and no answer is
-		// waiting to be looked at (then this loop comes back at once), the
-		// lines go out; a burst of ready lines costs one write.
-		if o.Flush && unflushed && !outFailed && len(results) == 0 {
+	}
+	// flushLive: once every line that can be written is, and no answer
+	// is waiting to be looked at (more is false), the lines go out; a
+	// burst of ready lines costs one write.
+	flushLive := func(more bool) {
+		if o.Flush && unflushed && !outFailed && !more {
 			unflushed = false
+			flushEvidence()
 			if err := bw.Flush(); err != nil {
 				report(&WriteError{What: "output", Err: causeOf(err)})
 				failed, outFailed = true, true
 			}
 		}
 	}
+	newWorker := func() *recordWorker {
+		return &recordWorker{eng: eng, kind: o.Kind, framing: o.Framing, timeout: o.Timeout, evidence: withEvidence, outBufs: outBufs, schemas: schemas,
+			memRecord: o.MemRecordBytes, spoolDir: o.SpoolDir, guard: o.Guard}
+	}
+	if o.Workers == 1 {
+		// One pass: read, sanitize and write on this goroutine, in turn.
+		// The hand-offs of the parallel form (reader, worker and writer
+		// on three goroutines, two channel operations and a scheduler
+		// wake-up a record) would buy no parallelism. A line is flushed
+		// (Options.Flush) when no complete record is waiting in the
+		// input, so a reader that waits for an answer before it writes
+		// the next record always gets it.
+		ws := newWorker()
+		readErr = readRecords(ctx, in, o.MaxRecordBytes, o.MemRecordBytes, o.SpoolDir, win, inBufs, o.Flush, func(r record, more bool) {
+			res := ws.sanitize(ctx, r)
+			res.size = r.size
+			inBufs.put(r.line)
+			deliver(res)
+			flushLive(more)
+		})
+	} else {
+		jobs := make(chan record, o.Workers)
+		results := make(chan outcome, o.Workers)
+		go func() {
+			defer close(jobs)
+			readErr = readRecords(ctx, in, o.MaxRecordBytes, o.MemRecordBytes, o.SpoolDir, win, inBufs, false, func(r record, _ bool) { jobs <- r })
+		}()
+		var wg sync.WaitGroup
+		for w := 0; w < o.Workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ws := newWorker()
+				for r := range jobs {
+					res := ws.sanitize(ctx, r)
+					res.size = r.size
+					inBufs.put(r.line)
+					results <- res
+				}
+			}()
+		}
+		go func() { wg.Wait(); close(results) }()
+		for res := range results {
+			deliver(res)
+			flushLive(len(results) > 0)
+		}
+	}
+	flushEvidence()
 	if outFailed {
 		return first
 	}
@@ -305,7 +366,10 @@ func causeOf(err error) error {
 // line is not held: it becomes a tooLong record and is skipped to its end.
 // A blank line is a record too (answered with an error result), so that
 // output line N answers input line N.
-func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string, win *window, bufs *bufPool, jobs chan<- record) error {
+//
+// Each record goes to emit with more: whether a complete line is already
+// waiting in the input buffer (looked for only when wantMore is set).
+func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string, win *window, bufs *bufPool, wantMore bool, emit func(r record, more bool)) error {
 	br := bufio.NewReaderSize(in, 64<<10)
 	seq := 0
 	for {
@@ -388,7 +452,14 @@ func readRecords(ctx context.Context, in io.Reader, max, memMax int, dir string,
 			}
 			return err
 		}
-		jobs <- r
+		more := false
+		if wantMore {
+			if n := br.Buffered(); n > 0 {
+				b, _ := br.Peek(n)
+				more = bytes.IndexByte(b, '\n') >= 0
+			}
+		}
+		emit(r, more)
 		seq++
 	}
 }
