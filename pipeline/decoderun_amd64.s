@@ -7,11 +7,12 @@
 	VMOVD AX, x; \
 	VPBROADCASTD x, y
 
-// DECODE_ENTRY, DECODE_ROOM and DECODE_RETURN are the frame of the
-// decodeRunSh kernels: the arguments into SI, R8 (end of src), DI, R9 (end
-// of dst), R11, R12 (end of sh), R10 (tables) and R13 (dirty, cleared), and
-// the constants 0x1f, 0x7f, '"' and '\\' in Y1-Y4; the room a block needs
-// (32 bytes of src, 40 of dst and sh), else a jump to done; the results.
+// DECODE_ENTRY and DECODE_RETURN are the frame of the decodeRunSh
+// kernels: the arguments into SI, R8 (end of src), DI, R9 (end of dst),
+// R11, R12 (end of sh), R10 (tables) and R13 (dirty, cleared), and the
+// constants 0x1f, 0x7f, '"' and '\\' in Y1-Y4; the results. A block needs
+// 32 bytes of src and 40 of dst and sh: each kernel tests that against
+// three limits set once (R8 less 32 on the stack, R9 and R12 less 40).
 #define DECODE_ENTRY \
 	MOVQ src+0(FP), SI; \
 	MOVQ n+8(FP), R8; \
@@ -28,20 +29,6 @@
 	BCAST(0x7f7f7f7f, X2, Y2); \
 	BCAST(0x22222222, X3, Y3); \
 	BCAST(0x5c5c5c5c, X4, Y4)
-
-#define DECODE_ROOM(done) \
-	MOVQ R8, AX; \
-	SUBQ SI, AX; \
-	CMPQ AX, $32; \
-	JLT  done; \
-	MOVQ R9, AX; \
-	SUBQ DI, AX; \
-	CMPQ AX, $40; \
-	JLT  done; \
-	MOVQ R12, AX; \
-	SUBQ R11, AX; \
-	CMPQ AX, $40; \
-	JLT  done
 
 #define DECODE_RETURN \
 	VZEROUPPER; \
@@ -282,15 +269,23 @@ eldone:
 //
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256); R13 dirty.
-TEXT ·decodeRunShAVX2(SB), NOSPLIT, $8-81
+TEXT ·decodeRunShAVX2(SB), NOSPLIT, $32-81
 	DECODE_ENTRY
-	// The room a block needs as three limits (DECODE_ROOM's test in three
-	// compares): src from its end less 32 (on the stack: R8, the end, is
-	// ESCAPE_ONE's), dst and sh less 40 (R9 and R12, read nowhere else).
+	// The room a block needs as three limits, one compare each: src from
+	// its end less 32 (on the stack: R8, the end, is ESCAPE_ONE's), dst
+	// and sh less 40 (R9 and R12, read nowhere else).
+	// The escapes of a block are taken in place where src has 64 bytes
+	// and dst and sh 72 (the limits below them on the stack).
 	LEAQ -32(R8), AX
 	MOVQ AX, srclim-8(SP)
+	LEAQ -64(R8), AX
+	MOVQ AX, srclim2-16(SP)
 	SUBQ $40, R9
 	SUBQ $40, R12
+	LEAQ -32(R9), AX
+	MOVQ AX, dstlim2-24(SP)
+	LEAQ -32(R12), AX
+	MOVQ AX, shlim2-32(SP)
 
 sloop:
 	CMPQ SI, srclim-8(SP)
@@ -319,10 +314,63 @@ sloop:
 	JMP  sloop
 
 sspecial:
-	BSFL AX, AX
-	ADDQ AX, SI
-	ADDQ AX, DI
-	ADDQ AX, R11
+	// The escapes of the block in place, from its mask (AX: the bytes
+	// that are not plain), while each is a two-byte escape of the table
+	// but \\ whose letter is in the block (at 31 at the latest): its byte
+	// goes to dst, and 32 bytes of src from after it to dst and sh, the
+	// stores decodeRunShGo makes at the top of its loop (dst then lags the
+	// block by one byte more: DI goes back one; the shadow of such an
+	// escape is the escape itself, as the block's copy wrote it). The next
+	// byte that is not plain comes from the mask, not from a reload and a
+	// new mask. Any other byte goes through ESCAPE_ONE; after the last
+	// escape of the block the loop goes on from there, where
+	// decodeRunShGo goes on. With the room checked once for the whole
+	// block, each escape taken here is one that decodeRunShGo's loop
+	// would take (its checks of room, made before each escape, hold all
+	// the way), and the bytes written are the same. A block with one such
+	// byte goes to ESCAPE_ONE at once (the checks cost more than they save).
+	LEAL -1(AX), BX
+	ANDL AX, BX
+	JZ   sone
+	CMPQ SI, srclim2-16(SP)
+	JHI  sone
+	CMPQ DI, dstlim2-24(SP)
+	JHI  sone
+	CMPQ R11, shlim2-32(SP)
+	JHI  sone
+sin:
+	BSFL AX, CX
+	CMPL CX, $30
+	JA   sat
+	CMPB (SI)(CX*1), $0x5c
+	JNE  sat
+	MOVBLZX 1(SI)(CX*1), BX
+	CMPL BX, $0x5c
+	JEQ  sat
+	MOVBLZX (R10)(BX*1), DX
+	TESTL DX, DX
+	JZ   sat
+	MOVB DX, (DI)(CX*1)
+	VMOVDQU 2(SI)(CX*1), Y5
+	VMOVDQU Y5, 1(DI)(CX*1)
+	VMOVDQU Y5, 2(R11)(CX*1)
+	DECQ DI
+	ADDL $2, CX
+	MOVQ $-1, BX
+	SHLQ CX, BX
+	ANDQ BX, AX                // the bytes of the block after the escape
+	JNZ  sin
+	ADDQ CX, SI                // after the last escape of the block
+	ADDQ CX, DI
+	ADDQ CX, R11
+	JMP  sloop
+
+sone:
+	BSFL AX, CX
+sat:
+	ADDQ CX, SI
+	ADDQ CX, DI
+	ADDQ CX, R11
 	ESCAPE_ONE(sloop, sdone)
 
 sdone:
@@ -418,8 +466,13 @@ edone:
 //
 // SI src, R8 its end; DI dst, R9 its end; R11 sh, R12 its end; R10 the
 // tables (esc at 0, hex at 256, nrt at 512); R13 dirty.
-TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $0-81
+TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $8-81
 	DECODE_ENTRY
+	// The room a block needs as three limits, as in decodeRunShAVX2.
+	LEAQ -32(R8), AX
+	MOVQ AX, srclim-8(SP)
+	SUBQ $40, R9
+	SUBQ $40, R12
 	BCAST(0x2f2f2f2f, X8, Y8)        // '/'
 	BCAST(0x6e6e6e6e, X9, Y9)        // 'n'
 	BCAST(0x72727272, X10, Y10)      // 'r'
@@ -428,7 +481,12 @@ TEXT ·decodeRunShVBMI2(SB), NOSPLIT, $0-81
 	VMOVDQU 512(R10), Y13            // nrt
 
 vloop:
-	DECODE_ROOM(vdone)
+	CMPQ SI, srclim-8(SP)
+	JHI  vdone
+	CMPQ DI, R9
+	JHI  vdone
+	CMPQ R11, R12
+	JHI  vdone
 	VMOVDQU (SI), Y0
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y0, (R11)

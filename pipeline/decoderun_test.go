@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/mcp-sanitize/mcp-sanitize/bench"
@@ -250,6 +251,9 @@ func FuzzDecodeRunSh(f *testing.F) {
 	for _, s := range []string{`a\"b\\c\/d\ne\rf\tg\u00e9h\u0041` + "0123456789abcdef0123456789abcdef", `\\\\\\\"\\u\u0075\\\/\/\/` + "0123456789abcdef0123456789abcdef"} {
 		f.Add([]byte(s), uint16(100), uint16(100))
 	}
+	// Escapes a few to a block, as in code files: the AVX2 kernel takes
+	// them in place from the block's mask where src, dst and sh have room.
+	f.Add([]byte(strings.Repeat(`\n     5\tpub struct A {\n\t\"x\": 1,\r\n`, 6)), uint16(300), uint16(300))
 	f.Fuzz(func(t *testing.T, src []byte, room, shRoom uint16) {
 		if len(decodeKernels) == 0 || len(src) == 0 || room == 0 || shRoom == 0 {
 			return

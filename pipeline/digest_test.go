@@ -60,22 +60,25 @@ func TestEvidenceDigests(t *testing.T) {
 
 // TestDigesterSplits checks that how a stream is written (one write, small
 // writes, writes that cross the auto switch) does not change its digest.
+// Both BLAKE3 paths (zeebo/blake3 and wideBLAKE3) give the same digests.
 func TestDigesterSplits(t *testing.T) {
-	data := []byte(strings.Repeat("0123456789abcdef", 1024)) // 16 KiB
+	data := []byte(strings.Repeat("0123456789abcdef", 4096)) // 64 KiB
 	for _, mode := range []string{DigestAuto, DigestBLAKE3, DigestSHA256} {
-		for _, n := range []int{0, 1, digestSmall - 1, digestSmall, digestSmall + 1, len(data)} {
-			whole := newDigester(mode)
+		for _, n := range []int{0, 1, digestSmall - 1, digestSmall, digestSmall + 1, wideSmall, wideSmall + 1, wideBuf, wideBuf + 1, len(data)} {
+			whole := newDigesterOn(mode, false)
 			whole.Write(data[:n])
 			want := whole.String()
-			for _, step := range []int{1, 7, 1000, digestSmall} {
-				d := newDigester(mode)
-				d.Write([]byte("stale bytes from a previous message"))
-				d.Reset()
-				for i := 0; i < n; i += step {
-					d.Write(data[i:min(i+step, n)])
-				}
-				if got := d.String(); got != want {
-					t.Fatalf("%s, %d bytes in writes of %d: %s, want %s", mode, n, step, got, want)
+			for _, wide := range []bool{false, true} {
+				for _, step := range []int{1, 7, 1000, digestSmall, wideBuf + 3} {
+					d := newDigesterOn(mode, wide)
+					d.Write([]byte("stale bytes from a previous message"))
+					d.Reset()
+					for i := 0; i < n; i += step {
+						d.Write(data[i:min(i+step, n)])
+					}
+					if got := d.String(); got != want {
+						t.Fatalf("%s (wide %v), %d bytes in writes of %d: %s, want %s", mode, wide, n, step, got, want)
+					}
 				}
 			}
 		}

@@ -106,7 +106,16 @@ func (e *emitter) target() *[]byte {
 	return &e.buf
 }
 
+// byte1 and raw first take the common case, where maybeFlush has nothing
+// to do: no side buffer, and the buffer stays below emitFlushAt. They run
+// for every member name and short value (a structured result's many
+// writes of a few bytes each).
 func (e *emitter) byte1(c byte) {
+	if e.side == nil && len(e.buf)+1 < emitFlushAt {
+		e.buf = append(e.buf, c)
+		e.counted++
+		return
+	}
 	t := e.target()
 	*t = append(*t, c)
 	e.counted++
@@ -114,6 +123,11 @@ func (e *emitter) byte1(c byte) {
 }
 
 func (e *emitter) raw(b []byte) {
+	if e.side == nil && len(e.buf)+len(b) < emitFlushAt {
+		e.buf = append(e.buf, b...)
+		e.counted += int64(len(b))
+		return
+	}
 	t := e.target()
 	*t = append(*t, b...)
 	e.counted += int64(len(b))

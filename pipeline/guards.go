@@ -156,13 +156,18 @@ func (e *Engine) sanitizeSeedGuarded(ctx context.Context, in io.Reader, out Outp
 	if reason != "" {
 		return p.runForced(ctx, body, out, info, &Error{Code: code, Reason: reason})
 	}
+	p.inDigestOff = true
 	ev, err = p.run(ctx, bytes.NewReader(clean), out, info)
+	p.inDigestOff = false
 	if ev != nil {
 		// The evidence (and the worker's Mcp-Input-Digest) names the input
-		// as the producer sent it, not the guard's rewrite.
-		d := newDigester(e.pol.Digest)
-		d.Write(body)
-		ev.Input = Digest{Bytes: int64(len(body)), Digest: d.String()}
+		// as the producer sent it, not the guard's rewrite: the pass did
+		// not hash the rewrite, its digester hashes body now (nothing
+		// under MessageInfo.NoDigests).
+		p.inH.Reset()
+		p.inH.off = info.NoDigests
+		p.inH.Write(body)
+		ev.Input = Digest{Bytes: int64(len(body)), Digest: p.inH.String()}
 		if acc != nil && ev.Outcome != OutcomeRejected {
 			ev.Guard = &GuardRecord{Method: wire.MethodResourcesRead, Resource: e.resourceRecord(acc)}
 		}

@@ -88,6 +88,33 @@ func memberCases() []splitCase {
 			}
 			return fmt.Sprintf(`{"a":"%d","b":%d}`, i, i)
 		}))},
+		{name: "names-extend-memo-names", in: sc(list(8, func(i int) string {
+			switch i % 4 {
+			case 1:
+				return fmt.Sprintf(`{"ab":"%d","bc":%d,"c\u0064":1,"d\"":2,"e":3}`, i, i)
+			case 2:
+				return fmt.Sprintf(`{"abc":"%d","b":%d,"cd":1,"d":2,"e":3}`, i, i)
+			}
+			return fmt.Sprintf(`{"ab":"%d","b":%d,"c":1,"d":2,"e":3}`, i, i)
+		}))},
+		{name: "duplicate-after-hits", anyEnd: true, in: sc(list(6, func(i int) string {
+			if i == 3 {
+				return `{"a":"1","b":2,"c":3,"b":4}`
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
+		{name: "duplicate-of-a-hit", anyEnd: true, in: sc(list(6, func(i int) string {
+			if i == 4 {
+				return `{"a":"1","a":2}`
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
+		{name: "hits-then-new-names", in: sc(list(6, func(i int) string {
+			if i%2 == 1 {
+				return fmt.Sprintf(`{"a":"%d","b":%d,"d":1,"e":2,"f":3}`, i, i)
+			}
+			return fmt.Sprintf(`{"a":"%d","b":%d,"c":%d}`, i, i, i)
+		}))},
 		{name: "prototype-in-shape", anyEnd: true, in: sc(list(4, func(i int) string {
 			if i == 3 {
 				return `{"a":"1","__proto__":2}`

@@ -85,6 +85,9 @@ type frame struct {
 
 	shape   objShape // the member names of the last object read at this depth (shapememo.go)
 	shapeOn bool     // this object's names are looked up in shape and recorded there
+	// lazyKeys: the object's first names, every one a memo hit, whose
+	// hashes keys does not hold yet: shape.ents[:lazyKeys] (shapememo.go).
+	lazyKeys int
 }
 
 // next describes the value that comes after a key or array comma.
@@ -143,6 +146,11 @@ type pass struct {
 	inH      *digester
 	inN      int64
 	inReader io.Reader
+
+	// inDigestOff: the caller digests the input itself
+	// (sanitizeSeedGuarded: the bytes as sent, not the guard's rewrite the
+	// pass reads), so the pass does not hash it. Cleared by the next reset.
+	inDigestOff bool
 
 	// notObjAt is the input offset of a tool result that is not an object
 	// (-1: none). The pass reads on to the end of the input before it says
@@ -290,6 +298,7 @@ type chain struct {
 
 	// The shape memo (shapememo.go) and the member path's switch (member.go).
 	shapeHit  *shapeEnt // the key is the one the object's memo holds at its place
+	keyMemo   bool      // the key is shapeHit.key, not copied to keyBuf (wholeString)
 	shapeRec  bool      // the key was read whole and the redactor passed it: it may be recorded
 	shapeEnt  *shapeEnt // the memo's entry of the last key, for its value's context
 	noMembers bool      // no member path, no shape memo (a test switch)
@@ -397,7 +406,8 @@ func (p *pass) reset(ctx context.Context, out Output, info MessageInfo) {
 	}
 	p.cnt.Reset(&p.e.lim)
 	p.em.reset(out)
-	p.inH.off, p.em.h.off = info.NoDigests, info.NoDigests
+	p.inH.off, p.em.h.off = info.NoDigests || p.inDigestOff, info.NoDigests
+	p.inDigestOff = false
 	p.outBudget = p.e.lim.OutputBudget()
 	var tool string
 	tool, p.nbuf = cleanToolName(&p.norm, p.nbuf, info.Tool)

@@ -396,6 +396,9 @@ func (p *pass) keyDone(off int64) {
 		return
 	}
 	key := p.keyBuf
+	if p.keyMemo {
+		key = p.shapeHit.key // the name read, byte for byte (wholeString)
+	}
 	if protoKey(key) {
 		p.failf(CodeBoundExceeded, string(wire.ReasonPrototypeKey), off)
 		return
@@ -404,16 +407,28 @@ func (p *pass) keyDone(off int64) {
 	// its hash and its value's role as computed when it was recorded.
 	hit := p.shapeHit
 	var h uint64
-	if hit != nil {
-		h = hit.h
+	if hit != nil && int64(f.lazyKeys) == f.items-1 {
+		// The names before this one were memo hits too, so the object so
+		// far is the memo's first names, which one object held without a
+		// duplicate (shapememo.go): this name repeats none of them. Its
+		// hash goes into keys when a later name needs the check
+		// (keysLazy).
+		f.lazyKeys++
 	} else {
-		h = keyHash(key)
-	}
-	if !f.keys.addHash(h) {
-		// Not one well-formed JSON value for every reader (RFC 8259 leaves
-		// which member wins open; I-JSON, RFC 7493, forbids it).
-		p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
-		return
+		if hit != nil {
+			h = hit.h
+		} else {
+			h = keyHash(key)
+		}
+		if f.lazyKeys > 0 {
+			f.keysLazy()
+		}
+		if !f.keys.addHash(h) {
+			// Not one well-formed JSON value for every reader (RFC 8259
+			// leaves which member wins open; I-JSON, RFC 7493, forbids it).
+			p.failf(CodeInvalidJSON, string(wire.ReasonDuplicateKey), off)
+			return
+		}
 	}
 	f.key = append(f.key[:0], key...)
 	var nx next

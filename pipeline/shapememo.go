@@ -12,10 +12,17 @@ package pipeline
 // result kind) and of the engine's catalog, nothing else. So each frame
 // keeps the names of the last object read at its depth, with those
 // answers: a name equal, byte for byte, to the one the memo holds at its
-// place takes them from there. The duplicate check still runs on every
-// name (keySet.addHash with the kept hash), and every bound, drop and
-// refusal of keyDone is decided as before; only the computing of the
-// answers is skipped. Names are recorded only when the whole-string path
+// place takes them from there. Every bound, drop and refusal of keyDone
+// is decided as before; only the computing of the answers is skipped.
+//
+// The memo's names are always the first names of one object, which held
+// them without a duplicate: a name is recorded (at its place, the memo
+// cut there) only after it passed the duplicate check, and only a name
+// that missed is recorded, so an object's names hit in an unbroken run
+// from its first. So while an object's names all hit, none can repeat an
+// earlier one, and their duplicate check is left out: their kept hashes
+// go into the object's keySet (frame.keysLazy) at its first name that
+// missed, before that name's check. Names are recorded only when the whole-string path
 // read them and the redactor passed them unchanged (the key written is
 // the name read), for objects whose role memberNext decides from the name
 // alone (generic and structured objects of a message of no special kind).
@@ -66,14 +73,21 @@ func (p *pass) shapeOpen(f *frame) {
 	f.shapeOn = true
 }
 
-// shapeLookup returns the memo's entry for src, the name of the current
-// object's next member, when it holds that name at that place; else nil.
-func (p *pass) shapeLookup(src []byte) *shapeEnt {
+// shapeAt returns the memo's entry for the name of the current object's
+// next member, whose opening quote was just read before b[i], when the
+// memo holds that name at that place: b[i:] is its bytes and then a
+// quote; else nil. A recorded name is plain (the whole-string path read
+// it: no quote, no backslash, printable ASCII), so that is exactly when
+// plainLen(b, i, wholeMax) is its length, b[i:] holds its closing quote
+// there and the name read is the one recorded: wholeString needs no
+// plainLen for it.
+func (p *pass) shapeAt(b []byte, i int) *shapeEnt {
 	f := &p.stack[len(p.stack)-1]
 	if !f.shapeOn || f.items >= int64(len(f.shape.ents)) {
 		return nil
 	}
-	if e := &f.shape.ents[f.items]; string(e.key) == string(src) {
+	e := &f.shape.ents[f.items]
+	if k := i + len(e.key); k < len(b) && b[k] == '"' && string(b[i:k]) == string(e.key) {
 		return e
 	}
 	return nil
@@ -102,6 +116,19 @@ func (p *pass) shapeRecord(f *frame, key []byte, h uint64, nx next) {
 	e.key, e.h, e.nx, e.ctx = append(e.key[:0], key...), h, nx, ctxUnknown
 	e.w = append(append(append(e.w[:0], ',', '"'), key...), '"', ':')
 	p.shapeEnt = e
+}
+
+// keysLazy adds to f.keys the hashes of the object's first names that
+// were memo hits (keyDone skips their duplicate check, see there): the
+// memo still holds them at their places, since it changes only where a
+// name misses, after this. Every use of f.keys comes after it: keyDone is
+// the only reader of a frame whose names the memo looks up (shapeOn: a
+// generic or structured object).
+func (f *frame) keysLazy() {
+	for i := range f.shape.ents[:f.lazyKeys] {
+		f.keys.addHash(f.shape.ents[i].h)
+	}
+	f.lazyKeys = 0
 }
 
 // resetForValue resets the redactor for a member's value with the

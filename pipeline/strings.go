@@ -32,7 +32,7 @@ func (p *pass) beginKey(off int64) {
 	top := &p.stack[len(p.stack)-1]
 	p.startString(off)
 	p.isKey = true
-	p.shapeHit, p.shapeRec, p.shapeEnt = nil, false, nil
+	p.shapeHit, p.shapeRec, p.shapeEnt, p.keyMemo = nil, false, nil, false
 	if top.skip {
 		p.sm = smSkip
 		p.nameCtx = false

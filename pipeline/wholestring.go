@@ -71,7 +71,19 @@ func (p *pass) wholeString(b []byte, i int) int {
 	default:
 		return -1
 	}
-	n := plainLen(b, i, wholeMax)
+	var hit *shapeEnt
+	if p.sm == smKey {
+		// Member names repeat: the object's shape memo holds the names
+		// of the last object read at this depth (shapememo.go), the
+		// redactor its answer for the names it saw last.
+		hit = p.shapeAt(b, i)
+	}
+	var n int
+	if hit != nil {
+		n = len(hit.key)
+	} else {
+		n = plainLen(b, i, wholeMax)
+	}
 	j := i + n
 	if n > wholeMax || j >= len(b) || b[j] != '"' || !p.lx.StringIdle() {
 		return -1
@@ -85,12 +97,9 @@ func (p *pass) wholeString(b []byte, i int) int {
 	rb, fs, same := src, p.fs[:0], true
 	var clean bool
 	if p.sm == smKey {
-		// Member names repeat: the object's shape memo holds the names
-		// of the last object read at this depth (shapememo.go), the
-		// redactor its answer for the names it saw last.
-		if e := p.shapeLookup(src); e != nil {
+		if hit != nil {
 			clean = p.red.ShortCleanAs(n, true) // only names it passed are recorded
-			p.shapeHit = e
+			p.shapeHit = hit
 		} else {
 			clean = p.red.ShortCleanName(src)
 			p.shapeRec = clean
@@ -119,8 +128,13 @@ func (p *pass) wholeString(b []byte, i int) int {
 		} else if p.sm == smKey && same && !p.e.lim.Over(bounds.KeyChars, int64(len(p.keyBuf)+n)) {
 			// What sink does with a key under its bound (plain text: its
 			// runes are its bytes), and a key the redactor left as it was
-			// is plain: keyDone writes it without the escaper.
-			p.keyBuf = append(p.keyBuf, src...)
+			// is plain: keyDone writes it without the escaper. A name the
+			// memo holds is read from there (keyMemo), not copied.
+			if p.shapeHit != nil {
+				p.keyMemo = true
+			} else {
+				p.keyBuf = append(p.keyBuf, src...)
+			}
 			p.keyPlain = true
 		} else {
 			if p.sch != nil && p.sch.hold == holdStructured && (!same || p.sm == smText) {

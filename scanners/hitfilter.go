@@ -17,21 +17,32 @@ package scanners
 // prefix that the walk would not see), as the short-string path of Append
 // has it.
 func (c *Catalog) hitsRuledOut(st uint32, s []byte, i int) bool {
+	_, i = c.firstLiveHit(st, s, i)
+	return i < 0
+}
+
+// firstLiveHit is hitsRuledOut that also says where it stopped: at the
+// first keyword hit with an item no pre-check rules out, the state after
+// its last byte and the number of bytes of s walked (i, st of that hit,
+// as automaton.run returns them), or i -1 when there is none. Every hit
+// before it is ruled out, so the Redactor may begin its checks there
+// (Redactor.appendScan).
+func (c *Catalog) firstLiveHit(st uint32, s []byte, i int) (uint32, int) {
 	a := c.ac
 	for {
 		items := c.items[a.stateIndex(st)]
 		for k := range items {
 			if !itemRuledOut(&items[k], s, i) {
-				return false
+				return st, i
 			}
 		}
 		if i == len(s) {
-			return true
+			return st, -1
 		}
 		var n int
 		st, n = a.run(st, s[i:])
 		if i += n; st < a.matchMin {
-			return true // i == len(s): no keyword ends in the rest
+			return st, -1 // i == len(s): no keyword ends in the rest
 		}
 	}
 }

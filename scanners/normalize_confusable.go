@@ -300,7 +300,10 @@ func (n *Normalizer) foldWord(dst, src []byte, i int, final bool) ([]byte, int) 
 			f.latin = true
 			continue
 		}
-		r, size := utf8.DecodeRune(src[i:])
+		// decodeRune: utf8.DecodeRune with the two- and three-byte forms
+		// inline (the letters of Cyrillic, Greek, CJK text), which the
+		// standard one leaves to a call.
+		r, size := decodeRune(src, i)
 		cls, to := foldClass(r)
 		switch cls {
 		case foldConfusable:

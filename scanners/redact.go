@@ -188,18 +188,34 @@ func (r *Redactor) Append(dst, src []byte, final bool, fs []Finding) ([]byte, []
 // the text given (view.go), or that text itself.
 func (r *Redactor) appendScan(dst, src []byte, final bool, fs []Finding) ([]byte, []Finding) {
 	r.spans, r.marks, r.dst0 = r.spans[:0], r.marks[:0], len(dst)
-	if final && r.off == 0 && r.ctxLo == 0 && len(src) < decodeMinRun && r.keywordFree(src) {
-		// A whole short string without a member-name context (a member
-		// name, most often) in which no keyword ends: nothing can match
-		// and it is too short to hold an encoded run, so it is written as
-		// it is, and the Redactor stays as Reset left it. This is what
-		// the general path does for it, without its bookkeeping: on
-		// structured results, with many short member names, it was a
-		// tenth of the pass.
-		if len(src) > 0 {
-			r.spans = append(r.spans, Span{Out: 0, Lo: 0, Hi: int64(len(src))})
+	if final && r.off == 0 && r.ctxLo == 0 && len(src) <= cleanMax && r.runFree(src) {
+		// cleanWhole: a whole short string without a member-name context
+		// (a member name, a path, a snippet) in which no stretch of run
+		// bytes is long enough to decode (runFree) and no keyword ends (or
+		// each one that does is ruled out by its form's pre-checks):
+		// nothing can match, so it is written as it is, and the Redactor
+		// stays as Reset left it. This is what the general path does for
+		// it, without its bookkeeping: on structured results, with many
+		// short member names and values, it was a tenth of the pass.
+		st, n := r.c.ac.run(r.state, src)
+		if n < len(src) || st >= r.c.ac.matchMin {
+			st, n = r.c.firstLiveHit(st, src, n)
+		} else {
+			n = -1
 		}
-		return append(dst, src...), fs
+		if n < 0 {
+			if len(src) > 0 {
+				r.spans = append(r.spans, Span{Out: 0, Lo: 0, Hi: int64(len(src))})
+			}
+			return append(dst, src...), fs
+		}
+		// A keyword hit no pre-check rules out ends at src[n-1]: the
+		// general path goes on from it, with that hit's checks pending,
+		// as scanBlock leaves it there (the hits before it are all ruled
+		// out: their checks would not have run). The walk is not made
+		// twice.
+		r.scan, r.state = int64(n), st
+		r.pending, r.pendItem, r.hint = true, 0, -1
 	}
 	if final && r.ctxLo > 0 {
 		// A value with a member-name context ends with the synthetic
@@ -559,12 +575,18 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				continue
 			}
 			rule := r.c.rules[x.rule]
-			if r.suppress != nil && rule.kind == KindSecret && !x.open && r.suppressed(&x, rule) {
-				// Kept by policy: the bytes stay, the finding says so.
-				dst = r.emit(dst, x.start, x.end)
-				fs = append(fs, Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp, Suppressed: true})
-				r.out, r.lastEnd = x.end, x.end
-				continue
+			// hashed: r.mac holds this plain match's fingerprint state
+			// (suppressed hashed it), so it is not hashed a second time.
+			hashed := false
+			if r.suppress != nil && rule.kind == KindSecret && !x.open {
+				if r.suppressed(&x, rule) {
+					// Kept by policy: the bytes stay, the finding says so.
+					dst = r.emit(dst, x.start, x.end)
+					fs = append(fs, Finding{Rule: x.rule, Kind: KindSecret, Offset: vs - r.ctxLo, Length: int(ve - vs), Checksum: x.cs, Encoding: x.enc, Fingerprint: x.fp, Suppressed: true})
+					r.out, r.lastEnd = x.end, x.end
+					continue
+				}
+				hashed = x.enc == EncodingNone
 			}
 			r.marks = append(r.marks, Mark{Out: len(dst) - r.dst0, At: vs - r.ctxLo})
 			dst = append(dst, r.c.markers[x.rule]...)
@@ -579,10 +601,12 @@ func (r *Redactor) commit(dst []byte, fs []Finding, end int64) (_ []byte, _ []Fi
 				r.out, r.lastEnd = x.end, x.end
 				continue
 			}
-			r.mac.Reset()
-			r.mac.Write([]byte(rule.id))
-			r.mac.Write([]byte{0})
-			r.hashRange(x.start, x.end)
+			if !hashed {
+				r.mac.Reset()
+				r.mac.Write([]byte(rule.id))
+				r.mac.Write([]byte{0})
+				r.hashRange(x.start, x.end)
+			}
 			if x.open {
 				r.cont, r.contRule, r.contStart, r.contPos, r.contCS = true, x.rule, x.start, x.end, x.cs
 				r.out, r.lastEnd = x.end, x.end

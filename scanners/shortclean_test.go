@@ -40,6 +40,21 @@ func checkShortClean(t *testing.T, c *Catalog, s, ctx string) bool {
 	ref.HintASCII()
 	wantOut, wantFs := ref.Append(nil, []byte(s), true, nil)
 	wantSpans := append([]Span(nil), ref.Spans()...)
+	// Append itself decides a whole short string in one walk (cleanWhole):
+	// the same string in two Appends never is one, so it checks that.
+	if len(s) >= 2 {
+		split := c.NewRedactor(testKey)
+		if ctx != "" {
+			split.ResetWithContext([]byte(ctx))
+		}
+		k := len(s) / 2
+		split.HintASCII()
+		o, f := split.Append(nil, []byte(s[:k]), false, nil)
+		o, f = split.Append(o, []byte(s[k:]), true, f)
+		if string(o) != string(wantOut) || !reflect.DeepEqual(f, wantFs) {
+			t.Fatalf("Append(%q, context %q) whole writes %q %v, in two parts %q %v", s, ctx, wantOut, wantFs, o, f)
+		}
+	}
 	if got.ShortClean([]byte(s)) {
 		if string(wantOut) != s || len(wantFs) != 0 {
 			t.Fatalf("ShortClean(%q, context %q) true, but Append writes %q and finds %v", s, ctx, wantOut, wantFs)
@@ -98,14 +113,16 @@ func TestShortClean(t *testing.T) {
 // FuzzShortClean checks ShortClean against Append on arbitrary printable
 // ASCII strings, with and without a member-name context.
 func FuzzShortClean(f *testing.F) {
-	for _, s := range []string{"", "path", "token", "<system>", "a&b", "ghp_AAAA", "password=x", "[INST]", "sk-ant-"} {
+	for _, s := range []string{"", "path", "token", "<system>", "a&b", "ghp_AAAA", "password=x", "[INST]", "sk-ant-",
+		strings.Repeat("QUJD", 8), "x." + strings.Repeat("QUJD", 8) + ".y", cleanWholeB64,
+		"func Entry(ctx context.Context) error { return version(ctx, \"token\") }"} {
 		f.Add(s, uint8(0))
 		f.Add(s, uint8(1))
 	}
 	f.Fuzz(func(t *testing.T, s string, ctx uint8) {
 		b := []byte(s)
-		if len(b) > 64 {
-			b = b[:64]
+		if len(b) > cleanMax+8 {
+			b = b[:cleanMax+8]
 		}
 		for i := range b {
 			b[i] = ' ' + b[i]%95 // printable ASCII, as the pipeline calls it

@@ -18,10 +18,19 @@
 // A step is s = tp[s<<8 | b]: the byte is written into the low byte of the
 // shifted state, so each lane needs its state register only. Registers:
 // AX BX CX DX R8 R9 R10 R11 the eight states; SI lane 0 at j, DI lane 4 at
-// j; R12 q; R13 3q; R14 the table; R15 m. The end of lane 0 is on the
-// stack: one load per eight bytes, where m in memory was eight (with the
-// sixteen loads of the walk itself, the load ports were the limit).
-TEXT ·walk8(SB), NOSPLIT, $8-56
+// j; R12 q; R13 3q; R14 the table; R15 scratch. The end of lane 0 less one
+// is on the stack and m stays in the argument frame: one load each per
+// sixteen bytes, where a register each was the choice before.
+//
+// The walk goes two bytes at a time (one test of the end per sixteen
+// bytes), and after the eight steps of a byte it tests the OR of the eight
+// states against m, one compare where there were eight: a state >= m
+// makes the OR >= m, so no hit is missed. The OR can be >= m with no state
+// >= m (two states below m with different high bits); the eight exact
+// compares then decide, and the walk goes on. Most bytes leave every lane
+// shallow in the trie, where the states are small (breadth-first
+// numbering), so that is rare.
+TEXT ·walk8(SB), NOSPLIT, $16-56
 	MOVQ st+32(FP), R15
 	MOVL 0(R15), AX
 	MOVL 4(R15), BX
@@ -37,12 +46,59 @@ TEXT ·walk8(SB), NOSPLIT, $8-56
 	MOVQ p+8(FP), SI
 	LEAQ (SI)(R12*1), R15
 	MOVQ R15, end-8(SP)        // end of lane 0
-	MOVL m+40(FP), R15
+	DECQ R15
+	MOVQ R15, lim-16(SP)       // the last j with a byte after it
 	MOVQ i+24(FP), DI
 	ADDQ DI, SI                // lane 0 at j = i
 	LEAQ (SI)(R12*4), DI       // lane 4 at j
+	CMPQ SI, lim-16(SP)
+	JAE  one
 
-loop:
+pair:
+	STEP(AX, AL, (SI))
+	STEP(BX, BL, (SI)(R12*1))
+	STEP(CX, CL, (SI)(R12*2))
+	STEP(DX, DL, (SI)(R13*1))
+	STEP(R8, R8B, (DI))
+	STEP(R9, R9B, (DI)(R12*1))
+	STEP(R10, R10B, (DI)(R12*2))
+	STEP(R11, R11B, (DI)(R13*1))
+	MOVL AX, R15
+	ORL  BX, R15
+	ORL  CX, R15
+	ORL  DX, R15
+	ORL  R8, R15
+	ORL  R9, R15
+	ORL  R10, R15
+	ORL  R11, R15
+	CMPL R15, m+40(FP)
+	JAE  check0
+second:
+	STEP(AX, AL, 1(SI))
+	STEP(BX, BL, 1(SI)(R12*1))
+	STEP(CX, CL, 1(SI)(R12*2))
+	STEP(DX, DL, 1(SI)(R13*1))
+	STEP(R8, R8B, 1(DI))
+	STEP(R9, R9B, 1(DI)(R12*1))
+	STEP(R10, R10B, 1(DI)(R12*2))
+	STEP(R11, R11B, 1(DI)(R13*1))
+	ADDQ $2, SI
+	ADDQ $2, DI
+	MOVL AX, R15
+	ORL  BX, R15
+	ORL  CX, R15
+	ORL  DX, R15
+	ORL  R8, R15
+	ORL  R9, R15
+	ORL  R10, R15
+	ORL  R11, R15
+	CMPL R15, m+40(FP)
+	JAE  check1
+	CMPQ SI, lim-16(SP)
+	JB   pair
+
+one:
+	// At most one byte left.
 	CMPQ SI, end-8(SP)
 	JAE  done
 	STEP(AX, AL, (SI))
@@ -54,7 +110,7 @@ loop:
 	STEP(R10, R10B, (DI)(R12*2))
 	STEP(R11, R11B, (DI)(R13*1))
 	INCQ SI
-	INCQ DI
+	MOVL m+40(FP), R15
 	CMPL AX, R15
 	JAE  hit
 	CMPL BX, R15
@@ -71,7 +127,51 @@ loop:
 	JAE  hit
 	CMPL R11, R15
 	JAE  hit
-	JMP  loop
+	JMP  done
+
+check0:
+	// The step at SI: a hit if some state is >= m.
+	MOVL m+40(FP), R15
+	CMPL AX, R15
+	JAE  done
+	CMPL BX, R15
+	JAE  done
+	CMPL CX, R15
+	JAE  done
+	CMPL DX, R15
+	JAE  done
+	CMPL R8, R15
+	JAE  done
+	CMPL R9, R15
+	JAE  done
+	CMPL R10, R15
+	JAE  done
+	CMPL R11, R15
+	JAE  done
+	JMP  second
+
+check1:
+	// The step at SI-1.
+	MOVL m+40(FP), R15
+	CMPL AX, R15
+	JAE  hit
+	CMPL BX, R15
+	JAE  hit
+	CMPL CX, R15
+	JAE  hit
+	CMPL DX, R15
+	JAE  hit
+	CMPL R8, R15
+	JAE  hit
+	CMPL R9, R15
+	JAE  hit
+	CMPL R10, R15
+	JAE  hit
+	CMPL R11, R15
+	JAE  hit
+	CMPQ SI, lim-16(SP)
+	JB   pair
+	JMP  one
 
 hit:
 	DECQ SI                    // the byte just stepped

@@ -120,6 +120,7 @@ type serveConfig struct {
 	fetchMaxBytes  int
 	fetchWait      time.Duration
 	inlinePending  int
+	inlineRunning  int // 0: DefaultInlineRunningPerCPU × GOMAXPROCS
 	ackMode        AckMode
 	metrics        *Metrics
 	log            *slog.Logger
@@ -263,6 +264,21 @@ func WithInlinePendingBytes(n int) ServeOption {
 			return optErr("inline pending bytes must be at least 1 MiB")
 		}
 		c.inlinePending = n
+		return nil
+	}
+}
+
+// WithInlineRunning sets how many inline messages that only compute (no
+// claimed body, no resolver, an output that fits a message) are handed to
+// slots at once (default DefaultInlineRunningPerCPU × GOMAXPROCS; at or
+// above the concurrency: no limit but the concurrency). See
+// serve_inline_gate.go.
+func WithInlineRunning(n int) ServeOption {
+	return func(c *serveConfig) error {
+		if n < 1 || n > 4096 {
+			return optErr("inline running must be 1..4096")
+		}
+		c.inlineRunning = n
 		return nil
 	}
 }
@@ -412,7 +428,8 @@ type Service struct {
 	started  bool
 	stopped  bool
 	subs     []*nats.Subscription
-	inWork   chan *nats.Msg // inline requests, to the slots (unbuffered)
+	inWork   chan inlineReq // inline requests, to the slots (unbuffered)
+	inGate   chan struct{}  // inline messages that only compute, handed to slots (serve_inline_gate.go)
 	evSem    chan struct{}  // inline evidence acknowledgements outstanding
 	pubs     *evAcks        // stream publishes and their acknowledgements (pubacks.go)
 	inWG     sync.WaitGroup

@@ -33,3 +33,11 @@ func (hs *headerSet) token(k, v string) {
 		hs.set(k, v)
 	}
 }
+
+// reset empties hs for the next message, keeping its memory: the map
+// keeps its table and the values their backing array.
+func (hs *headerSet) reset() {
+	clear(hs.h)
+	clear(hs.vals)
+	hs.vals = hs.vals[:0]
+}

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -28,7 +29,8 @@ import (
 const InlineSubject = wire.SanitizePrefix + ".>"
 
 func (s *Service) subscribeInline(ctx context.Context) error {
-	s.inWork = make(chan *nats.Msg)
+	s.inWork = make(chan inlineReq)
+	s.inGate = s.cfg.newInlineGate()
 	s.evSem = make(chan struct{}, inlineAckBudget(s.cfg.concurrency))
 	for range s.cfg.concurrency {
 		go s.inlineSlot()
@@ -57,18 +59,27 @@ func (s *Service) subscribeInline(ctx context.Context) error {
 }
 
 // dispatchInline runs on the subscription's goroutine and blocks while
-// every slot is busy, which pushes back on the subscription (its pending
-// limit then decides what is dropped). A request that comes after the
-// service stopped (the slots are gone) is answered on a goroutine of its
-// own, with the TIMEOUT error result of a cancelled pass.
+// every slot is busy, or while the gate is full for a message that only
+// computes (serve_inline_gate.go), which pushes back on the subscription
+// (its pending limit then decides what is dropped). A request that comes
+// after the service stopped (the slots are gone) is answered on a
+// goroutine of its own, with the TIMEOUT error result of a cancelled pass.
 func (s *Service) dispatchInline(m *nats.Msg) {
+	r := inlineReq{m: m}
+	if s.inGate != nil && s.computeOnly(m) {
+		select {
+		case s.inGate <- struct{}{}:
+			r.gated = true
+		case <-s.hardCtx.Done():
+		}
+	}
 	s.inWG.Add(1)
 	select {
-	case s.inWork <- m:
+	case s.inWork <- r:
 	case <-s.hardCtx.Done():
 		go func() {
 			defer s.inWG.Done()
-			s.handleInline(m)
+			s.runInline(r)
 		}()
 	}
 }
@@ -81,13 +92,21 @@ func (s *Service) dispatchInline(m *nats.Msg) {
 func (s *Service) inlineSlot() {
 	for {
 		select {
-		case m := <-s.inWork:
-			s.handleInline(m)
+		case r := <-s.inWork:
+			s.runInline(r)
 			s.inWG.Done()
 		case <-s.hardCtx.Done():
 			return
 		}
 	}
+}
+
+// runInline handles r and gives its place in the gate back.
+func (s *Service) runInline(r inlineReq) {
+	if r.gated {
+		defer func() { <-s.inGate }()
+	}
+	s.handleInline(r.m)
 }
 
 func (s *Service) handleInline(m *nats.Msg) {
@@ -130,8 +149,10 @@ func (s *Service) handleInline(m *nats.Msg) {
 	} else {
 		s.pubs.publish(ie, s.sealedEvidenceMsg(mc, res.ev, false))
 	}
-	reply := &nats.Msg{Subject: m.Reply, Header: outputHeader(mc, res), Data: res.data}
-	if err := s.nc.PublishMsg(reply); err != nil {
+	reply := newReply(m.Reply, mc, res)
+	err := s.nc.PublishMsg(&reply.msg)
+	reply.release()
+	if err != nil {
 		s.publishFailed(StreamReply, mc, err)
 	}
 	if !res.rated {
@@ -164,4 +185,36 @@ func (s *Service) publishFailed(stream string, mc *msgContext, err error) {
 	s.chainVoid(stream, mc)
 	s.m.PublishFailures.WithLabelValues(stream).Inc()
 	s.log.Warn("publish failed", "stream", stream, "kind", string(mc.kind), "tenant", mc.tenantTok, "error", publishErrorClass(err))
+}
+
+// replyMsg is an inline reply and the set its headers are built in, reused
+// from one message to the next (replyPool): PublishMsg encodes the headers
+// and copies the body before it returns, and nothing else keeps the
+// message, so its map, its values' array and the message itself need not
+// be allocated again for every reply. What the requester gets is what
+// outputHeader gives (TestReplyHeaderReuse).
+type replyMsg struct {
+	msg nats.Msg
+	hs  headerSet
+}
+
+// replyPool holds replyMsgs, sized for a reply's usual headers (up to
+// fourteen: the body's three, outcome, code, guard, kind, input digest,
+// the four identifiers, policy, trace context).
+var replyPool = sync.Pool{New: func() any { return &replyMsg{hs: newHeaderSet(16)} }}
+
+// newReply returns the reply to subject with the headers and body of res.
+// Release it once it is published.
+func newReply(subject string, mc *msgContext, res result) *replyMsg {
+	r := replyPool.Get().(*replyMsg)
+	r.hs.output(mc, res)
+	r.msg = nats.Msg{Subject: subject, Header: r.hs.h, Data: res.data}
+	return r
+}
+
+// release returns r to replyPool; nothing may use r or its headers after.
+func (r *replyMsg) release() {
+	r.msg = nats.Msg{}
+	r.hs.reset()
+	replyPool.Put(r)
 }

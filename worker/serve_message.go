@@ -264,6 +264,14 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 		}
 	}
 	h := newHeaderSet(n)
+	h.output(mc, res)
+	return h.h
+}
+
+// output sets the headers of a reply, clean output or DLQ entry for res
+// (outputHeader; the inline reply reuses its set, replyMsg).
+func (h *headerSet) output(mc *msgContext, res result) {
+	ev := res.ev
 	for _, k := range outputBodyHeaders {
 		if v := res.hdr.Get(k); v != "" {
 			h.set(k, v)
@@ -295,7 +303,6 @@ func outputHeader(mc *msgContext, res result) nats.Header {
 			h.set(wire.HeaderTracestate, mc.tracestate)
 		}
 	}
-	return h.h
 }
 
 // outputBodyHeaders are the sink's body headers a published output carries.

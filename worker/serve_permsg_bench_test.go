@@ -65,7 +65,8 @@ func slotService(tb testing.TB) *Service {
 	return s
 }
 
-// slotLoop runs n messages, docs round robin, as an inline slot does.
+// slotLoop runs n messages, docs round robin, as an inline slot does
+// (the reply built, not published).
 func slotLoop(tb testing.TB, s *Service, docs [][]byte, n int) {
 	ctx := context.Background()
 	for i := range n {
@@ -76,10 +77,11 @@ func slotLoop(tb testing.TB, s *Service, docs [][]byte, n int) {
 		mc := newContext(PathInline, "tool-result", hdr.Get(wire.HeaderTenant), hdr.Get(wire.HeaderServer), hdr)
 		res := s.process(ctx, mc, hdr, d, "", true)
 		em := s.sealedEvidenceMsg(mc, res.ev, false)
-		oh := outputHeader(mc, res)
-		if em == nil || oh == nil || res.ev.Outcome == pipeline.OutcomeRejected {
+		reply := newReply("_INBOX.probe", mc, res)
+		if em == nil || reply.msg.Header == nil || res.ev.Outcome == pipeline.OutcomeRejected {
 			tb.Fatal("no evidence, no header or a rejected message")
 		}
+		reply.release()
 		res.release()
 	}
 }

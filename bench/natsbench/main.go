@@ -18,7 +18,10 @@
 // result would be cut, and the benchmark would measure skipping);
 // -default-bounds keeps the defaults. Server, responders and requesters
 // share the machine's cores: the ratio, not the absolute figures, is the
-// result.
+// result. Beside CPU time a message, each payload set reports the process's
+// read and write system calls and context switches a message, and (inline)
+// the reads and writes of the responder's own connection a message: how
+// many answers it writes together (connio.go).
 package main
 
 import (
@@ -50,6 +53,9 @@ import (
 	"github.com/mcp-sanitize/mcp-sanitize/worker"
 )
 
+// inlineRunning is the -inline-running flag.
+var inlineRunning int
+
 // subject is where both targets listen, one after the other.
 var subject = wire.Subject(wire.SanitizePrefix, string(pipeline.KindToolResult))
 
@@ -75,6 +81,7 @@ func main() {
 	durable := flag.Bool("durable", false, "measure the durable path instead: publish to MCP_RAW (JetStream), wait for the result on MCP_CLEAN; the echo side is a plain JetStream consumer that republishes each input unchanged")
 	workers := flag.Int("workers", 1, "worker services (each with its own connection), as a fleet of N on one machine")
 	jsonOut := flag.String("json", "", "also append one JSON line per payload set to `FILE` (rates, p50/p99/p999 in ns)")
+	flag.IntVar(&inlineRunning, "inline-running", 0, "worker inline messages that only compute handed to slots at once (0: its default, worker.DefaultInlineRunningPerCPU x GOMAXPROCS; the concurrency or more: no gate)")
 	evPersist := flag.String("evidence-persist", "default", "MCP_EVIDENCE persist mode of the worker: default or async (worker.StreamsConfig.EvidencePersist)")
 	flag.Parse()
 	if *cpuprofile != "" && *profTarget != "" {
@@ -194,7 +201,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 	url := srv.ClientURL()
 
 	// Responders get their own connection, requesters share a few.
-	rc, err := nats.Connect(url)
+	rc, err := nats.Connect(url, nats.SetCustomDialer(newCountingDialer()))
 	if err != nil {
 		return err
 	}
@@ -211,7 +218,7 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 
 	var wconns []*nats.Conn
 	for range workers {
-		nc, err := nats.Connect(url)
+		nc, err := nats.Connect(url, nats.SetCustomDialer(newCountingDialer()))
 		if err != nil {
 			return err
 		}
@@ -301,6 +308,10 @@ func run(sizesFlag string, conc int, dur, warm time.Duration, ndocs, secrets int
 			e.cpu.Seconds()/e.elapsed.Seconds(), w.cpu.Seconds()/w.elapsed.Seconds())
 		fmt.Printf("|   | a message, echo / worker: read syscalls %.2f / %.2f, write syscalls %.2f / %.2f, context switches %.2f / %.2f |\n",
 			e.perMsg(e.kern.reads), w.perMsg(w.kern.reads), e.perMsg(e.kern.writes), w.perMsg(w.kern.writes), e.perMsg(e.kern.switches), w.perMsg(w.kern.switches))
+		if !durable {
+			fmt.Printf("|   | the responder's connection a message, echo / worker: reads %.2f / %.2f, writes %.2f / %.2f |\n",
+				e.perMsg(e.kern.respReads), w.perMsg(w.kern.respReads), e.perMsg(e.kern.respWrites), w.perMsg(w.kern.respWrites))
+		}
 		if w.rejected > 0 || w.other > 0 {
 			fmt.Printf("|   | worker: %d rejected, %d with another outcome than clean/sanitized |\n", w.rejected, w.other)
 		}
@@ -344,6 +355,9 @@ func workerTarget(conns []*nats.Conn, defBounds bool, conc int, encoding string,
 	opts := []worker.ServeOption{worker.WithDurable(durable), worker.WithInline(!durable), worker.WithConsumerStatsEvery(0)}
 	if conc > 0 {
 		opts = append(opts, worker.WithConcurrency(conc))
+	}
+	if inlineRunning > 0 {
+		opts = append(opts, worker.WithInlineRunning(inlineRunning))
 	}
 	if encoding != "" {
 		opts = append(opts, worker.WithSinkOptions(payload.SinkOptions{Encoding: encoding}))
@@ -405,19 +419,21 @@ type stats struct {
 // Over a phase, a message's share says how much of its CPU goes to
 // crossing into the kernel and to goroutines handing work to each other
 // across threads.
-type kernel struct{ reads, writes, switches int64 }
+// respReads and respWrites are those of the responders' connections
+// alone (respIO).
+type kernel struct{ reads, writes, switches, respReads, respWrites int64 }
 
 func (k kernel) sub(o kernel) kernel {
-	return kernel{k.reads - o.reads, k.writes - o.writes, k.switches - o.switches}
+	return kernel{k.reads - o.reads, k.writes - o.writes, k.switches - o.switches, k.respReads - o.respReads, k.respWrites - o.respWrites}
 }
 
 func (k kernel) add(o kernel) kernel {
-	return kernel{k.reads + o.reads, k.writes + o.writes, k.switches + o.switches}
+	return kernel{k.reads + o.reads, k.writes + o.writes, k.switches + o.switches, k.respReads + o.respReads, k.respWrites + o.respWrites}
 }
 
 // kernelCounts reads the counts so far (zero where unavailable).
 func kernelCounts() kernel {
-	var k kernel
+	k := kernel{respReads: respIO.reads.Load(), respWrites: respIO.writes.Load()}
 	if b, err := os.ReadFile("/proc/self/io"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			name, v, ok := strings.Cut(l, ": ")
@@ -477,7 +493,8 @@ func (s stats) done() stats {
 func (s stats) jsonStats() map[string]any {
 	return map[string]any{"msgsPerSec": s.rate, "count": len(s.lats), "p50ns": s.p50.Nanoseconds(), "p99ns": s.p99.Nanoseconds(),
 		"p999ns": s.p999.Nanoseconds(), "cpuPerMsgNs": s.cpuPerMsg.Nanoseconds(), "rejected": s.rejected, "other": s.other,
-		"readsPerMsg": s.perMsg(s.kern.reads), "writesPerMsg": s.perMsg(s.kern.writes), "switchesPerMsg": s.perMsg(s.kern.switches)}
+		"readsPerMsg": s.perMsg(s.kern.reads), "writesPerMsg": s.perMsg(s.kern.writes), "switchesPerMsg": s.perMsg(s.kern.switches),
+		"responderReadsPerMsg": s.perMsg(s.kern.respReads), "responderWritesPerMsg": s.perMsg(s.kern.respWrites)}
 }
 
 // load runs conc requesters for d and returns throughput and latency.

@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package pipeline
+
+// blake3Wide: wideBLAKE3's kernel is AVX-512; zeebo/blake3 elsewhere.
+const blake3Wide = false
