@@ -72,12 +72,8 @@ type pubAck struct {
 // msg is what is published (with its reply subject), kept for a publish
 // again after no responders.
 type ackWait struct {
-	ie *inlineEv
-	ch chan pubAck
-	// g (with gi, the publish's index in it) instead of ie and ch: one of
-	// a durable attempt's publishes, awaited together (pubGroup).
-	g        *pubGroup
-	gi       int
+	ie       *inlineEv
+	ch       chan pubAck
 	msg      nats.Msg
 	deadline time.Time
 	retries  int
@@ -357,10 +353,6 @@ func (e *evAcks) failAll(err error, now time.Time) {
 // settle hands the outcome of w's publish to its publisher, or records
 // it for an inline message and drops the acknowledgement's reference.
 func (e *evAcks) settle(w *ackWait, a pubAck) {
-	if w.g != nil {
-		w.g.settle(w.gi, a)
-		return
-	}
 	if w.ch != nil {
 		w.ch <- a // buffered: settled once
 		return

@@ -194,10 +194,24 @@ func (s *Service) publishDurable(msgs []*nats.Msg, streams []string, mc *msgCont
 // twice for one input: by its last delivery and by the max-deliveries
 // advisory of that delivery, when it outlived its AckWait).
 func (s *Service) publishDurableDup(msgs []*nats.Msg, streams []string, mc *msgContext) (firstDup bool, _ error) {
-	errs, dups := s.publishGroup(msgs, streams)
-	firstDup = dups[0]
+	chs := make([]<-chan pubAck, len(msgs))
+	stops := make([]func(), len(msgs))
+	errs := make([]error, len(msgs))
+	rc := s.health.reconnectCh()
+	for i, pm := range msgs {
+		chs[i], stops[i], errs[i] = s.pubs.publishWait(pm, streams[i])
+	}
+	for i, ch := range chs {
+		if errs[i] == nil {
+			var dup bool
+			dup, errs[i] = s.waitPub(msgs[i], ch, stops[i], rc)
+			if i == 0 {
+				firstDup = dup
+			}
+		}
+	}
 	var first error
-	for i, err := range errs[:len(msgs)] {
+	for i, err := range errs {
 		if err != nil && transientPublish(err) {
 			err = s.republish(msgs[i], streams[i], err, mc.deliveries)
 		}
