@@ -71,6 +71,7 @@ func (h *wideBLAKE3) Write(p []byte) {
 // push hashes one full buffer and merges its chaining value into the stack.
 func (h *wideBLAKE3) push(b *[wideBuf]byte) {
 	cv := guts.ChainingValue(guts.CompressBuffer(b, wideBuf, &blake3IV, h.count*guts.MaxSIMD, 0))
+	clearUpper()
 	i := 0
 	for ; h.count&(1<<i) != 0; i++ {
 		cv = guts.ChainingValue(guts.ParentNode(h.stack[i], cv, &blake3IV, 0))
@@ -91,6 +92,7 @@ func (h *wideBLAKE3) Sum(out *[32]byte) {
 		return
 	}
 	n := guts.CompressBuffer(&h.buf, h.n, &blake3IV, h.count*guts.MaxSIMD, 0)
+	clearUpper()
 	for i := bits.TrailingZeros64(h.count); i < bits.Len64(h.count); i++ {
 		if h.count&(1<<i) != 0 {
 			n = guts.ParentNode(h.stack[i], guts.ChainingValue(n), &blake3IV, 0)

@@ -43,3 +43,12 @@ func TestBLAKE3WideChoice(t *testing.T) {
 		}
 	}
 }
+
+// SetBLAKE3Wide sets the BLAKE3 path of the digesters made from now on (a
+// pass makes its own when it is first used) and returns the old setting:
+// BenchmarkSanitizeDigestPair builds one engine on each path.
+func SetBLAKE3Wide(v bool) bool {
+	old := blake3Wide
+	blake3Wide = v
+	return old
+}
